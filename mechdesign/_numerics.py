@@ -1,0 +1,140 @@
+"""Named tolerances and the validation used at every public boundary.
+
+Tolerances live here and nowhere else; functions take them as keyword arguments whose
+defaults are these constants, so a caller can tighten or loosen one explicitly.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign.errors import InvalidInputError
+
+#: Absolute tolerance on a probability vector's (or a kernel row's) sum being 1.
+STOCHASTIC_ATOL = 1e-9
+
+#: Relative tolerance for two output columns being proportional (same posterior), used
+#: when merging "similar" outcomes into the reduced mechanism.
+PROPORTIONAL_RTOL = 1e-9
+
+#: Tolerance for a matrix being treated as rank deficient when inverting a mechanism:
+#: singular values below ``RANK_RTOL * largest`` count as zero.
+RANK_RTOL = 1e-10
+
+#: Stopping tolerance of the EM iteration for the maximum-likelihood input estimate:
+#: stop when the largest change of an estimated probability falls below it.
+EM_TOL = 1e-12
+
+#: Iteration cap of the EM iteration; reaching it raises :class:`SolverError`.
+EM_MAX_ITER = 200_000
+
+
+def as_float_array(value: ArrayLike, name: str, ndim: int) -> NDArray[np.float64]:
+    """Convert ``value`` to a finite float array with ``ndim`` dimensions, or raise."""
+    try:
+        array = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"{name} must be a numeric array; got {value!r}.") from exc
+    if array.ndim != ndim:
+        raise InvalidInputError(
+            f"{name} must be {ndim}-dimensional; got shape {array.shape}."
+        )
+    if array.size == 0:
+        raise InvalidInputError(f"{name} must not be empty; got shape {array.shape}.")
+    if not np.all(np.isfinite(array)):
+        bad = np.argwhere(~np.isfinite(array))[0]
+        raise InvalidInputError(
+            f"{name} must be finite; entry {tuple(int(i) for i in bad)} is "
+            f"{array[tuple(bad)]!r}."
+        )
+    return array
+
+
+def as_distribution(
+    value: ArrayLike, name: str, n: int | None = None, *, atol: float = STOCHASTIC_ATOL
+) -> NDArray[np.float64]:
+    """A validated probability vector: 1-D, length ``n``, finite, ≥ 0, sum 1 within ``atol``.
+
+    Nothing is renormalised; a vector that fails a check raises
+    :class:`InvalidInputError` naming ``name``.
+    """
+    p = as_float_array(value, name, ndim=1)
+    if n is not None and p.shape[0] != n:
+        raise InvalidInputError(f"{name} must have length {n}; got length {p.shape[0]}.")
+    if np.any(p < 0):
+        i = int(np.argmin(p))
+        raise InvalidInputError(f"{name} must be non-negative; entry {i} is {p[i]!r}.")
+    total = float(p.sum())
+    if abs(total - 1.0) > atol:
+        raise InvalidInputError(
+            f"{name} must sum to 1 (within {atol:g}); it sums to {total!r}."
+        )
+    p.setflags(write=False)
+    return p
+
+
+def as_stochastic_matrix(
+    value: ArrayLike, name: str, *, atol: float = STOCHASTIC_ATOL
+) -> NDArray[np.float64]:
+    """A validated row-stochastic matrix (a read-only copy), or raise naming ``name``."""
+    k = as_float_array(value, name, ndim=2)
+    if np.any(k < 0):
+        bad = np.unravel_index(int(np.argmin(k)), k.shape)
+        raise InvalidInputError(
+            f"{name} must be non-negative; entry {tuple(int(i) for i in bad)} is {k[bad]!r}."
+        )
+    sums = k.sum(axis=1)
+    off = np.abs(sums - 1.0)
+    if np.any(off > atol):
+        row = int(np.argmax(off))
+        raise InvalidInputError(
+            f"{name} must be row-stochastic (rows are inputs; each row sums to 1 within "
+            f"{atol:g}); row {row} sums to {sums[row]!r}."
+        )
+    k.setflags(write=False)
+    return k
+
+
+def check_epsilon(epsilon: float, name: str = "epsilon") -> float:
+    """ε ≥ 0 (``math.inf`` allowed); returns it as a float."""
+    value = _as_real(epsilon, name)
+    if math.isnan(value) or value < 0:
+        raise InvalidInputError(f"{name} must be >= 0; got {epsilon!r}.")
+    return value
+
+
+def check_alpha(alpha: float, name: str = "alpha") -> float:
+    """Rényi order α > 0 (``math.inf`` allowed); returns it as a float."""
+    value = _as_real(alpha, name)
+    if math.isnan(value) or value <= 0:
+        raise InvalidInputError(f"{name} must be > 0; got {alpha!r}.")
+    return value
+
+
+def check_c(c: float, n: int, name: str = "c") -> float:
+    """The (ε,c)-PML constant: 0 < c ≤ 1/n (Dobrushin paper, eq. 15)."""
+    value = _as_real(c, name)
+    # A tiny slack lets c = 1/n computed in floating point pass.
+    if not (value > 0 and value <= 1.0 / n * (1 + 1e-12)):
+        raise InvalidInputError(
+            f"{name} must satisfy 0 < {name} <= 1/N = {1.0 / n!r} for N = {n} inputs; "
+            f"got {c!r}."
+        )
+    return min(value, 1.0 / n)
+
+
+def check_positive_int(value: int, name: str) -> int:
+    """An integer ≥ 1."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer; got {value!r}.")
+    return int(value)
+
+
+def _as_real(value: float, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise InvalidInputError(f"{name} must be a real number; got {value!r}.")
+    return float(value)

@@ -1,0 +1,47 @@
+"""The package's exceptions: one root, a few meaningful subclasses.
+
+Every error mechdesign raises on purpose derives from :class:`MechDesignError`.
+Errors about arguments also derive from :class:`ValueError`, so ``except ValueError``
+keeps working for callers that do not know this package.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "InfeasibleError",
+    "InvalidInputError",
+    "MechDesignError",
+    "SolverError",
+    "TooLargeError",
+]
+
+
+class MechDesignError(Exception):
+    """Root of every exception raised by mechdesign."""
+
+
+class InvalidInputError(MechDesignError, ValueError):
+    """An argument violates a stated condition; the message names the argument and value."""
+
+
+class InfeasibleError(MechDesignError):
+    """A design or audit problem has no feasible point (for example an empty notion)."""
+
+
+class SolverError(MechDesignError):
+    """A numerical solver or iteration did not finish with a usable answer.
+
+    Attributes
+    ----------
+    status : str
+        The solver's own status (for example HiGHS's model status, or
+        ``"iteration_limit"`` for an iterative method), kept verbatim.
+    """
+
+    def __init__(self, message: str, *, status: str) -> None:
+        super().__init__(f"{message} (solver status: {status})")
+        self.status = status
+
+
+class TooLargeError(MechDesignError):
+    """A computation would exceed a configured size limit (for example vertex enumeration)."""

@@ -1,0 +1,356 @@
+"""The :class:`Mechanism` type: a validated, immutable row-stochastic kernel.
+
+A mechanism is ``K[x, y] = P(Y = y | X = x)``: rows are inputs, columns are outputs
+(see the package docstring). The robust-LDP paper writes the transpose; use
+:meth:`Mechanism.from_columns` at that boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import (
+    EM_MAX_ITER,
+    EM_TOL,
+    PROPORTIONAL_RTOL,
+    RANK_RTOL,
+    STOCHASTIC_ATOL,
+    as_distribution,
+    as_float_array,
+    as_stochastic_matrix,
+)
+from mechdesign.errors import InvalidInputError, SolverError
+
+__all__ = [
+    "Mechanism",
+    "as_matrix",
+    "estimate_input_distribution",
+    "output_classes",
+    "project_to_simplex",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Mechanism:
+    """A privacy mechanism ``K[x, y] = P(Y=y | X=x)`` on finite alphabets.
+
+    Parameters
+    ----------
+    matrix : array_like, shape=(N, M)
+        Row-stochastic matrix; rows are the N inputs, columns the M outputs. It must be
+        2-D, finite, non-negative, and every row must sum to 1 within ``atol``. Rows are
+        not renormalised: a matrix that fails a check raises.
+    atol : float, optional
+        Tolerance on the row sums (default :data:`mechdesign._numerics.STOCHASTIC_ATOL`).
+
+    Attributes
+    ----------
+    matrix : ndarray, shape=(N, M)
+        A read-only float copy of the kernel.
+
+    Examples
+    --------
+    >>> K = Mechanism([[0.75, 0.25], [0.25, 0.75]])   # randomized response, ε = log 3
+    >>> K.output_distribution([0.5, 0.5])
+    array([0.5, 0.5])
+    """
+
+    matrix: NDArray[np.float64]
+    atol: float = field(default=STOCHASTIC_ATOL, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "matrix", as_stochastic_matrix(self.matrix, "K", atol=self.atol))
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_columns(cls, q: ArrayLike, *, atol: float = STOCHASTIC_ATOL) -> Mechanism:
+        """Build from the column-stochastic orientation ``Q[y, x] = P(Y=y | X=x)``.
+
+        The robust-LDP paper (Lopuhaä-Zwakenberg & Goseling, Sec. 2) represents a
+        mechanism by a left-stochastic matrix whose *columns* are inputs; this transposes
+        it once at the boundary.
+        """
+        return cls(as_float_array(q, "Q", ndim=2).T, atol=atol)
+
+    def to_columns(self) -> NDArray[np.float64]:
+        """The transpose ``Q[y, x]``, the robust-LDP paper's orientation."""
+        return self.matrix.T.copy()
+
+    # -- shape ----------------------------------------------------------------------------
+
+    @property
+    def n_inputs(self) -> int:
+        """N, the number of inputs (rows)."""
+        return int(self.matrix.shape[0])
+
+    @property
+    def n_outputs(self) -> int:
+        """M, the number of outputs (columns)."""
+        return int(self.matrix.shape[1])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(N, M)."""
+        return (self.n_inputs, self.n_outputs)
+
+    # -- distributions -------------------------------------------------------------------
+
+    def output_distribution(self, prior: ArrayLike) -> NDArray[np.float64]:
+        """``P_Y = K ∘ P_X``, i.e. ``P_Y(y) = Σ_x P_X(x) K[x, y]``."""
+        p = as_distribution(prior, "prior", self.n_inputs)
+        return p @ self.matrix
+
+    def joint_distribution(self, prior: ArrayLike) -> NDArray[np.float64]:
+        """``P_XY = K × P_X``, i.e. ``P_XY[x, y] = P_X(x) K[x, y]``, shape (N, M)."""
+        p = as_distribution(prior, "prior", self.n_inputs)
+        return p[:, None] * self.matrix
+
+    def posterior(self, prior: ArrayLike) -> NDArray[np.float64]:
+        """``P_X|Y[x, y] = P_XY[x, y] / P_Y(y)``, shape (N, M).
+
+        Columns of outputs with ``P_Y(y) = 0`` are undefined and raise: call
+        :meth:`reduced` or restrict the prior first.
+        """
+        joint = self.joint_distribution(prior)
+        p_y = joint.sum(axis=0)
+        if np.any(p_y <= 0):
+            y = int(np.argmin(p_y))
+            raise InvalidInputError(
+                f"posterior is undefined for output {y}: P_Y({y}) = 0 under this prior."
+            )
+        return joint / p_y
+
+    # -- composition -------------------------------------------------------------------------
+
+    def then(self, post: Mechanism | ArrayLike) -> Mechanism:
+        """Post-processing ``X → Y → Z``: the kernel ``K @ K'`` with ``K'[y, z] = P(z | y)``."""
+        k_post = as_matrix(post, "post")
+        if k_post.shape[0] != self.n_outputs:
+            raise InvalidInputError(
+                f"post must have one row per output of K ({self.n_outputs}); "
+                f"got shape {k_post.shape}."
+            )
+        return Mechanism(self.matrix @ k_post, atol=self.atol)
+
+    def reduced(self, *, rtol: float = PROPORTIONAL_RTOL) -> Mechanism:
+        """The reduced mechanism: all-zero columns removed, proportional columns merged.
+
+        Two outputs ``y, y'`` are *similar* when ``K[:, y] = c K[:, y']`` for some
+        ``c > 0``; they induce the same posterior for every prior, so merging them (adding
+        the columns) changes no leakage quantity. The reduced mechanism merges every class
+        of similar outputs and drops outputs that no input produces (envelope paper,
+        App. C, following McIver et al. 2014). Classes are ordered by their first output;
+        :func:`output_classes` gives the grouping.
+        """
+        classes = output_classes(self, rtol=rtol)
+        columns = [self.matrix[:, group].sum(axis=1) for group in classes]
+        return Mechanism(np.column_stack(columns), atol=self.atol)
+
+    # -- privatising data --------------------------------------------------------------------
+
+    def sample(self, x: ArrayLike, rng: np.random.Generator | int | None = None) -> NDArray:
+        """Privatise inputs: draw ``Y_i ~ K[x_i, :]`` independently for every ``x_i``.
+
+        Parameters
+        ----------
+        x : array_like of int
+            Input indices in ``[0, N)``; any shape.
+        rng : numpy.random.Generator or int or None
+            Source of randomness (an int seeds a new ``default_rng``).
+
+        Returns
+        -------
+        ndarray of int, same shape as ``x``
+            Output indices in ``[0, M)``.
+        """
+        indices = _as_indices(x, "x", self.n_inputs)
+        generator = np.random.default_rng(rng)
+        out = np.empty(indices.shape, dtype=np.int64)
+        flat_in, flat_out = indices.ravel(), out.reshape(-1)
+        for value in np.unique(flat_in):
+            where = np.flatnonzero(flat_in == value)
+            flat_out[where] = generator.choice(
+                self.n_outputs, size=where.size, p=self.matrix[value]
+            )
+        return out
+
+    # -- value semantics ---------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mechanism):
+            return NotImplemented
+        return self.matrix.shape == other.matrix.shape and bool(
+            np.array_equal(self.matrix, other.matrix)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.matrix.shape, self.matrix.tobytes()))
+
+    def __array__(self, dtype=None, copy=None) -> NDArray:
+        return np.array(self.matrix, dtype=dtype, copy=True)
+
+
+def as_matrix(kernel: Mechanism | ArrayLike, name: str = "K") -> NDArray[np.float64]:
+    """The validated (N, M) matrix of a :class:`Mechanism` or of a 2-D array-like."""
+    if isinstance(kernel, Mechanism):
+        return kernel.matrix
+    return as_stochastic_matrix(kernel, name)
+
+
+def output_classes(
+    kernel: Mechanism | ArrayLike, *, rtol: float = PROPORTIONAL_RTOL
+) -> list[list[int]]:
+    """Group the outputs of ``K`` into classes of similar (proportional) columns.
+
+    All-zero columns belong to no class. Two columns are in one class when their
+    normalisations ``K[:, y] / Σ_x K[x, y]`` agree within ``rtol`` (relative to the
+    largest entry). Returns the classes as lists of output indices, ordered by their
+    smallest member.
+    """
+    k = as_matrix(kernel)
+    totals = k.sum(axis=0)
+    normalised = {y: k[:, y] / totals[y] for y in range(k.shape[1]) if totals[y] > 0}
+    classes: list[list[int]] = []
+    representatives: list[NDArray] = []
+    for y, column in normalised.items():
+        for group, rep in zip(classes, representatives, strict=True):
+            if np.allclose(column, rep, rtol=0.0, atol=rtol * max(rep.max(), column.max())):
+                group.append(y)
+                break
+        else:
+            classes.append([y])
+            representatives.append(column)
+    return classes
+
+
+def project_to_simplex(v: ArrayLike) -> NDArray[np.float64]:
+    """Euclidean projection of ``v`` onto the probability simplex.
+
+    The sort-based algorithm of Held, Wolfe & Crowder (1974), see also Duchi et al.,
+    ICML 2008, Fig. 1: ``w = max(v − τ, 0)`` with the unique ``τ`` making ``Σ w = 1``.
+    """
+    x = as_float_array(v, "v", ndim=1)
+    u = np.sort(x)[::-1]
+    cumulative = np.cumsum(u) - 1.0
+    ks = np.arange(1, x.size + 1)
+    rho = int(np.nonzero(u - cumulative / ks > 0)[0][-1])
+    tau = cumulative[rho] / (rho + 1)
+    return np.maximum(x - tau, 0.0)
+
+
+def estimate_input_distribution(
+    kernel: Mechanism | ArrayLike,
+    outputs: ArrayLike | None = None,
+    *,
+    counts: ArrayLike | None = None,
+    method: Literal["auto", "inverse", "em"] = "auto",
+    tol: float = EM_TOL,
+    max_iter: int = EM_MAX_ITER,
+) -> NDArray[np.float64]:
+    """Estimate the input distribution ``P_X`` from privatised samples ``Y_i ~ K ∘ P_X``.
+
+    Give either ``outputs`` (the privatised output indices) or ``counts`` (how often each
+    output occurred). With ``q̂`` the empirical output distribution:
+
+    ``"inverse"``
+        The unbiased inverse estimate ``p̃ = (Kᵀ)⁺ q̂`` (``E[p̃] = P_X`` because
+        ``(Kᵀ)⁺ Kᵀ = I`` when K has full row rank N), then its Euclidean projection onto
+        the simplex (:func:`project_to_simplex`). The projection removes the negative
+        entries the raw estimate can have, at the price of a small bias; it is what a
+        user wants as a distribution. Requires rank K = N.
+    ``"em"``
+        The maximum-likelihood estimate ``argmax_p Σ_y n_y log (p K)_y`` over the
+        simplex, by the EM iteration
+        ``p_x ← p_x Σ_y q̂_y K[x, y] / (p K)_y`` from the uniform distribution (the
+        iterative Bayesian update; Agrawal, Srikant & Thomas, SIGMOD 2005). It works for
+        any K, including ones with fewer outputs than inputs, where the ML estimate need
+        not be unique (EM then returns one maximiser).
+    ``"auto"`` (default)
+        ``"inverse"`` when K has full row rank (singular values above
+        :data:`~mechdesign._numerics.RANK_RTOL` times the largest), otherwise ``"em"``.
+
+    Raises
+    ------
+    InvalidInputError
+        Bad samples, or ``"inverse"`` on a rank-deficient K.
+    SolverError
+        EM did not reach ``tol`` within ``max_iter`` iterations (status
+        ``"iteration_limit"``).
+    """
+    k = as_matrix(kernel)
+    n, m = k.shape
+    q_hat = _empirical_output_distribution(outputs, counts, m)
+    if method not in ("auto", "inverse", "em"):
+        raise InvalidInputError(f"method must be 'auto', 'inverse' or 'em'; got {method!r}.")
+    singular = np.linalg.svd(k, compute_uv=False)
+    full_rank = singular.size == n and singular[-1] > RANK_RTOL * singular[0]
+    if method == "auto":
+        method = "inverse" if full_rank else "em"
+    if method == "inverse":
+        if not full_rank:
+            raise InvalidInputError(
+                f"method='inverse' needs K of full row rank {n}; its smallest singular value "
+                f"is {singular[-1]!r}. Use method='em'."
+            )
+        return project_to_simplex(np.linalg.pinv(k.T) @ q_hat)
+    return _em_estimate(k, q_hat, tol=tol, max_iter=max_iter)
+
+
+def _em_estimate(
+    k: NDArray[np.float64], q_hat: NDArray[np.float64], *, tol: float, max_iter: int
+) -> NDArray[np.float64]:
+    n = k.shape[0]
+    observed = q_hat > 0
+    k_obs, q_obs = k[:, observed], q_hat[observed]
+    p = np.full(n, 1.0 / n)
+    for _ in range(max_iter):
+        p_y = p @ k_obs
+        updated = p * (k_obs @ (q_obs / p_y))
+        updated /= updated.sum()  # exact in theory; removes rounding drift
+        if np.max(np.abs(updated - p)) < tol:
+            return updated
+        p = updated
+    raise SolverError(
+        f"EM estimate did not converge to tol={tol:g} in max_iter={max_iter} iterations",
+        status="iteration_limit",
+    )
+
+
+def _empirical_output_distribution(
+    outputs: ArrayLike | None, counts: ArrayLike | None, m: int
+) -> NDArray[np.float64]:
+    if (outputs is None) == (counts is None):
+        raise InvalidInputError("give exactly one of outputs and counts.")
+    if outputs is not None:
+        y = _as_indices(outputs, "outputs", m)
+        tally = np.bincount(y.ravel(), minlength=m).astype(float)
+    else:
+        tally = as_float_array(counts, "counts", ndim=1)
+        if tally.shape[0] != m:
+            raise InvalidInputError(f"counts must have length {m}; got {tally.shape[0]}.")
+        if np.any(tally < 0):
+            raise InvalidInputError(f"counts must be non-negative; got {tally!r}.")
+    total = tally.sum()
+    if total <= 0:
+        raise InvalidInputError("need at least one privatised sample; got none.")
+    return tally / total
+
+
+def _as_indices(values: ArrayLike | Sequence[int], name: str, upper: int) -> NDArray[np.int64]:
+    array = np.asarray(values)
+    if array.size == 0:
+        return array.astype(np.int64)
+    if not np.issubdtype(array.dtype, np.integer):
+        raise InvalidInputError(f"{name} must hold integer indices; got dtype {array.dtype}.")
+    if array.min() < 0 or array.max() >= upper:
+        raise InvalidInputError(
+            f"{name} must hold indices in [0, {upper}); found values from {array.min()} "
+            f"to {array.max()}."
+        )
+    return array.astype(np.int64)

@@ -1,0 +1,229 @@
+"""Leakage measures of a mechanism: mutual information, PML, LDP, (ε,c)-PML, maximal
+leakage, event leakage, Rényi-LDP.
+
+Conventions (package docstring): ``K[x, y] = P(Y=y | X=x)``, rows are inputs; natural
+logarithms (nats). Every function takes a :class:`~mechdesign.kernel.Mechanism` or a
+2-D array-like.
+
+Priors with zero entries. The prior-dependent measures restrict the input alphabet to
+the support of ``P_X``, as the papers do (PML is defined for ``P_X`` with full support;
+Saeidian et al. 2023). So ``ℓ(X → y) = log max_{x: P_X(x) > 0} K[x, y] / P_Y(y)``, and an
+input that never occurs cannot raise the leakage. Outputs that never occur
+(``P_Y(y) = 0``) get leakage ``−∞`` (the ``0/0 := −∞`` convention of the audit, GUIDE.md),
+the neutral element of the maxima that define every level, so they count for nothing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import as_distribution, as_float_array, check_alpha, check_c
+from mechdesign.divergences import renyi_divergence
+from mechdesign.errors import InvalidInputError
+from mechdesign.kernel import Mechanism, as_matrix
+
+__all__ = [
+    "event_leakage",
+    "information_density",
+    "ldp_level",
+    "maximal_leakage",
+    "mutual_information",
+    "pml_capacity",
+    "pml_level",
+    "pointwise_leakage",
+    "renyi_ldp_level",
+]
+
+KernelLike = Mechanism | ArrayLike
+
+
+def _kernel_and_prior(
+    kernel: KernelLike, prior: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    k = as_matrix(kernel)
+    p = as_distribution(prior, "prior", k.shape[0])
+    return k, p
+
+
+def mutual_information(kernel: KernelLike, prior: ArrayLike, *, base: float | None = None) -> float:
+    """``I(X; Y) = Σ_{x,y} P_X(x) K[x,y] log(K[x,y] / P_Y(y))``, in nats by default.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape=(N, M)
+    prior : array_like, shape=(N,)
+    base : float, optional
+        Logarithm base of the result (``2`` for bits); default ``e`` (nats).
+    """
+    k, p = _kernel_and_prior(kernel, prior)
+    joint = p[:, None] * k
+    p_y = joint.sum(axis=0)
+    mask = joint > 0
+    ratio = k[mask] / np.broadcast_to(p_y, k.shape)[mask]
+    value = float(np.sum(joint[mask] * np.log(ratio)))
+    value = max(value, 0.0)  # I ≥ 0; only rounding can make the sum negative
+    if base is None:
+        return value
+    b = float(base)
+    if not (b > 0 and b != 1 and math.isfinite(b)):
+        raise InvalidInputError(f"base must be positive, finite and != 1; got {base!r}.")
+    return value / math.log(b)
+
+
+def information_density(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float64]:
+    """``i(x; y) = log P_XY(x, y) / (P_X(x) P_Y(y)) = log K[x, y] / P_Y(y)``.
+
+    Envelope paper, Sec. II-C. Returns shape (N, M). Entries are ``−∞`` where
+    ``K[x, y] = 0`` and, by the module's convention, in every column with
+    ``P_Y(y) = 0``. Rows of inputs outside the support of the prior carry the same
+    formula ``log K[x, y]/P_Y(y)`` (the likelihood ratio), though such ``x`` never occur.
+    """
+    k, p = _kernel_and_prior(kernel, prior)
+    p_y = p @ k
+    out = np.full(k.shape, -math.inf)
+    cols = p_y > 0
+    positive = (k > 0) & cols[None, :]
+    out[positive] = np.log(k[positive]) - np.log(np.broadcast_to(p_y, k.shape)[positive])
+    return out
+
+
+def pointwise_leakage(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float64]:
+    """PML of every outcome, ``ℓ(X → y)``, shape (M,).
+
+    Dobrushin paper eq. (10); envelope paper Definition 4:
+
+    .. math::
+
+        \\ell(X \\to y) = \\log \\frac{\\max_{x \\in \\operatorname{supp} P_X} K[x, y]}{P_Y(y)}
+                       = \\max_x i(x; y).
+
+    Outcomes with ``P_Y(y) = 0`` get ``−∞`` (module docstring). For the others
+    ``0 ≤ ℓ(X → y) ≤ log(1 / min_{x ∈ supp} P_X(x))`` (envelope paper eq. 6).
+    """
+    k, p = _kernel_and_prior(kernel, prior)
+    support = p > 0
+    p_y = p @ k
+    best = k[support].max(axis=0)
+    out = np.full(k.shape[1], -math.inf)
+    seen = p_y > 0
+    out[seen] = np.log(best[seen]) - np.log(p_y[seen])
+    return out
+
+
+def pml_level(kernel: KernelLike, prior: ArrayLike) -> float:
+    """``max_y ℓ(X → y)`` over outcomes of positive probability: the mechanism
+    satisfies ε-PML for ``P_X`` iff this is ≤ ε (envelope paper, Sec. II-C)."""
+    return float(np.max(pointwise_leakage(kernel, prior)))
+
+
+def ldp_level(kernel: KernelLike) -> float:
+    """The LDP level, Dobrushin paper eq. (1):
+
+    .. math::
+
+        \\mathrm{LDP}(K) = \\max_y \\max_{x, x'} \\log \\frac{K[x, y]}{K[x', y]}.
+
+    All-zero columns are ignored (``0/0``); a column mixing zero and positive entries
+    gives ``math.inf``. A kernel with one input has level 0.
+    """
+    k = as_matrix(kernel)
+    col_max = k.max(axis=0)
+    col_min = k.min(axis=0)
+    used = col_max > 0
+    if np.any(col_min[used] == 0):
+        return math.inf
+    return float(np.max(np.log(col_max[used]) - np.log(col_min[used])))
+
+
+def pml_capacity(kernel: KernelLike, c: float) -> float:
+    """The (ε,c)-PML level ``C(K, Q_X(c))``, the least ε with ``K ∈ M(ε, c)``.
+
+    Dobrushin paper, Definition 1 (eq. 16–17) with ``Q_X(c) = {P : min_x P(x) ≥ c}``
+    (eq. 15), in the closed form of the proof of Lemma 4 (eq. 75):
+
+    .. math::
+
+        C(K, \\mathcal Q_X(c)) = \\max_y \\log
+        \\frac{\\max_x K[x, y]}{c \\sum_x K[x, y] + (1 - Nc) \\min_x K[x, y]}.
+
+    All-zero columns are ignored. ``c`` must satisfy ``0 < c ≤ 1/N``; at ``c = 1/N``
+    this is the PML level for the uniform prior, and as ``c → 0`` it tends to
+    :func:`ldp_level`.
+    """
+    k = as_matrix(kernel)
+    n = k.shape[0]
+    c_val = check_c(c, n)
+    col_max = k.max(axis=0)
+    used = col_max > 0
+    denominator = c_val * k[:, used].sum(axis=0) + (1.0 - n * c_val) * k[:, used].min(axis=0)
+    return float(np.max(np.log(col_max[used]) - np.log(denominator)))
+
+
+def maximal_leakage(kernel: KernelLike) -> float:
+    """Maximal leakage ``L(X → Y) = log Σ_y max_x K[x, y]`` (Issa, Wagner & Kamath 2020,
+    Thm. 1), the multiplicative Bayes capacity of QIF; envelope paper, Theorem 3.
+
+    This is the value for priors of full support; ``I(X; Y) ≤ L(X → Y)`` for every prior.
+    """
+    k = as_matrix(kernel)
+    return float(np.log(k.max(axis=0).sum()))
+
+
+def event_leakage(kernel: KernelLike, prior: ArrayLike, event: ArrayLike) -> float:
+    """Leakage to a (randomised) event, envelope paper App. C (eq. 23–24):
+
+    .. math::
+
+        \\ell(X \\to \\mathcal E) = \\log \\max_{x \\in \\operatorname{supp} P_X}
+        \\frac{\\sum_y w_y K[x, y]}{\\sum_y w_y P_Y(y)},
+
+    where ``w_y ∈ [0, 1]`` is the probability that outcome ``y`` is put in the event
+    (``w`` the indicator of a set for a deterministic event). Equivalently the PML of
+    outcome 1 of the binary post-processing ``Z = 1_E(Y)``.
+
+    Parameters
+    ----------
+    event : array_like, shape=(M,)
+        Weights in [0, 1] (booleans allowed). ``P_Y(E) = Σ w_y P_Y(y)`` must be > 0.
+    """
+    k, p = _kernel_and_prior(kernel, prior)
+    w = as_float_array(event, "event", ndim=1)
+    if w.shape[0] != k.shape[1]:
+        raise InvalidInputError(
+            f"event must have one weight per output ({k.shape[1]}); got length {w.shape[0]}."
+        )
+    if np.any((w < 0) | (w > 1)):
+        raise InvalidInputError(f"event weights must lie in [0, 1]; got {w!r}.")
+    p_event = float(p @ k @ w)
+    if p_event <= 0:
+        raise InvalidInputError(
+            "event must have positive probability P_Y(E) > 0 under the prior; it has 0."
+        )
+    given_x = k[p > 0] @ w
+    return float(np.log(given_x.max()) - np.log(p_event))
+
+
+def renyi_ldp_level(kernel: KernelLike, alpha: float) -> float:
+    """The Rényi-LDP level of order α (f_α paper, Sec. VI; Gilani et al.):
+
+    .. math::
+
+        \\mathrm{RLDP}^{(\\alpha)}(K) = \\max_{x \\ne x'} D_\\alpha(K[x, :] \\| K[x', :]).
+
+    ``α = ∞`` gives :func:`ldp_level`. For ``α ≥ 1`` any zero where another row is
+    positive makes it ``math.inf``. A kernel with one input has level 0.
+    """
+    a = check_alpha(alpha)
+    k = as_matrix(kernel)
+    n = k.shape[0]
+    best = 0.0
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                best = max(best, renyi_divergence(k[i], k[j], a))
+                if math.isinf(best):
+                    return best
+    return best
