@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import logsumexp
 
 from mechdesign._numerics import as_distribution, check_alpha
 from mechdesign.errors import InvalidInputError
@@ -147,7 +148,9 @@ def f_divergence(
     support = q_arr > 0
     pos = support & (p_arr > 0)
     zero = support & (p_arr == 0)
-    total = float(np.sum(q_arr[pos] * gen.f(p_arr[pos] / q_arr[pos])))
+    with np.errstate(over="ignore"):
+        # A likelihood ratio beyond float range yields +inf, which is the float answer.
+        total = float(np.sum(q_arr[pos] * gen.f(p_arr[pos] / q_arr[pos])))
     if np.any(zero):
         total += float(np.sum(q_arr[zero])) * gen.f_at_zero
     escaped = float(np.sum(p_arr[~support]))
@@ -179,8 +182,17 @@ def total_variation(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def kl_divergence(p: ArrayLike, q: ArrayLike) -> float:
-    """Relative entropy ``D(P‖Q) = Σ p_y log(p_y / q_y)`` in nats; +∞ unless ``P ≪ Q``."""
-    return f_divergence(p, q, KL)
+    """Relative entropy ``D(P‖Q) = Σ p_y log(p_y / q_y)`` in nats; +∞ unless ``P ≪ Q``.
+
+    Summed as ``p_y (log p_y − log q_y)``, which stays finite where the generic
+    ``q_y f(p_y/q_y)`` would overflow (``q_y`` near the smallest float).
+    """
+    p_arr = as_distribution(p, "p")
+    q_arr = as_distribution(q, "q", p_arr.size)
+    on_p = p_arr > 0
+    if np.any(q_arr[on_p] == 0):
+        return math.inf
+    return max(float(np.sum(p_arr[on_p] * (np.log(p_arr[on_p]) - np.log(q_arr[on_p])))), 0.0)
 
 
 def chi_squared_divergence(p: ArrayLike, q: ArrayLike) -> float:
@@ -232,8 +244,9 @@ def renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
     ``D_∞ = log max_{p_y > 0} p_y / q_y``. For ``α ≥ 1`` it is +∞ unless ``P ≪ Q``; for
     ``α < 1`` it is +∞ only when ``P`` and ``Q`` have disjoint supports.
 
-    Evaluated as ``log1p(Σ_y p_y expm1((α−1) log(p_y/q_y))) / (α − 1)`` over
-    ``p_y > 0``, which stays accurate as ``α → 1``.
+    Evaluated by log-sum-exp of ``log p_y + (α−1) log(p_y/q_y)`` (no overflow for large
+    α), and near ``α = 1`` as ``log1p(Σ_y p_y expm1((α−1) log(p_y/q_y)))/(α − 1)``, which
+    keeps its relative accuracy as ``α → 1``.
     """
     a = check_alpha(alpha)
     p_arr = as_distribution(p, "p")
@@ -251,9 +264,14 @@ def renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
     both = on_p & (q_arr > 0)
     if not np.any(both):
         return math.inf
-    log_ratio = np.log(p_arr[both]) - np.log(q_arr[both])
-    # Mass of P where q = 0 contributes p·(0 − 1) to the expm1 sum when α < 1.
-    s = float(np.sum(p_arr[both] * np.expm1((a - 1.0) * log_ratio)))
+    exponent = (a - 1.0) * (np.log(p_arr[both]) - np.log(q_arr[both]))
+    if np.max(np.abs(exponent)) > 1.0:
+        # Far from α = 1: log Σ p^α q^(1−α) = log Σ_y p_y e^{(α−1) log(p_y/q_y)} by
+        # log-sum-exp, which cannot overflow (mass of P where q = 0 adds 0 for α < 1).
+        return max(float(logsumexp(exponent, b=p_arr[both])) / (a - 1.0), 0.0)
+    # Near α = 1: Σ p^α q^(1−α) = 1 + s with s = Σ p·expm1(·) − P(q = 0), and log1p(s)
+    # keeps the relative accuracy that log(1 + s) would lose.
+    s = float(np.sum(p_arr[both] * np.expm1(exponent)))
     s -= float(np.sum(p_arr[on_p & (q_arr == 0)]))
     if s <= -1.0:
         return math.inf

@@ -62,8 +62,9 @@ def mutual_information(kernel: KernelLike, prior: ArrayLike, *, base: float | No
     joint = p[:, None] * k
     p_y = joint.sum(axis=0)
     mask = joint > 0
-    ratio = k[mask] / np.broadcast_to(p_y, k.shape)[mask]
-    value = float(np.sum(joint[mask] * np.log(ratio)))
+    # log K − log P_Y rather than log(K / P_Y): the ratio can overflow for tiny P_Y.
+    log_ratio = np.log(k[mask]) - np.log(np.broadcast_to(p_y, k.shape)[mask])
+    value = float(np.sum(joint[mask] * log_ratio))
     value = max(value, 0.0)  # I ≥ 0; only rounding can make the sum negative
     if base is None:
         return value

@@ -1,0 +1,52 @@
+"""Shared hypothesis strategies and settings for the test suite."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+settings.register_profile(
+    "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("default")
+
+
+@st.composite
+def distributions(draw, n: int | None = None, *, min_size: int = 2, max_size: int = 6,
+                  allow_zeros: bool = True) -> np.ndarray:
+    """Probability vectors, sometimes with exact zeros.
+
+    Non-zero weights are at least 1e-6 before normalising: products of smaller numbers
+    underflow inside ``p @ K``, and a property that fails only through that underflow
+    tests floating point, not the library. Extreme values have their own unit tests.
+    """
+    size = n if n is not None else draw(st.integers(min_size, max_size))
+    weights = np.array(
+        draw(st.lists(st.floats(1e-6, 1.0), min_size=size, max_size=size))
+    )
+    if allow_zeros and draw(st.booleans()):
+        zero_mask = np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
+        weights = np.where(zero_mask, 0.0, weights)
+    if weights.sum() <= 1e-6:
+        weights[draw(st.integers(0, size - 1))] = 1.0
+    return weights / weights.sum()
+
+
+@st.composite
+def kernels(draw, n: int | None = None, m: int | None = None, *, min_size: int = 2,
+            max_size: int = 5, allow_zeros: bool = True) -> np.ndarray:
+    """Row-stochastic matrices (rows are inputs), sometimes with zeros."""
+    rows = n if n is not None else draw(st.integers(min_size, max_size))
+    cols = m if m is not None else draw(st.integers(min_size, max_size))
+    return np.array(
+        [draw(distributions(cols, allow_zeros=allow_zeros)) for _ in range(rows)]
+    )
+
+
+def random_kernel(rng: np.random.Generator, n: int, m: int, zeros: float = 0.0) -> np.ndarray:
+    """A random kernel; each entry is zeroed with probability ``zeros`` (rows kept valid)."""
+    k = rng.random((n, m))
+    k[rng.random((n, m)) < zeros] = 0.0
+    k[k.sum(axis=1) == 0, 0] = 1.0
+    return k / k.sum(axis=1, keepdims=True)

@@ -1,0 +1,270 @@
+"""Tests of the Mechanism type, composition, reduction, sampling and estimation."""
+
+from __future__ import annotations
+
+import math
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+import mechdesign as md
+from tests.conftest import distributions, kernels, random_kernel
+
+RR3 = [[0.75, 0.25], [0.25, 0.75]]
+
+
+# -- validation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("matrix", "fragment"),
+    [
+        ([[0.5, 0.6], [0.5, 0.5]], "row-stochastic"),
+        ([[1.2, -0.2], [0.5, 0.5]], "non-negative"),
+        ([[math.nan, 1.0], [0.5, 0.5]], "finite"),
+        ([[math.inf, 1.0], [0.5, 0.5]], "finite"),
+        ([0.5, 0.5], "2-dimensional"),
+        (np.zeros((0, 2)), "empty"),
+        ([["a", "b"]], "numeric"),
+    ],
+)
+def test_mechanism_rejects_bad_matrices(matrix, fragment):
+    with pytest.raises(md.InvalidInputError, match=fragment) as info:
+        md.Mechanism(matrix)
+    assert isinstance(info.value, ValueError)
+    assert "K" in str(info.value)
+
+
+def test_mechanism_rows_sum_within_named_tolerance():
+    almost = [[0.5, 0.5 + 1e-11], [0.3, 0.7]]
+    assert md.Mechanism(almost).matrix[0, 1] == 0.5 + 1e-11  # kept, not renormalised
+    with pytest.raises(md.InvalidInputError):
+        md.Mechanism([[0.5, 0.5 + 1e-6], [0.3, 0.7]])
+    assert md.Mechanism([[0.5, 0.5 + 1e-6], [0.3, 0.7]], atol=1e-5).shape == (2, 2)
+
+
+def test_mechanism_is_immutable_and_copies_its_input():
+    source = np.array(RR3)
+    k = md.Mechanism(source)
+    source[0, 0] = 0.0
+    assert k.matrix[0, 0] == 0.75
+    with pytest.raises(ValueError, match="read-only"):
+        k.matrix[0, 0] = 0.1
+    with pytest.raises(AttributeError):
+        k.matrix = np.eye(2)  # type: ignore[misc]
+
+
+def test_mechanism_equality_and_hash():
+    assert md.Mechanism(RR3) == md.Mechanism(np.array(RR3))
+    assert hash(md.Mechanism(RR3)) == hash(md.Mechanism(RR3))
+    assert md.Mechanism(RR3) != md.Mechanism(np.eye(2))
+
+
+def test_from_columns_is_the_transpose_orientation():
+    # Robust-LDP paper orientation: Q[y, x]; its columns are inputs and sum to one.
+    q = np.array([[0.9, 0.2, 0.5], [0.1, 0.8, 0.5]])
+    k = md.Mechanism.from_columns(q)
+    assert k.shape == (3, 2)
+    np.testing.assert_array_equal(k.matrix, q.T)
+    np.testing.assert_array_equal(k.to_columns(), q)
+    with pytest.raises(md.InvalidInputError):
+        md.Mechanism.from_columns(q.T)  # rows of the transpose do not sum to one
+
+
+# -- distributions and composition ---------------------------------------------------------
+
+
+def test_output_joint_and_posterior_against_loops():
+    rng = np.random.default_rng(1)
+    k = random_kernel(rng, 4, 3)
+    p = rng.dirichlet(np.ones(4))
+    mech = md.Mechanism(k)
+    p_y = [sum(p[x] * k[x, y] for x in range(4)) for y in range(3)]
+    np.testing.assert_allclose(mech.output_distribution(p), p_y, rtol=1e-14, atol=0)
+    joint = mech.joint_distribution(p)
+    for x in range(4):
+        for y in range(3):
+            assert joint[x, y] == pytest.approx(p[x] * k[x, y], rel=1e-14)
+    post = mech.posterior(p)
+    np.testing.assert_allclose(post.sum(axis=0), 1.0, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(post[1, 2], p[1] * k[1, 2] / p_y[2], rtol=1e-14)
+
+
+def test_prior_validation():
+    k = md.Mechanism(RR3)
+    with pytest.raises(md.InvalidInputError, match="prior must have length 2"):
+        k.output_distribution([1 / 3, 1 / 3, 1 / 3])
+    with pytest.raises(md.InvalidInputError, match="prior must sum to 1"):
+        k.output_distribution([0.5, 0.6])
+    with pytest.raises(md.InvalidInputError, match="prior must be non-negative"):
+        k.output_distribution([1.5, -0.5])
+
+
+def test_posterior_of_impossible_output_raises():
+    k = md.Mechanism([[1.0, 0.0], [0.5, 0.5]])
+    with pytest.raises(md.InvalidInputError, match="output 1"):
+        k.posterior([1.0, 0.0])
+
+
+@given(kernels(), st.data())
+def test_then_is_matrix_product_and_processing_contracts(k, data):
+    post = data.draw(kernels(n=k.shape[1]))
+    composed = md.Mechanism(k).then(post)
+    np.testing.assert_allclose(composed.matrix, k @ post, rtol=1e-12, atol=1e-15)
+    # Data processing of the Dobrushin coefficient: η(K K') ≤ min(η(K), η(K')).
+    eta = md.dobrushin_coefficient(composed)
+    assert eta <= min(md.dobrushin_coefficient(k), md.dobrushin_coefficient(post)) + 1e-12
+
+
+def test_then_rejects_wrong_shape():
+    with pytest.raises(md.InvalidInputError, match="post must have one row per output"):
+        md.Mechanism(RR3).then(np.eye(3))
+
+
+# -- reduced mechanism ----------------------------------------------------------------------
+
+
+def test_reduced_form_of_envelope_example1():
+    # Envelope paper, App. C: outcomes 3 and 4 of eq. (7) are similar.
+    k = md.PAPER_EXAMPLES["envelope-example1"].mechanism
+    expected = [[0, 0, 1], [0, 0, 1], [0, 0.2, 0.8], [0.2, 0, 0.8]]
+    assert md.output_classes(k) == [[0], [1], [2, 3]]
+    np.testing.assert_allclose(k.reduced().matrix, expected, rtol=0, atol=1e-15)
+
+
+def test_reduced_drops_zero_columns_and_merges_scaled_ones():
+    k = md.Mechanism([[0.1, 0.0, 0.2, 0.3, 0.4], [0.3, 0.0, 0.6, 0.05, 0.05]])
+    # column 2 is twice column 0; column 1 never occurs
+    assert md.output_classes(k) == [[0, 2], [3], [4]]
+    np.testing.assert_allclose(
+        k.reduced().matrix, [[0.3, 0.3, 0.4], [0.9, 0.05, 0.05]], rtol=0, atol=1e-15
+    )
+
+
+@given(kernels(allow_zeros=True), distributions(), st.data())
+def test_splitting_outputs_then_reducing_preserves_every_leakage(k, _, data):
+    """Splitting each output into scaled copies is a post-processing whose reduction
+    recovers the original classes; the leakage quantities must not change."""
+    n, m = k.shape
+    prior = data.draw(distributions(n))
+    shares = [data.draw(distributions(2, allow_zeros=False)) for _ in range(m)]
+    split = np.column_stack([k[:, y] * s for y in range(m) for s in shares[y]])
+    split = split / split.sum(axis=1, keepdims=True)
+    reduced = md.Mechanism(split).reduced()
+    original = md.Mechanism(k).reduced()
+    assert reduced.shape == original.shape
+    assert md.mutual_information(reduced, prior) == pytest.approx(
+        md.mutual_information(k, prior), rel=1e-9, abs=1e-12
+    )
+    assert md.maximal_leakage(reduced) == pytest.approx(md.maximal_leakage(k), rel=1e-9)
+    assert md.pml_level(reduced, prior) == pytest.approx(md.pml_level(k, prior), rel=1e-9)
+
+
+# -- sampling -------------------------------------------------------------------------------
+
+
+def test_sample_matches_rows_goodness_of_fit():
+    k = md.Mechanism([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]])
+    x = np.array([0] * 20_000 + [1] * 20_000)
+    y = k.sample(x, rng=12345)
+    assert y.shape == x.shape
+    assert y.dtype.kind == "i"
+    for row in (0, 1):
+        observed = np.bincount(y[x == row], minlength=3)
+        expected = 20_000 * k.matrix[row]
+        # Fixed seed, so deterministic; the threshold guards against a wrong distribution.
+        assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+def test_sample_never_draws_zero_probability_outputs_and_keeps_shape():
+    k = md.Mechanism([[0.0, 1.0, 0.0], [0.5, 0.0, 0.5]])
+    x = np.array([[0, 1, 1], [1, 0, 0]])
+    y = k.sample(x, rng=np.random.default_rng(0))
+    assert y.shape == (2, 3)
+    assert np.all(y[x == 0] == 1)
+    assert np.all(y[x == 1] != 1)
+
+
+@pytest.mark.parametrize("bad", [[0, 2], [-1], [0.5, 1.0]])
+def test_sample_rejects_bad_inputs(bad):
+    with pytest.raises(md.InvalidInputError, match="x must hold"):
+        md.Mechanism(RR3).sample(np.array(bad), rng=0)
+
+
+# -- estimating the input distribution ----------------------------------------------------------
+
+
+def test_inverse_estimate_recovers_prior_from_exact_frequencies():
+    rng = np.random.default_rng(3)
+    k = random_kernel(rng, 4, 6)
+    prior = np.array([0.1, 0.2, 0.3, 0.4])
+    counts = prior @ k * 1e6  # exact expected counts
+    est = md.estimate_input_distribution(k, counts=counts, method="inverse")
+    np.testing.assert_allclose(est, prior, rtol=0, atol=1e-12)
+
+
+def test_inverse_estimate_projects_onto_the_simplex():
+    k = np.array(RR3)
+    # Every sample on output 0: the raw inverse is (1.5, -0.5); its projection is (1, 0).
+    est = md.estimate_input_distribution(k, outputs=np.zeros(10, dtype=int), method="inverse")
+    np.testing.assert_allclose(est, [1.0, 0.0], rtol=0, atol=1e-15)
+
+
+def test_projection_matches_a_convex_solver():
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        v = rng.normal(size=6)
+        w = cp.Variable(6)
+        cp.Problem(cp.Minimize(cp.sum_squares(w - v)), [w >= 0, cp.sum(w) == 1]).solve()
+        np.testing.assert_allclose(md.project_to_simplex(v), w.value, rtol=0, atol=1e-6)
+
+
+def test_em_matches_maximum_likelihood_by_convex_solver():
+    """With fewer outputs than inputs K is not invertible; EM must reach the ML value."""
+    rng = np.random.default_rng(11)
+    k = random_kernel(rng, 4, 3)
+    counts = np.array([50.0, 30.0, 20.0])
+    est = md.estimate_input_distribution(k, counts=counts)  # auto → EM
+    p = cp.Variable(4)
+    objective = cp.Maximize(counts @ cp.log(k.T @ p))
+    ml = cp.Problem(objective, [p >= 0, cp.sum(p) == 1]).solve()
+    assert counts @ np.log(est @ k) == pytest.approx(ml, rel=1e-6)
+    assert est.sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.all(est >= 0)
+
+
+def test_estimator_is_close_to_truth_on_privatised_samples():
+    k = md.Mechanism([[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.2, 0.2, 0.6]])
+    prior = np.array([0.5, 0.3, 0.2])
+    rng = np.random.default_rng(2024)
+    x = rng.choice(3, size=40_000, p=prior)
+    y = k.sample(x, rng=rng)
+    for method in ("inverse", "em"):
+        est = md.estimate_input_distribution(k, y, method=method)
+        # Standard error of the inverse estimate here is about 0.006 per entry.
+        np.testing.assert_allclose(est, prior, rtol=0, atol=0.03)
+
+
+def test_estimator_input_errors():
+    k = np.array(RR3)
+    with pytest.raises(md.InvalidInputError, match="exactly one"):
+        md.estimate_input_distribution(k)
+    with pytest.raises(md.InvalidInputError, match="outputs must hold"):
+        md.estimate_input_distribution(k, outputs=[0, 2])
+    with pytest.raises(md.InvalidInputError, match="counts must have length 2"):
+        md.estimate_input_distribution(k, counts=[1, 2, 3])
+    with pytest.raises(md.InvalidInputError, match="method"):
+        md.estimate_input_distribution(k, counts=[1, 1], method="magic")  # type: ignore[arg-type]
+    with pytest.raises(md.InvalidInputError, match="full row rank"):
+        md.estimate_input_distribution([[0.5, 0.5], [0.5, 0.5]], counts=[1, 1], method="inverse")
+
+
+def test_em_iteration_limit_raises_solver_error():
+    k = random_kernel(np.random.default_rng(5), 4, 3)
+    with pytest.raises(md.SolverError) as info:
+        md.estimate_input_distribution(k, counts=[5, 3, 2], method="em", max_iter=2)
+    assert info.value.status == "iteration_limit"
