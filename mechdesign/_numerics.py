@@ -40,16 +40,13 @@ def as_float_array(value: ArrayLike, name: str, ndim: int) -> NDArray[np.float64
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"{name} must be a numeric array; got {value!r}.") from exc
     if array.ndim != ndim:
-        raise InvalidInputError(
-            f"{name} must be {ndim}-dimensional; got shape {array.shape}."
-        )
+        raise InvalidInputError(f"{name} must be {ndim}-dimensional; got shape {array.shape}.")
     if array.size == 0:
         raise InvalidInputError(f"{name} must not be empty; got shape {array.shape}.")
     if not np.all(np.isfinite(array)):
         bad = np.argwhere(~np.isfinite(array))[0]
         raise InvalidInputError(
-            f"{name} must be finite; entry {tuple(int(i) for i in bad)} is "
-            f"{array[tuple(bad)]!r}."
+            f"{name} must be finite; entry {tuple(int(i) for i in bad)} is {array[tuple(bad)]!r}."
         )
     return array
 
@@ -70,9 +67,7 @@ def as_distribution(
         raise InvalidInputError(f"{name} must be non-negative; entry {i} is {p[i]!r}.")
     total = float(p.sum())
     if abs(total - 1.0) > atol:
-        raise InvalidInputError(
-            f"{name} must sum to 1 (within {atol:g}); it sums to {total!r}."
-        )
+        raise InvalidInputError(f"{name} must sum to 1 (within {atol:g}); it sums to {total!r}.")
     p.setflags(write=False)
     return p
 
@@ -121,8 +116,7 @@ def check_c(c: float, n: int, name: str = "c") -> float:
     # A tiny slack lets c = 1/n computed in floating point pass.
     if not (value > 0 and value <= 1.0 / n * (1 + 1e-12)):
         raise InvalidInputError(
-            f"{name} must satisfy 0 < {name} <= 1/N = {1.0 / n!r} for N = {n} inputs; "
-            f"got {c!r}."
+            f"{name} must satisfy 0 < {name} <= 1/N = {1.0 / n!r} for N = {n} inputs; got {c!r}."
         )
     return min(value, 1.0 / n)
 

@@ -59,8 +59,7 @@ def read_matrix(path: str | Path) -> np.ndarray:
                 rows.append([float(Fraction(cell)) for cell in cells])
             except (ValueError, ZeroDivisionError) as exc:
                 raise InvalidInputError(
-                    f"{path}: line {line_no} has a cell that is not a number or fraction: "
-                    f"{row!r}."
+                    f"{path}: line {line_no} has a cell that is not a number or fraction: {row!r}."
                 ) from exc
     if not rows:
         raise InvalidInputError(f"{path}: no numbers found.")
@@ -138,14 +137,18 @@ def _format_report(title: str, report: dict[str, Any]) -> str:
             f"Rényi-LDP level  (α = {report['renyi_ldp_level']['alpha']:g})",
             report["renyi_ldp_level"]["value"],
         ),
-        (f"mutual information  I(X;Y)  [prior {'uniform' if uniform else 'given'}]",
-         report["mutual_information"]),
+        (
+            f"mutual information  I(X;Y)  [prior {'uniform' if uniform else 'given'}]",
+            report["mutual_information"],
+        ),
         ("PML level  max_y ℓ(X→y)", report["pml_level"]),
     ]
     for entry in report["pml_capacity"]:
         rows.append((f"(ε,c)-PML level  C(K, Q_X(c)), c = {entry['c']:g}", entry["pml_capacity"]))
         verdict = "holds" if entry["dobrushin_within_bound"] else "VIOLATED"
-        rows.append((f"  Theorem 1 bound Ξ(ε_c, c)  [η_TV ≤ Ξ {verdict}]", entry["dobrushin_bound"]))
+        rows.append(
+            (f"  Theorem 1 bound Ξ(ε_c, c)  [η_TV ≤ Ξ {verdict}]", entry["dobrushin_bound"])
+        )
     width = max(len(name) for name, _ in rows)
     lines.append(f"  {'measure'.ljust(width)}  value (nats)")
     lines.extend(f"  {name.ljust(width)}  {_fmt(value)}" for name, value in rows)
@@ -206,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--prior", default="uniform", help="CSV file with the prior, or 'uniform' (default)"
     )
     audit.add_argument(
-        "--c", type=float, action="append",
+        "--c",
+        type=float,
+        action="append",
         help="report the (ε,c)-PML level for this c (0 < c <= 1/N); repeatable",
     )
     audit.add_argument("--alpha", type=float, default=2.0, help="Rényi-LDP order (default 2)")

@@ -83,9 +83,7 @@ KL = FGenerator("KL", _kl_f, 0.0, math.inf)
 CHI_SQUARED = FGenerator("chi-squared", lambda t: (t - 1.0) ** 2, 1.0, math.inf)
 """χ²: ``f(t) = (t − 1)²``."""
 
-SQUARED_HELLINGER = FGenerator(
-    "squared Hellinger", lambda t: (1.0 - np.sqrt(t)) ** 2, 1.0, 1.0
-)
+SQUARED_HELLINGER = FGenerator("squared Hellinger", lambda t: (1.0 - np.sqrt(t)) ** 2, 1.0, 1.0)
 """Squared Hellinger: ``f(t) = (1 − √t)²`` (Dobrushin paper, Sec. II-A; no factor 1/2)."""
 
 
@@ -93,9 +91,7 @@ def hockey_stick_generator(gamma: float) -> FGenerator:
     """``f(t) = |t − γ|/2 − |1 − γ|/2``, the generator of :func:`hockey_stick_divergence`."""
     g = _check_gamma(gamma)
     offset = 0.5 * abs(1.0 - g)
-    return FGenerator(
-        f"E_{g:g}", lambda t: 0.5 * np.abs(t - g) - offset, 0.5 * g - offset, 0.5
-    )
+    return FGenerator(f"E_{g:g}", lambda t: 0.5 * np.abs(t - g) - offset, 0.5 * g - offset, 0.5)
 
 
 def f_alpha_generator(alpha: float) -> FGenerator:

@@ -50,9 +50,7 @@ def _dobrushin_k1_eq4() -> Mechanism:
 
 def _envelope_example1() -> Mechanism:
     # eq. (7)
-    return Mechanism(
-        [[0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5], [0, 0.2, 0.4, 0.4], [0.2, 0, 0.4, 0.4]]
-    )
+    return Mechanism([[0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5], [0, 0.2, 0.4, 0.4], [0.2, 0, 0.4, 0.4]])
 
 
 def _envelope_example3() -> Mechanism:

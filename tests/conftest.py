@@ -13,8 +13,9 @@ settings.load_profile("default")
 
 
 @st.composite
-def distributions(draw, n: int | None = None, *, min_size: int = 2, max_size: int = 6,
-                  allow_zeros: bool = True) -> np.ndarray:
+def distributions(
+    draw, n: int | None = None, *, min_size: int = 2, max_size: int = 6, allow_zeros: bool = True
+) -> np.ndarray:
     """Probability vectors, sometimes with exact zeros.
 
     Non-zero weights are at least 1e-6 before normalising: products of smaller numbers
@@ -22,9 +23,7 @@ def distributions(draw, n: int | None = None, *, min_size: int = 2, max_size: in
     tests floating point, not the library. Extreme values have their own unit tests.
     """
     size = n if n is not None else draw(st.integers(min_size, max_size))
-    weights = np.array(
-        draw(st.lists(st.floats(1e-6, 1.0), min_size=size, max_size=size))
-    )
+    weights = np.array(draw(st.lists(st.floats(1e-6, 1.0), min_size=size, max_size=size)))
     if allow_zeros and draw(st.booleans()):
         zero_mask = np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
         weights = np.where(zero_mask, 0.0, weights)
@@ -34,14 +33,19 @@ def distributions(draw, n: int | None = None, *, min_size: int = 2, max_size: in
 
 
 @st.composite
-def kernels(draw, n: int | None = None, m: int | None = None, *, min_size: int = 2,
-            max_size: int = 5, allow_zeros: bool = True) -> np.ndarray:
+def kernels(
+    draw,
+    n: int | None = None,
+    m: int | None = None,
+    *,
+    min_size: int = 2,
+    max_size: int = 5,
+    allow_zeros: bool = True,
+) -> np.ndarray:
     """Row-stochastic matrices (rows are inputs), sometimes with zeros."""
     rows = n if n is not None else draw(st.integers(min_size, max_size))
     cols = m if m is not None else draw(st.integers(min_size, max_size))
-    return np.array(
-        [draw(distributions(cols, allow_zeros=allow_zeros)) for _ in range(rows)]
-    )
+    return np.array([draw(distributions(cols, allow_zeros=allow_zeros)) for _ in range(rows)])
 
 
 def random_kernel(rng: np.random.Generator, n: int, m: int, zeros: float = 0.0) -> np.ndarray:

@@ -3,6 +3,7 @@ representation, an independent library (dit) and the data-processing inequality.
 
 from __future__ import annotations
 
+import itertools
 import math
 import zlib
 
@@ -43,9 +44,7 @@ def test_against_dit(seed):
         kullback_leibler_divergence(dp, dq) * LN2, rel=1e-10
     )
     assert md.total_variation(p, q) == pytest.approx(variational_distance(dp, dq), rel=1e-12)
-    assert md.squared_hellinger(p, q) == pytest.approx(
-        hellinger_divergence(dp, dq, 0.5), rel=1e-9
-    )
+    assert md.squared_hellinger(p, q) == pytest.approx(hellinger_divergence(dp, dq, 0.5), rel=1e-9)
     for alpha in (0.5, 2.0, 3.0):
         assert md.renyi_divergence(p, q, alpha) == pytest.approx(
             renyi_divergence(dp, dq, alpha) * LN2, rel=1e-9
@@ -153,9 +152,12 @@ def test_integral_representation(name, second_derivative, direct):
     value = sum(
         integrate.quad(
             lambda g: md.hockey_stick_divergence(p, q, g) * second_derivative(g),
-            lo, hi, epsabs=1e-15, epsrel=1e-12,
+            lo,
+            hi,
+            epsabs=1e-15,
+            epsrel=1e-12,
         )[0]
-        for lo, hi in zip(kinks[:-1], kinks[1:], strict=True)
+        for lo, hi in itertools.pairwise(kinks)
     )
     assert direct(p, q) == pytest.approx(value, rel=1e-8)
 
@@ -227,19 +229,20 @@ def test_data_processing_hockey_stick_and_f_alpha_and_renyi(data, param):
     assert md.hockey_stick_divergence(pk, qk, param) <= (
         md.hockey_stick_divergence(p, q, param) + 1e-12
     )
-    assert md.f_alpha_divergence(pk, qk, param) <= md.f_alpha_divergence(p, q, param) * (
-        1 + 1e-9
-    ) + 1e-12
-    assert md.renyi_divergence(pk, qk, param) <= md.renyi_divergence(p, q, param) * (
-        1 + 1e-9
-    ) + 1e-12
+    assert (
+        md.f_alpha_divergence(pk, qk, param)
+        <= md.f_alpha_divergence(p, q, param) * (1 + 1e-9) + 1e-12
+    )
+    assert (
+        md.renyi_divergence(pk, qk, param) <= md.renyi_divergence(p, q, param) * (1 + 1e-9) + 1e-12
+    )
 
 
 @given(distributions(5, allow_zeros=False), distributions(5, allow_zeros=False))
 def test_renyi_is_non_decreasing_in_order(p, q):
     orders = [0.2, 0.5, 0.9, 1.0, 1.5, 3.0, 10.0, math.inf]
     values = [md.renyi_divergence(p, q, a) for a in orders]
-    for lower, upper in zip(values, values[1:], strict=False):
+    for lower, upper in itertools.pairwise(values):
         assert lower <= upper * (1 + 1e-9) + 1e-12
 
 

@@ -3,6 +3,7 @@ an independent library (qif) and input validation."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -81,11 +82,10 @@ UNIFORM4 = np.full(4, 0.25)
 
 def test_envelope_example1_leakages_and_post_processing():
     leak = md.pointwise_leakage(ENVELOPE_EQ7, UNIFORM4)
+    np.testing.assert_allclose(leak, [LOG(4), LOG(4), LOG(10 / 9), LOG(10 / 9)], rtol=1e-14, atol=0)
     np.testing.assert_allclose(
-        leak, [LOG(4), LOG(4), LOG(10 / 9), LOG(10 / 9)], rtol=1e-14, atol=0
-    )
-    np.testing.assert_allclose(
-        md.Mechanism(ENVELOPE_EQ7).output_distribution(UNIFORM4), [0.05, 0.05, 0.45, 0.45],
+        md.Mechanism(ENVELOPE_EQ7).output_distribution(UNIFORM4),
+        [0.05, 0.05, 0.45, 0.45],
         rtol=1e-14,
     )
     h = np.array([[1, 0], [0, 1], [1, 0], [0, 1]])  # h(1) = h(3) = 1, h(2) = h(4) = 2
@@ -241,7 +241,7 @@ def test_renyi_ldp_level_orders(k):
         md.renyi_ldp_level(k, math.inf) == pytest.approx(md.ldp_level(k), rel=1e-12)
     )
     values = [md.renyi_ldp_level(k, a) for a in (0.5, 1.0, 2.0, 5.0, math.inf)]
-    for lower, upper in zip(values, values[1:], strict=False):
+    for lower, upper in itertools.pairwise(values):
         assert lower <= upper * (1 + 1e-9) + 1e-12
 
 
@@ -293,9 +293,7 @@ def test_extreme_probabilities_do_not_overflow():
 def test_all_zero_columns_are_ignored():
     k = np.array([[0.5, 0.0, 0.5], [0.25, 0.0, 0.75]])
     assert md.ldp_level(k) == pytest.approx(LOG(2), rel=1e-14)
-    assert md.pml_capacity(k, 0.25) == pytest.approx(
-        md.pml_capacity(k[:, [0, 2]], 0.25), rel=1e-14
-    )
+    assert md.pml_capacity(k, 0.25) == pytest.approx(md.pml_capacity(k[:, [0, 2]], 0.25), rel=1e-14)
     assert md.pointwise_leakage(k, HALF)[1] == -math.inf
 
 

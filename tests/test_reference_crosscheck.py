@@ -82,8 +82,7 @@ def _capacity_lp(k: np.ndarray, c: float) -> float:
         col = k[:, y]
         if col.max() == 0:
             continue  # P_Y(y) = 0 for every prior: the outcome never occurs.
-        res = linprog(col, A_eq=np.ones((1, n)), b_eq=[1.0], bounds=[(c, None)] * n,
-                      method="highs")
+        res = linprog(col, A_eq=np.ones((1, n)), b_eq=[1.0], bounds=[(c, None)] * n, method="highs")
         assert res.status == 0
         best = max(best, math.log(col.max() / res.fun))
     return best
@@ -163,8 +162,10 @@ def test_mutual_information_two_routes(k, prior):
 
 
 # 4. Rényi divergence.
-_PQ = [(_prior(s, m, with_zero=(s % 2 == 1)), _prior(s + 50, m)) for s, m in
-       [(0, 2), (1, 3), (2, 4), (3, 5), (4, 6)]]
+_PQ = [
+    (_prior(s, m, with_zero=(s % 2 == 1)), _prior(s + 50, m))
+    for s, m in [(0, 2), (1, 3), (2, 4), (3, 5), (4, 6)]
+]
 
 
 @pytest.mark.parametrize(("p", "q"), _PQ)
@@ -177,7 +178,8 @@ def test_renyi_divergence_high_precision_and_limits(p, q):
     for alpha in (1 - 1e-6, 1 + 1e-6):
         assert md.renyi_divergence(p, q, alpha) == pytest.approx(kl, rel=1e-4, abs=1e-5)
     assert md.renyi_divergence(p, q, math.inf) == pytest.approx(
-        math.log(max(pi / qi for pi, qi in zip(p, q, strict=True))), rel=1e-12, abs=1e-13)
+        math.log(max(pi / qi for pi, qi in zip(p, q, strict=True))), rel=1e-12, abs=1e-13
+    )
     alphas = [0.1, 0.3, 0.5, 0.9, 1.5, 2.0, 3.5, 10.0, 50.0, math.inf]
     vals = [md.renyi_divergence(p, q, a) for a in alphas]
     assert all(b >= a - 1e-12 for a, b in itertools.pairwise(vals))
@@ -189,7 +191,8 @@ def test_chi2_hellinger_via_renyi_identities(p, q):
     d2, dhalf = _renyi_decimal(p, q, 2.0), _renyi_decimal(p, q, 0.5)
     assert md.chi_squared_divergence(p, q) == pytest.approx(math.expm1(d2), rel=1e-10, abs=1e-13)
     assert md.squared_hellinger(p, q) == pytest.approx(
-        -2 * math.expm1(-dhalf / 2), rel=1e-10, abs=1e-13)
+        -2 * math.expm1(-dhalf / 2), rel=1e-10, abs=1e-13
+    )
 
 
 # 5. total variation and hockey-stick divergence as maxima over events.
@@ -219,8 +222,9 @@ def test_dobrushin_coefficient_is_sup_of_tv_ratios(k, prior):
         if tv_in > 1e-6:
             assert _tv_subsets(p @ k, q @ k) / tv_in <= eta + 1e-10
     eye = np.eye(n)
-    at_masses = max(_tv_subsets(eye[a] @ k, eye[b] @ k)
-                    for a in range(n) for b in range(n) if a != b)
+    at_masses = max(
+        _tv_subsets(eye[a] @ k, eye[b] @ k) for a in range(n) for b in range(n) if a != b
+    )
     assert eta == pytest.approx(at_masses, rel=1e-12, abs=1e-14)
 
 
@@ -228,8 +232,7 @@ def test_dobrushin_coefficient_is_sup_of_tv_ratios(k, prior):
 def test_renyi_ldp_level_over_ordered_pairs(k, prior):
     n = k.shape[0]
     for alpha in (0.5, 2.0, 3.5):
-        ref = max(_renyi_decimal(k[a], k[b], alpha)
-                  for a in range(n) for b in range(n) if a != b)
+        ref = max(_renyi_decimal(k[a], k[b], alpha) for a in range(n) for b in range(n) if a != b)
         assert md.renyi_ldp_level(k, alpha) == pytest.approx(ref, rel=1e-10, abs=1e-13)
 
 
@@ -299,8 +302,12 @@ def _max_dobrushin_lp(eps: float, c: float, n: int) -> tuple[float, np.ndarray]:
     return -res.fun, res.x
 
 
-_XI = [(n, c_frac, e_frac) for n in (2, 3, 4) for c_frac in (1.0, 0.5, 0.1, 0.01)
-       for e_frac in (0.0, 0.2, 0.55, 0.9, 0.999)]
+_XI = [
+    (n, c_frac, e_frac)
+    for n in (2, 3, 4)
+    for c_frac in (1.0, 0.5, 0.1, 0.01)
+    for e_frac in (0.0, 0.2, 0.55, 0.9, 0.999)
+]
 
 
 @pytest.mark.parametrize(("n", "c_frac", "e_frac"), _XI)
