@@ -1,0 +1,116 @@
+"""Tests of the command-line front end."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from mechdesign.cli import main
+
+
+@pytest.fixture
+def kernel_csv(tmp_path):
+    path = tmp_path / "k2.csv"
+    # Dobrushin paper eq. (44), with fractions.
+    rows = [
+        "1/3,1/3,1/3,0,0",
+        "0,1/3,1/3,1/3,0",
+        "0,0,1/3,1/3,1/3",
+        "1/3,0,0,1/3,1/3",
+        "1/3,1/3,0,0,1/3",
+    ]
+    path.write_text("# Dobrushin paper, Example 2, K2\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_audit_json(kernel_csv, capsys):
+    assert main(["audit", str(kernel_csv), "--c", "0.1", "--c", "0.2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["n_inputs"] == 5
+    assert report["ldp_level"] == "inf"
+    assert report["renyi_ldp_level"] == {"alpha": 2.0, "value": "inf"}
+    first = report["pml_capacity"][0]
+    assert first["c"] == 0.1
+    assert first["pml_capacity"] == pytest.approx(math.log(10 / 3), rel=1e-12)
+    assert first["dobrushin_within_bound"] is True
+    assert report["pml_capacity"][1]["pml_capacity"] == pytest.approx(math.log(5 / 3), rel=1e-12)
+    assert report["pointwise_leakage"] == pytest.approx([math.log(5 / 3)] * 5, rel=1e-12)
+    assert set(report) == {
+        "kernel",
+        "n_inputs",
+        "n_outputs",
+        "prior",
+        "ldp_level",
+        "maximal_leakage",
+        "dobrushin_coefficient",
+        "renyi_ldp_level",
+        "mutual_information",
+        "pml_level",
+        "pointwise_leakage",
+        "pml_capacity",
+    }
+
+
+def test_audit_table_with_prior_file(kernel_csv, tmp_path, capsys):
+    prior = tmp_path / "prior.csv"
+    prior.write_text("0.2\n0.2\n0.2\n0.2\n0.2\n")
+    assert main(["audit", str(kernel_csv), "--prior", str(prior), "--c", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "LDP level" in out
+    assert "+inf" in out
+    assert "holds" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "fragment"),
+    [
+        ("0.5,0.6\n0.5,0.5\n", [], "row-stochastic"),
+        ("0.5,abc\n", [], "not a number"),
+        ("1,0\n0,1\n", ["--c", "0.9"], "c must satisfy"),
+        ("1,0\n0,1\n", ["--prior", "PRIOR"], "prior must sum to 1"),
+    ],
+)
+def test_audit_errors_exit_2_with_message(tmp_path, capsys, content, args, fragment):
+    path = tmp_path / "k.csv"
+    path.write_text(content)
+    (tmp_path / "prior.csv").write_text("0.5,0.6\n")
+    args = [str(tmp_path / "prior.csv") if a == "PRIOR" else a for a in args]
+    assert main(["audit", str(path), *args]) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_missing_file_exits_2(tmp_path, capsys):
+    assert main(["audit", str(tmp_path / "missing.csv")]) == 2
+    assert "missing.csv" in capsys.readouterr().err
+
+
+def test_demo_runs_and_every_bound_holds(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "all hold" in out
+    assert "dobrushin-example2-K1" in out
+
+
+def test_demo_json_values(capsys):
+    assert main(["demo", "--json"]) == 0
+    reports = json.loads(capsys.readouterr().out)
+    k1 = reports["dobrushin-example2-K1"]
+    assert k1["ldp_level"] == pytest.approx(math.log(15), rel=1e-12)
+    assert k1["pml_capacity"][0]["pml_capacity"] == pytest.approx(math.log(10 / 3), rel=1e-12)
+    assert k1["dobrushin_coefficient"] == pytest.approx(7 / 8, rel=1e-12)
+
+
+def test_console_script_entry_point():
+    """The installed command runs (python -m form, independent of PATH)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mechdesign.cli", "demo", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert "envelope-example1" in json.loads(done.stdout)
