@@ -57,6 +57,20 @@ def _envelope_example3() -> Mechanism:
     return Mechanism([[0.9, 0, 0.1], [0, 0.9, 0.1]])
 
 
+def _robust_ldp_srr_example4() -> Mechanism:
+    # Robust-LDP paper, Example 4: SRR for ε = log 2, |S| = |U| = 2, printed in the
+    # paper's column orientation Q[y, x] (it is symmetric, so both orientations agree).
+    a, b, c = 4 / 9, 1 / 9, 2 / 9
+    q = [[a, b, c, c], [b, a, c, c], [c, c, a, b], [c, c, b, a]]
+    return Mechanism.from_columns(q)
+
+
+def _falpha_three_singular() -> Mechanism:
+    # f_α paper, Example 5: the 3-singular channel P (complete confusion graph).
+    t = 1 / 3
+    return Mechanism([[t, t, t, 0], [t, t, 0, t], [t, 0, t, t], [0, t, t, t]])
+
+
 PAPER_EXAMPLES: dict[str, PaperExample] = {
     example.name: example
     for example in (
@@ -86,6 +100,19 @@ PAPER_EXAMPLES: dict[str, PaperExample] = {
             "Envelope paper, Example 1, eq. (7), uniform prior",
             _envelope_example1(),
             _uniform(4),
+        ),
+        PaperExample(
+            "robust-ldp-example4-SRR",
+            "Robust-LDP paper, Example 4: SRR, ε = log 2, |S| = |U| = 2 (prior: ours, uniform)",
+            _robust_ldp_srr_example4(),
+            _uniform(4),
+        ),
+        PaperExample(
+            "falpha-example5-P",
+            "f_α paper, Example 5: 3-singular channel P (prior: ours, uniform)",
+            _falpha_three_singular(),
+            _uniform(4),
+            c=0.25,
         ),
         PaperExample(
             "envelope-example3",

@@ -356,3 +356,26 @@ def test_bad_events_raise():
         md.event_leakage(EXAMPLE3, HALF, [1.5, 0, 0])
     with pytest.raises(md.InvalidInputError, match="positive probability"):
         md.event_leakage(np.array([[1.0, 0.0], [1.0, 0.0]]), HALF, [0, 1])
+
+
+def test_paper_examples_registry_values():
+    """The built-in examples carry the values their papers print."""
+    ex = md.PAPER_EXAMPLES
+    assert md.pml_capacity(ex["dobrushin-example2-K1"].mechanism, 0.05) == pytest.approx(
+        LOG(10 / 3), rel=1e-14
+    )
+    assert md.pml_capacity(ex["dobrushin-example2-K2"].mechanism, 0.1) == pytest.approx(
+        LOG(10 / 3), rel=1e-14
+    )
+    np.testing.assert_allclose(
+        md.pointwise_leakage(ex["envelope-example1"].mechanism, UNIFORM4),
+        [LOG(4), LOG(4), LOG(10 / 9), LOG(10 / 9)],
+        rtol=1e-14,
+    )
+    # SRR (robust-LDP paper, Def. 4) at ε = log 2 with |U| = 2: within one secret the
+    # ratio reaches e^{2ε} = 4, across secrets it stays within e^ε = 2 (Lemma 2).
+    srr = ex["robust-ldp-example4-SRR"].mechanism.matrix
+    assert md.ldp_level(srr) == pytest.approx(2 * LOG(2), rel=1e-14)
+    across = max(srr[x, y] / srr[x2, y] for y in range(4) for x in (0, 1) for x2 in (2, 3))
+    assert across == pytest.approx(2.0, rel=1e-14)
+    assert md.ldp_level(ex["falpha-example5-P"].mechanism) == math.inf

@@ -1,0 +1,42 @@
+"""Execute every notebook under notebooks/ top to bottom (nbclient), and keep them clean.
+
+Notebooks are stored with outputs stripped, so diffs show only code and prose; the test
+suite is what runs them. A failing cell fails the test with the cell's traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+
+#: Seconds one cell may run before the notebook test fails.
+CELL_TIMEOUT = 600
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "notebooks/ holds no .ipynb file"
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_executes(path, tmp_path):
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_stored_without_outputs(path):
+    notebook = nbformat.read(path, as_version=4)
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "code":
+            assert not cell.outputs, f"{path.name} cell {index} has stored outputs"
+            assert cell.execution_count is None, f"{path.name} cell {index} has a count"
