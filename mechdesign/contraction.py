@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from mechdesign._numerics import check_c, check_epsilon, check_positive_int
 from mechdesign.kernel import Mechanism, as_matrix
@@ -17,7 +18,7 @@ from mechdesign.kernel import Mechanism, as_matrix
 __all__ = ["dobrushin_bound", "dobrushin_coefficient"]
 
 
-def dobrushin_coefficient(kernel: Mechanism | np.ndarray) -> float:
+def dobrushin_coefficient(kernel: Mechanism | ArrayLike) -> float:
     """The Dobrushin coefficient ``η_TV(K)``, Dobrushin paper eq. (9):
 
     .. math::
