@@ -247,31 +247,45 @@ def renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
     a = check_alpha(alpha)
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
-    on_p = p_arr > 0
-    escapes = bool(np.any(on_p & (q_arr == 0)))
     if a == 1:
         return kl_divergence(p_arr, q_arr)
     if math.isinf(a):
-        if escapes:
+        on_p = p_arr > 0
+        if np.any(q_arr[on_p] == 0):
             return math.inf
         return float(np.log(np.max(p_arr[on_p] / q_arr[on_p])))
-    if a > 1 and escapes:
-        return math.inf
-    both = on_p & (q_arr > 0)
-    if not np.any(both):
-        return math.inf
-    exponent = (a - 1.0) * (np.log(p_arr[both]) - np.log(q_arr[both]))
-    if np.max(np.abs(exponent)) > 1.0:
-        # Far from α = 1: log Σ p^α q^(1−α) = log Σ_y p_y e^{(α−1) log(p_y/q_y)} by
-        # log-sum-exp, which cannot overflow (mass of P where q = 0 adds 0 for α < 1).
-        return max(float(logsumexp(exponent, b=p_arr[both])) / (a - 1.0), 0.0)
-    # Near α = 1: Σ p^α q^(1−α) = 1 + s with s = Σ p·expm1(·) − P(q = 0), and log1p(s)
-    # keeps the relative accuracy that log(1 + s) would lose.
-    s = float(np.sum(p_arr[both] * np.expm1(exponent)))
-    s -= float(np.sum(p_arr[on_p & (q_arr == 0)]))
-    if s <= -1.0:
-        return math.inf
-    return max(math.log1p(s) / (a - 1.0), 0.0)
+    return float(_renyi_divergence_rows(p_arr, q_arr[None, :], a)[0])
+
+
+def _renyi_divergence_rows(
+    p: NDArray[np.float64], q: NDArray[np.float64], a: float
+) -> NDArray[np.float64]:
+    """``D_α(p ‖ q_j)`` for every row ``q_j`` of ``q``, for finite ``α > 0``; inputs are
+    trusted (validated by the callers). The one implementation behind
+    :func:`renyi_divergence` and :func:`~mechdesign.leakage.renyi_ldp_level`."""
+    on_p = p > 0
+    log_p = np.zeros_like(p)
+    log_p[on_p] = np.log(p[on_p])
+    q_on = q[:, on_p]
+    escapes = q_on == 0  # p > 0 = q
+    if a == 1:
+        with np.errstate(divide="ignore"):
+            terms = p[on_p] * (log_p[on_p] - np.log(q_on))
+        return np.where(escapes.any(axis=1), math.inf, np.maximum(terms.sum(axis=1), 0.0))
+    both = ~escapes
+    with np.errstate(divide="ignore", invalid="ignore"):
+        exponent = np.where(both, (a - 1.0) * (log_p[on_p] - np.log(q_on)), -math.inf)
+        weights = np.where(both, p[on_p], 0.0)
+        far = np.max(np.where(both, np.abs(exponent), 0.0), axis=1) > 1.0
+        log_sum = logsumexp(np.where(both, exponent, 0.0), b=weights, axis=1)
+        near_sum = np.sum(weights * np.expm1(np.where(both, exponent, 0.0)), axis=1)
+        near_sum -= np.sum(np.where(escapes, p[on_p], 0.0), axis=1)
+        near = np.where(near_sum <= -1.0, -math.inf, np.log1p(np.maximum(near_sum, -1.0)))
+    value = np.where(far, log_sum, near) / (a - 1.0)
+    value = np.where(both.any(axis=1), value, math.inf)  # disjoint supports
+    if a > 1:
+        value = np.where(escapes.any(axis=1), math.inf, value)
+    return np.maximum(value, 0.0)
 
 
 def renyi_from_f_alpha(value: float, alpha: float) -> float:

@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp
 
 from mechdesign._numerics import as_distribution, as_float_array, check_alpha, check_c
+from mechdesign.divergences import _renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 
@@ -226,39 +226,10 @@ def renyi_ldp_level(kernel: KernelLike, alpha: float) -> float:
         return 0.0
     if math.isinf(a):
         return ldp_level(k)
-    with np.errstate(divide="ignore"):
-        log_k = np.log(k)
     best = 0.0
     for i in range(k.shape[0]):
         others = np.delete(np.arange(k.shape[0]), i)
-        best = max(best, float(np.max(_renyi_row_against_rows(k[i], log_k[i], k[others], a))))
+        best = max(best, float(np.max(_renyi_divergence_rows(k[i], k[others], a))))
         if math.isinf(best):
             break
     return best
-
-
-def _renyi_row_against_rows(
-    p: NDArray[np.float64], log_p: NDArray[np.float64], q: NDArray[np.float64], a: float
-) -> NDArray[np.float64]:
-    """D_α(p ‖ q_j) for every row q_j of ``q`` (α finite); see ``renyi_divergence``."""
-    on_p = p > 0
-    q_on = q[:, on_p]
-    escapes = q_on == 0  # p > 0 = q
-    if a == 1:
-        with np.errstate(divide="ignore"):
-            terms = p[on_p] * (log_p[on_p] - np.log(q_on))
-        return np.where(escapes.any(axis=1), math.inf, np.maximum(terms.sum(axis=1), 0.0))
-    both = ~escapes
-    with np.errstate(divide="ignore", invalid="ignore"):
-        exponent = np.where(both, (a - 1.0) * (log_p[on_p] - np.log(q_on)), -math.inf)
-        weights = np.where(both, p[on_p], 0.0)
-        far = np.max(np.where(both, np.abs(exponent), 0.0), axis=1) > 1.0
-        log_sum = logsumexp(np.where(both, exponent, 0.0), b=weights, axis=1)
-        near_sum = np.sum(weights * np.expm1(np.where(both, exponent, 0.0)), axis=1)
-        near_sum -= np.sum(np.where(escapes, p[on_p], 0.0), axis=1)
-        near = np.where(near_sum <= -1.0, -math.inf, np.log1p(np.maximum(near_sum, -1.0)))
-    value = np.where(far, log_sum, near) / (a - 1.0)
-    value = np.where(both.any(axis=1), value, math.inf)  # disjoint supports
-    if a > 1:
-        value = np.where(escapes.any(axis=1), math.inf, value)
-    return np.maximum(value, 0.0)
