@@ -140,6 +140,8 @@ def f_divergence(
     """
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
+    if not (isinstance(f, FGenerator) or callable(f)):
+        raise InvalidInputError(f"f must be an FGenerator or a callable; got {f!r}.")
     gen = f if isinstance(f, FGenerator) else _generator_from_callable(f)
     support = q_arr > 0
     pos = support & (p_arr > 0)

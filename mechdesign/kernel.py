@@ -170,7 +170,12 @@ class Mechanism:
             Output indices in ``[0, M)``.
         """
         indices = _as_indices(x, "x", self.n_inputs)
-        generator = np.random.default_rng(rng)
+        try:
+            generator = np.random.default_rng(rng)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(
+                f"rng must be a numpy Generator, an int seed or None; got {rng!r}."
+            ) from exc
         out = np.empty(indices.shape, dtype=np.int64)
         flat_in, flat_out = indices.ravel(), out.reshape(-1)
         for value in np.unique(flat_in):

@@ -281,3 +281,8 @@ def test_transform_rejects_out_of_range_values():
         md.renyi_from_f_alpha(-0.1, 2.0)
     with pytest.raises(md.InvalidInputError, match="finite"):
         md.renyi_from_f_alpha(0.1, math.inf)
+
+
+def test_f_must_be_a_generator_or_callable():
+    with pytest.raises(md.InvalidInputError, match="f must be"):
+        md.f_divergence([0.5, 0.5], [0.5, 0.5], "kl")

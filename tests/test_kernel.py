@@ -268,3 +268,8 @@ def test_em_iteration_limit_raises_solver_error():
     with pytest.raises(md.SolverError) as info:
         md.estimate_input_distribution(k, counts=[5, 3, 2], method="em", max_iter=2)
     assert info.value.status == "iteration_limit"
+
+
+def test_sample_rejects_bad_rng():
+    with pytest.raises(md.InvalidInputError, match="rng must be"):
+        md.Mechanism(RR3).sample([0, 1], rng="seed")
