@@ -13,7 +13,15 @@ Conventions, stated once for the whole package:
 - Unbounded guarantees are ``math.inf``, not errors.
 """
 
+from mechdesign.cones import RatioCone, VertexSet
 from mechdesign.contraction import dobrushin_bound, dobrushin_coefficient
+from mechdesign.design import (
+    Certificate,
+    Design,
+    FDivergenceUtility,
+    MutualInformationUtility,
+    design,
+)
 from mechdesign.divergences import (
     CHI_SQUARED,
     KL,
@@ -57,6 +65,15 @@ from mechdesign.leakage import (
     pointwise_leakage,
     renyi_ldp_level,
 )
+from mechdesign.mechanisms import (
+    binary_mechanism,
+    extremal_binary_mechanism,
+    extremal_binary_valid_q,
+    pml_binary_mechanism,
+    pml_extremal_mechanism,
+    randomized_response,
+)
+from mechdesign.notions import LDP, PML
 from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
 
 __version__ = "0.1.0"
@@ -64,23 +81,35 @@ __version__ = "0.1.0"
 __all__ = [
     "CHI_SQUARED",
     "KL",
+    "LDP",
     "PAPER_EXAMPLES",
+    "PML",
     "SQUARED_HELLINGER",
     "TOTAL_VARIATION",
+    "Certificate",
+    "Design",
+    "FDivergenceUtility",
     "FGenerator",
     "InfeasibleError",
     "InvalidInputError",
     "MechDesignError",
     "Mechanism",
+    "MutualInformationUtility",
     "PaperExample",
+    "RatioCone",
     "SolverError",
     "TooLargeError",
+    "VertexSet",
     "__version__",
+    "binary_mechanism",
     "chi_squared_divergence",
+    "design",
     "dobrushin_bound",
     "dobrushin_coefficient",
     "estimate_input_distribution",
     "event_leakage",
+    "extremal_binary_mechanism",
+    "extremal_binary_valid_q",
     "f_alpha_divergence",
     "f_alpha_from_renyi",
     "f_alpha_generator",
@@ -93,10 +122,13 @@ __all__ = [
     "maximal_leakage",
     "mutual_information",
     "output_classes",
+    "pml_binary_mechanism",
     "pml_capacity",
+    "pml_extremal_mechanism",
     "pml_level",
     "pointwise_leakage",
     "project_to_simplex",
+    "randomized_response",
     "renyi_divergence",
     "renyi_from_f_alpha",
     "renyi_ldp_level",

@@ -132,3 +132,43 @@ def _as_real(value: float, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, Real):
         raise InvalidInputError(f"{name} must be a real number; got {value!r}.")
     return float(value)
+
+
+# -- vertex enumeration and design (cones.py, design.py) --------------------------------
+
+#: Two enumerated vertices closer than this (max-norm) are the same vertex. Floating
+#: point vertex enumeration on degenerate polytopes returns near-duplicates.
+VERTEX_DEDUP_ATOL = 1e-9
+
+#: A float vertex must satisfy every inequality of the H-representation (rows scaled to
+#: unit max-norm) to within this, and sum to one within it.
+VERTEX_FEASIBILITY_ATOL = 1e-9
+
+#: The exact backend decides a candidate active set in floating point only when its
+#: system is well conditioned (condition number below this); otherwise exactly.
+EXACT_SCREEN_COND = 1e6
+
+#: Margin of the floating-point screen of the exact backend: a well-conditioned active
+#: set is discarded only when its solution violates an inequality by more than this.
+#: With condition number ≤ EXACT_SCREEN_COND the floating-point error is below 1e-8,
+#: so no vertex is lost.
+EXACT_SCREEN_ATOL = 1e-6
+
+#: A designed mechanism passes its audit when its privacy level is ≤ ε + this.
+AUDIT_ATOL = 1e-9
+
+#: The LP optimality certificate holds when every dual constraint λ·v ≥ μ(v) is violated
+#: by at most this and the primal and dual objectives agree to within it (both relative
+#: to max(1, |objective|)).
+CERTIFICATE_ATOL = 1e-8
+
+#: Default cap on the number of vertices a design may enumerate (2^20, just above the
+#: 2^20 − 2 vertices of ε-LDP at N = 20).
+MAX_VERTICES = 2**20
+
+#: Default cap on the number of active sets the exact backend may examine.
+MAX_EXACT_ACTIVE_SETS = 300_000
+
+#: HiGHS's primal and dual feasibility tolerances (its defaults are 1e-7); tight enough
+#: that the certificate test at CERTIFICATE_ATOL is meaningful.
+LP_FEASIBILITY_TOL = 1e-10

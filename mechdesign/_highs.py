@@ -1,0 +1,131 @@
+"""The one place mechdesign talks to HiGHS (through highspy).
+
+A linear program is passed to HiGHS in column-wise (CSC) form, solved, and its solution
+vectors are read once. Every model status other than "Optimal" becomes a
+:class:`~mechdesign.errors.SolverError` carrying HiGHS's own status string.
+
+Sign convention, checked in ``tests/test_highs.py``: for ``max c·x s.t. l ≤ A x ≤ u``,
+HiGHS's row duals ``y`` satisfy ``c − Aᵀy = reduced costs`` with ``reduced costs ≤ 0`` on
+columns at their lower bound, so for ``A x = b, x ≥ 0`` the vector ``y`` is feasible for
+the dual ``min b·y s.t. Aᵀy ≥ c``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import highspy
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import NDArray
+
+from mechdesign._numerics import LP_FEASIBILITY_TOL
+from mechdesign.errors import SolverError
+
+__all__ = ["LinearProgramSolution", "solve_linear_program"]
+
+
+@dataclass(frozen=True)
+class LinearProgramSolution:
+    """What HiGHS returned for an optimal LP.
+
+    Attributes
+    ----------
+    x : ndarray, shape=(n_cols,)
+        Primal solution.
+    row_dual : ndarray, shape=(n_rows,)
+        Row duals (see the module docstring for the sign convention).
+    objective : float
+        Primal objective value.
+    status : str
+        HiGHS's model status string (always ``"Optimal"`` here).
+    iterations : int
+        Simplex iterations.
+    seconds : float
+        Wall-clock solve time.
+    basic_columns : ndarray of int
+        Indices of the columns HiGHS reports as basic.
+    """
+
+    x: NDArray[np.float64]
+    row_dual: NDArray[np.float64]
+    objective: float
+    status: str
+    iterations: int
+    seconds: float
+    basic_columns: NDArray[np.int64]
+
+
+def solve_linear_program(
+    cost: NDArray[np.float64],
+    matrix: sp.csc_array,
+    row_lower: NDArray[np.float64],
+    row_upper: NDArray[np.float64],
+    *,
+    col_lower: NDArray[np.float64] | None = None,
+    col_upper: NDArray[np.float64] | None = None,
+    sense: Literal["maximize", "minimize"] = "maximize",
+    time_limit: float | None = None,
+) -> LinearProgramSolution:
+    """Solve ``opt c·x s.t. row_lower ≤ A x ≤ row_upper, col_lower ≤ x ≤ col_upper``.
+
+    Columns default to ``x ≥ 0``. ``±inf`` bounds are translated to HiGHS's infinity.
+    Raises :class:`SolverError` (with HiGHS's model status) unless the model status is
+    optimal.
+    """
+    a = sp.csc_array(matrix)
+    n_rows, n_cols = a.shape
+    lower = np.zeros(n_cols) if col_lower is None else np.asarray(col_lower, float)
+    upper = np.full(n_cols, np.inf) if col_upper is None else np.asarray(col_upper, float)
+
+    lp = highspy.HighsLp()
+    lp.num_col_ = n_cols
+    lp.num_row_ = n_rows
+    lp.col_cost_ = np.asarray(cost, float)
+    lp.col_lower_ = _to_highs_bounds(lower)
+    lp.col_upper_ = _to_highs_bounds(upper)
+    lp.row_lower_ = _to_highs_bounds(np.asarray(row_lower, float))
+    lp.row_upper_ = _to_highs_bounds(np.asarray(row_upper, float))
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = a.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = a.indices.astype(np.int32)
+    lp.a_matrix_.value_ = a.data.astype(float)
+    lp.sense_ = highspy.ObjSense.kMaximize if sense == "maximize" else highspy.ObjSense.kMinimize
+
+    solver = highspy.Highs()
+    solver.setOptionValue("output_flag", False)
+    solver.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
+    solver.setOptionValue("dual_feasibility_tolerance", LP_FEASIBILITY_TOL)
+    if time_limit is not None:
+        solver.setOptionValue("time_limit", float(time_limit))
+    solver.passModel(lp)
+    start = time.perf_counter()
+    solver.run()
+    seconds = time.perf_counter() - start
+    model_status = solver.getModelStatus()
+    status = solver.modelStatusToString(model_status)
+    if model_status != highspy.HighsModelStatus.kOptimal:
+        raise SolverError(f"HiGHS did not solve the linear program to optimality ({status})",
+                          status=status)
+    solution = solver.getSolution()
+    basis = solver.getBasis()
+    col_status = np.array([s == highspy.HighsBasisStatus.kBasic for s in basis.col_status])
+    info = solver.getInfo()
+    return LinearProgramSolution(
+        x=np.array(solution.col_value, dtype=float),
+        row_dual=np.array(solution.row_dual, dtype=float),
+        objective=float(info.objective_function_value),
+        status=status,
+        iterations=int(info.simplex_iteration_count),
+        seconds=seconds,
+        basic_columns=np.flatnonzero(col_status),
+    )
+
+
+def _to_highs_bounds(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    out = np.array(values, dtype=float)
+    out[np.isposinf(out)] = highspy.kHighsInf
+    out[np.isneginf(out)] = -highspy.kHighsInf
+    return out

@@ -1,0 +1,438 @@
+"""Ratio cones: the one abstraction behind every privacy notion.
+
+A privacy notion constrains each output column ``v = K[:, y]`` of a mechanism (a vector
+indexed by the N inputs) separately, by finitely many ratio inequalities
+
+.. math::
+
+    a \\cdot v \\le e^{\\varepsilon}\\, b \\cdot v \\quad \\text{for every pair } (a, b),
+    \\qquad v \\ge 0,
+
+with ``a, b`` non-negative (GUIDE.md, "The one idea"). The admissible columns form a
+polyhedral cone ``C``; a mechanism satisfies the notion exactly when every column lies
+in ``C``. This module turns the pairs into
+
+- an H-representation ``G v ≥ 0`` (:meth:`RatioCone.inequalities`),
+- an audit of a kernel, ``max_y max_(a,b) log(a·K[:,y] / b·K[:,y])``
+  (:meth:`RatioCone.level`, GUIDE consequence 2; ``0/0 := −∞``, ``positive/0 := +∞``),
+- the vertices of the normalised section ``S = {v ∈ C : Σ_x v_x = 1}``, a polytope, by a
+  backend chosen by name (:meth:`RatioCone.vertices`):
+
+  ``"cdd"``
+      pycddlib in floating point; near-duplicates are merged (tolerance
+      :data:`~mechdesign._numerics.VERTEX_DEDUP_ATOL`) and every vertex is checked
+      against the H-representation (:data:`~mechdesign._numerics.VERTEX_FEASIBILITY_ATOL`).
+  ``"exact"``
+      exhaustive enumeration of active sets in integer arithmetic, independent of
+      cddlib; see :func:`_exact_vertices` for the argument that it is complete and
+      exact. Small instances only.
+  ``"closed_form"``
+      a generator the notion supplies where the vertex structure is known (ε-LDP: the
+      normalised ``{1, e^ε}^N`` patterns).
+  ``"auto"``
+      the closed form when there is one, otherwise ``"cdd"``.
+
+Before enumerating, the number of vertices is bounded (:meth:`RatioCone.vertex_bound`);
+above ``max_vertices`` a :class:`~mechdesign.errors.TooLargeError` is raised.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.spatial import cKDTree
+
+from mechdesign._numerics import (
+    EXACT_SCREEN_ATOL,
+    EXACT_SCREEN_COND,
+    MAX_EXACT_ACTIVE_SETS,
+    MAX_VERTICES,
+    VERTEX_DEDUP_ATOL,
+    VERTEX_FEASIBILITY_ATOL,
+    as_float_array,
+    check_epsilon,
+)
+from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
+from mechdesign.kernel import Mechanism, as_matrix
+
+__all__ = ["BACKENDS", "RatioCone", "VertexSet"]
+
+Backend = Literal["auto", "cdd", "exact", "closed_form"]
+BACKENDS: tuple[str, ...] = ("auto", "cdd", "exact", "closed_form")
+
+
+@dataclass(frozen=True)
+class VertexSet:
+    """The vertices of a ratio cone's normalised section, with how they were found.
+
+    Attributes
+    ----------
+    points : ndarray, shape=(k, N)
+        One vertex per row; each row is non-negative and sums to one.
+    backend : str
+        The backend that produced them (``"cdd"``, ``"exact"`` or ``"closed_form"``).
+    seconds : float
+        Wall-clock enumeration time.
+    exact : tuple of tuple of Fraction, or None
+        The exact rational vertices (same order as ``points``) for the exact backend.
+    """
+
+    points: NDArray[np.float64]
+    backend: str
+    seconds: float
+    exact: tuple[tuple[Fraction, ...], ...] | None = None
+
+    def __len__(self) -> int:
+        return int(self.points.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class RatioCone:
+    """The cone ``{v ≥ 0 : a_i·v ≤ e^ε b_i·v for all i}`` on N coordinates.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε ≥ 0; ``math.inf`` makes every pair vacuous.
+    numerators : array_like, shape=(m, N)
+        The vectors ``a_i`` (non-negative).
+    denominators : array_like, shape=(m, N)
+        The vectors ``b_i`` (non-negative).
+    name : str, optional
+        What the cone encodes, for messages.
+    known_vertex_bound : int, optional
+        A proven upper bound on the number of vertices of the normalised section that
+        the notion knows from the structure of its pairs; without it
+        :meth:`vertex_bound` falls back to McMullen's upper bound theorem.
+    closed_form : callable, optional
+        ``closed_form(cone) -> ndarray (k, N)``, the vertices in closed form.
+    """
+
+    epsilon: float
+    numerators: NDArray[np.float64]
+    denominators: NDArray[np.float64]
+    name: str = "ratio cone"
+    known_vertex_bound: int | None = field(default=None, repr=False)
+    closed_form: Callable[[RatioCone], NDArray[np.float64]] | None = field(
+        default=None, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        a = as_float_array(self.numerators, "numerators", ndim=2)
+        b = as_float_array(self.denominators, "denominators", ndim=2)
+        if a.shape != b.shape:
+            raise InvalidInputError(
+                f"numerators and denominators must have the same shape; got {a.shape} "
+                f"and {b.shape}."
+            )
+        if np.any(a < 0) or np.any(b < 0):
+            raise InvalidInputError("numerators and denominators must be non-negative.")
+        a.setflags(write=False)
+        b.setflags(write=False)
+        object.__setattr__(self, "numerators", a)
+        object.__setattr__(self, "denominators", b)
+
+    @property
+    def n(self) -> int:
+        """The number of coordinates N (inputs of the mechanism)."""
+        return int(self.numerators.shape[1])
+
+    # -- H-representation ---------------------------------------------------------------
+
+    def inequalities(self) -> NDArray[np.float64]:
+        """Rows ``g`` of ``g·v ≥ 0`` equivalent to the pairs, given ``v ≥ 0``.
+
+        Each pair gives ``g = e^ε b − a``. Rows with no negative entry are implied by
+        ``v ≥ 0`` and dropped; the rest are scaled to unit max-norm and deduplicated.
+        Returns shape (r, N); ``v ≥ 0`` itself is not included.
+        """
+        if math.isinf(self.epsilon):
+            return np.zeros((0, self.n))
+        g = math.exp(self.epsilon) * self.denominators - self.numerators
+        g = g[np.any(g < 0, axis=1)]
+        if g.shape[0] == 0:
+            return g
+        g = g / np.abs(g).max(axis=1, keepdims=True)
+        return np.unique(g, axis=0)
+
+    def h_representation(self) -> NDArray[np.float64]:
+        """All inequalities ``H v ≥ 0`` of the cone: :meth:`inequalities` then ``v ≥ 0``.
+
+        The normalised section adds the equation ``Σ_x v_x = 1``.
+        """
+        return np.vstack([self.inequalities(), np.eye(self.n)])
+
+    def contains(self, v: ArrayLike, *, atol: float = VERTEX_FEASIBILITY_ATOL) -> bool:
+        """Whether ``v`` lies in the cone, up to ``atol`` on each scaled inequality."""
+        x = as_float_array(v, "v", ndim=1)
+        if x.shape[0] != self.n:
+            raise InvalidInputError(f"v must have length {self.n}; got {x.shape[0]}.")
+        return bool(np.all(self.h_representation() @ x >= -atol * max(1.0, np.abs(x).max())))
+
+    # -- audit ----------------------------------------------------------------------------
+
+    def level(self, kernel: Mechanism | ArrayLike) -> float:
+        """The least ε for which every column of ``kernel`` lies in the cone's pairs.
+
+        .. math::
+
+            \\max_y \\max_i \\log \\frac{a_i \\cdot K[:, y]}{b_i \\cdot K[:, y]},
+
+        with ``0/0 := −∞`` and ``positive/0 := +∞`` (GUIDE.md, consequence 2). A cone
+        without pairs has level ``−∞``.
+        """
+        k = as_matrix(kernel)
+        if k.shape[0] != self.n:
+            raise InvalidInputError(
+                f"kernel must have {self.n} rows (inputs) for this cone; got {k.shape[0]}."
+            )
+        top = self.numerators @ k
+        bottom = self.denominators @ k
+        with np.errstate(divide="ignore"):
+            log_top = np.log(top)
+            log_bottom = np.log(bottom)
+        ratio = np.where(top > 0, np.where(bottom > 0, log_top - log_bottom, math.inf), -math.inf)
+        return float(ratio.max()) if ratio.size else -math.inf
+
+    # -- vertices -------------------------------------------------------------------------
+
+    def vertex_bound(self) -> int:
+        """An upper bound on the number of vertices of the normalised section.
+
+        The notion's own structural bound when it supplied one, otherwise McMullen's
+        upper bound theorem for a ``d = N − 1`` dimensional polytope with ``f`` facets
+        (``f`` = number of rows of :meth:`h_representation`):
+
+        .. math::
+
+            f_0 \\le \\binom{f - \\lfloor (d+1)/2 \\rfloor}{f - d}
+                   + \\binom{f - \\lfloor (d+2)/2 \\rfloor}{f - d}.
+        """
+        if self.known_vertex_bound is not None:
+            return int(self.known_vertex_bound)
+        d = self.n - 1
+        if d == 0:
+            return 1
+        f = self.h_representation().shape[0]
+        return math.comb(f - (d + 1) // 2, f - d) + math.comb(f - (d + 2) // 2, f - d)
+
+    def vertices(
+        self,
+        backend: Backend = "auto",
+        *,
+        max_vertices: int = MAX_VERTICES,
+        max_active_sets: int = MAX_EXACT_ACTIVE_SETS,
+    ) -> VertexSet:
+        """The vertices of ``{v ∈ cone : Σ v = 1}`` by the named backend.
+
+        Parameters
+        ----------
+        backend : {"auto", "cdd", "exact", "closed_form"}
+            See the module docstring.
+        max_vertices : int
+            Refuse (:class:`TooLargeError`) when :meth:`vertex_bound` exceeds this.
+        max_active_sets : int
+            The exact backend refuses when it would examine more active sets than this.
+        """
+        if backend not in BACKENDS:
+            raise InvalidInputError(f"backend must be one of {BACKENDS}; got {backend!r}.")
+        if backend == "auto":
+            backend = "closed_form" if self.closed_form is not None else "cdd"
+        bound = self.vertex_bound()
+        if bound > max_vertices:
+            raise TooLargeError(
+                f"{self.name} on N = {self.n} inputs may have up to {bound:,} vertices, above "
+                f"max_vertices = {max_vertices:,}; vertex enumeration is too large. Raise "
+                "max_vertices if you have the time and memory, or use column generation "
+                "(design(..., method='column_generation')), which does not enumerate."
+            )
+        start = time.perf_counter()
+        exact = None
+        if backend == "closed_form":
+            if self.closed_form is None:
+                raise InvalidInputError(
+                    f"backend 'closed_form' is not available for {self.name}; use 'cdd' or "
+                    "'exact'."
+                )
+            points = _deduplicate(np.asarray(self.closed_form(self), dtype=float))
+        elif backend == "cdd":
+            points = _cdd_vertices(self.h_representation())
+        else:
+            exact = _exact_vertices(self.h_representation(), max_active_sets, self.name)
+            points = np.array([[float(x) for x in v] for v in exact]).reshape(-1, self.n)
+        seconds = time.perf_counter() - start
+        _check_vertices(points, self.h_representation(), backend)
+        points = points[np.lexsort(points.T[::-1])]
+        if exact is not None:
+            exact = tuple(sorted(exact, key=lambda v: tuple(float(x) for x in v)))
+        points.setflags(write=False)
+        return VertexSet(points=points, backend=backend, seconds=seconds, exact=exact)
+
+
+# -- backends ---------------------------------------------------------------------------
+
+
+def _cdd_vertices(h: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Vertices of ``{v : H v ≥ 0, Σ v = 1}`` by pycddlib (floating point)."""
+    import cdd
+
+    n = h.shape[1]
+    rows = np.hstack([np.zeros((h.shape[0], 1)), h])
+    total = np.concatenate([[-1.0], np.ones(n)])
+    matrix = cdd.matrix_from_array(
+        np.vstack([rows, total]), rep_type=cdd.RepType.INEQUALITY, lin_set={h.shape[0]}
+    )
+    generators = np.array(cdd.copy_generators(cdd.polyhedron_from_matrix(matrix)).array)
+    if generators.size == 0:
+        return np.zeros((0, n))
+    is_vertex = generators[:, 0] > 0.5
+    if not np.all(is_vertex):
+        raise SolverError(
+            "cddlib returned rays for the normalised section, which is bounded",
+            status="unexpected rays",
+        )
+    return _deduplicate(generators[:, 1:])
+
+
+def _deduplicate(points: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Merge points closer than VERTEX_DEDUP_ATOL (max-norm), keeping one of each cluster."""
+    if points.shape[0] <= 1:
+        return points
+    pairs = cKDTree(points).query_pairs(VERTEX_DEDUP_ATOL, p=np.inf, output_type="ndarray")
+    if pairs.size == 0:
+        return points
+    drop = np.zeros(points.shape[0], dtype=bool)
+    # Keep the lower index of every close pair; a chain a~b~c keeps only a.
+    for i, j in sorted(map(tuple, pairs)):
+        if not drop[i]:
+            drop[j] = True
+    return points[~drop]
+
+
+def _check_vertices(points: NDArray[np.float64], h: NDArray[np.float64], backend: str) -> None:
+    if points.shape[0] == 0:
+        raise SolverError(
+            f"the {backend} backend found no vertex of a non-empty polytope",
+            status="no vertices",
+        )
+    slack = points @ h.T
+    worst = float(slack.min())
+    sums = np.abs(points.sum(axis=1) - 1.0).max()
+    if worst < -VERTEX_FEASIBILITY_ATOL or sums > VERTEX_FEASIBILITY_ATOL:
+        raise SolverError(
+            f"the {backend} backend returned a point outside the section (worst inequality "
+            f"{worst:.3g}, worst sum error {sums:.3g})",
+            status="infeasible vertex",
+        )
+
+
+def _exact_vertices(
+    h: NDArray[np.float64], max_active_sets: int, name: str
+) -> tuple[tuple[Fraction, ...], ...]:
+    """Every vertex of ``S = {v : H v ≥ 0, Σ v = 1}``, exactly.
+
+    The rows of ``H`` are doubles, hence dyadic rationals; each row is scaled by a power
+    of two to an integer row, which leaves ``S`` unchanged, so ``S`` is the polytope of
+    the floating-point H-representation taken exactly.
+
+    Completeness. A point of ``S`` is a vertex iff it is the unique solution of
+    ``Σ v = 1`` together with ``N − 1`` linearly independent rows of ``H`` held at
+    equality (its active set has rank ``N − 1``). So every vertex is produced by some
+    ``(N − 1)``-subset ``R`` of rows, and every subset is examined.
+
+    Exactness. For a subset ``R`` (integer rows), let ``u`` be the generalised cross
+    product of its rows, ``u_i = (−1)^{i} det(R without column i)`` (up to one global
+    sign). Then ``R u = 0``, and ``R`` with ``Σ v = 1`` has a unique solution iff
+    ``Σ u ≠ 0``, namely ``v = u / Σ u``; ``v ∈ S`` iff ``sign(Σ u) · H u ≥ 0``. All of
+    this is integer arithmetic.
+
+    Speed. The integer computation runs only for subsets that survive a floating-point
+    screen: a subset whose system ``[R; 1] v = e_N`` has condition number below
+    :data:`~mechdesign._numerics.EXACT_SCREEN_COND` and whose solution violates a row
+    by more than :data:`~mechdesign._numerics.EXACT_SCREEN_ATOL` is discarded (the
+    floating-point error is far below that margin at that conditioning, so no vertex is
+    lost); every other subset, including every near-singular one, is decided exactly.
+    """
+    n = h.shape[1]
+    if n == 1:
+        return ((Fraction(1),),)
+    n_rows = h.shape[0]
+    total = math.comb(n_rows, n - 1)
+    if total > max_active_sets:
+        raise TooLargeError(
+            f"the exact backend would examine C({n_rows}, {n - 1}) = {total:,} active sets "
+            f"for {name}, above max_active_sets = {max_active_sets:,}; use backend='cdd' "
+            "(floating point, checked against the H-representation) for this size."
+        )
+    integer_rows = [_integer_row(row) for row in h]
+    found: set[tuple[Fraction, ...]] = set()
+    combos = np.array(list(itertools.combinations(range(n_rows), n - 1)), dtype=np.intp)
+    for chunk in np.array_split(combos, max(1, combos.shape[0] // 20_000)):
+        systems = np.concatenate([h[chunk], np.ones((chunk.shape[0], 1, n))], axis=1)
+        singular_values = np.linalg.svd(systems, compute_uv=False)
+        with np.errstate(divide="ignore"):
+            cond = singular_values[:, 0] / singular_values[:, -1]
+        well = cond < EXACT_SCREEN_COND
+        rhs = np.zeros((int(well.sum()), n, 1))
+        rhs[:, -1, 0] = 1.0
+        solutions = np.linalg.solve(systems[well], rhs)[..., 0]
+        feasible = np.all(solutions @ h.T >= -EXACT_SCREEN_ATOL, axis=1)
+        survivors = np.concatenate([chunk[well][feasible], chunk[~well]])
+        for subset in survivors:
+            vertex = _exact_vertex([integer_rows[i] for i in subset], integer_rows)
+            if vertex is not None:
+                found.add(vertex)
+    return tuple(found)
+
+
+def _integer_row(row: NDArray[np.float64]) -> list[int]:
+    fractions = [Fraction(float(x)) for x in row]
+    scale = math.lcm(*(f.denominator for f in fractions))
+    return [int(f * scale) for f in fractions]
+
+
+def _exact_vertex(
+    active: list[list[int]], all_rows: list[list[int]]
+) -> tuple[Fraction, ...] | None:
+    n = len(active[0])
+    u = [(-1) ** i * _integer_determinant([row[:i] + row[i + 1 :] for row in active])
+         for i in range(n)]
+    denominator = sum(u)
+    if denominator == 0:
+        return None
+    sign = 1 if denominator > 0 else -1
+    for row in all_rows:
+        if sign * sum(r * x for r, x in zip(row, u, strict=True)) < 0:
+            return None
+    return tuple(Fraction(x, denominator) for x in u)
+
+
+def _integer_determinant(matrix: list[list[int]]) -> int:
+    """Determinant of a square integer matrix by fraction-free (Bareiss) elimination."""
+    m = [list(row) for row in matrix]
+    size = len(m)
+    if size == 0:
+        return 1
+    sign = 1
+    previous = 1
+    for k in range(size - 1):
+        if m[k][k] == 0:
+            swap = next((i for i in range(k + 1, size) if m[i][k] != 0), None)
+            if swap is None:
+                return 0
+            m[k], m[swap] = m[swap], m[k]
+            sign = -sign
+        for i in range(k + 1, size):
+            for j in range(k + 1, size):
+                m[i][j] = (m[i][j] * m[k][k] - m[i][k] * m[k][j]) // previous
+        previous = m[k][k]
+    return sign * m[size - 1][size - 1]

@@ -1,0 +1,471 @@
+"""Optimal mechanisms: sublinear utilities, the vertex linear program, and its evidence.
+
+For a utility that is a sum over output columns of a sublinear (convex, positively
+homogeneous) function, ``U(K) = Σ_y μ(K[:, y])``, the optimum over mechanisms whose
+columns lie in a notion's ratio cone uses only the vertices ``V`` of the cone's normalised
+section (Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4; robust-LDP paper, Thm. 3; GUIDE.md
+consequence 1). So the design problem is the linear program
+
+.. math::
+
+    \\max_{\\theta \\ge 0} \\sum_{v \\in V} \\theta_v\\, \\mu(v)
+    \\quad \\text{s.t.} \\quad \\sum_{v \\in V} \\theta_v\\, v = \\mathbf 1,
+
+whose dual is ``min 1·λ s.t. λ·v ≥ μ(v) for every v ∈ V``. The optimal mechanism has
+columns ``θ_v v`` for ``θ_v > 0``; a basic optimal solution has at most N of them.
+
+:func:`design` solves this LP with HiGHS and returns a :class:`Design` that carries its
+evidence: the mechanism re-audited by the notion's independent audit path, the utility
+recomputed from the mechanism by :mod:`mechdesign.leakage` /
+:mod:`mechdesign.divergences`, the LP optimality certificate (dual feasibility on every
+enumerated vertex, primal = dual objective), and the Dobrushin coefficient next to the
+notion's closed-form bound where one exists.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._highs import solve_linear_program
+from mechdesign._numerics import (
+    AUDIT_ATOL,
+    CERTIFICATE_ATOL,
+    MAX_VERTICES,
+    as_distribution,
+)
+from mechdesign.cones import Backend, VertexSet
+from mechdesign.contraction import dobrushin_coefficient
+from mechdesign.divergences import KL, FGenerator, f_divergence
+from mechdesign.errors import InvalidInputError, SolverError
+from mechdesign.kernel import Mechanism
+from mechdesign.leakage import mutual_information
+from mechdesign.notions import Notion
+
+__all__ = [
+    "Certificate",
+    "Design",
+    "FDivergenceUtility",
+    "MutualInformationUtility",
+    "Utility",
+    "design",
+]
+
+
+class Utility(Protocol):
+    """A column-wise sublinear utility ``U(K) = Σ_y μ(K[:, y])``."""
+
+    name: str
+
+    @property
+    def n(self) -> int:
+        """Number of inputs N."""
+
+    def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``μ(v)`` for every row ``v`` of ``columns`` (shape (k, N)) → shape (k,)."""
+
+    def of(self, kernel: Mechanism) -> float:
+        """``U(K)`` computed from the mechanism by an independent code path."""
+
+
+@dataclass(frozen=True, eq=False)
+class MutualInformationUtility:
+    """Mutual information ``I(X; Y)`` for a prior ``P``, in nats.
+
+    .. math::
+
+        \\mu(v) = \\sum_x P(x)\\, v_x \\log \\frac{v_x}{P \\cdot v},
+
+    sublinear in ``v`` (the perspective of a convex function); terms with
+    ``P(x) v_x = 0`` are 0, and ``μ(v) = 0`` when ``P·v = 0``.
+    """
+
+    prior: NDArray[np.float64]
+    name: str = field(default="mutual information", init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prior", as_distribution(self.prior, "prior"))
+
+    @property
+    def n(self) -> int:
+        return int(self.prior.shape[0])
+
+    def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        v = np.asarray(columns, dtype=float)
+        p_y = v @ self.prior
+        weighted = v * self.prior
+        positive = weighted > 0
+        log_ratio = np.zeros_like(v)
+        log_ratio[positive] = np.log(v[positive]) - np.log(
+            np.broadcast_to(p_y[:, None], v.shape)[positive]
+        )
+        return np.sum(weighted * log_ratio, axis=1)
+
+    def of(self, kernel: Mechanism) -> float:
+        return mutual_information(kernel, self.prior)
+
+
+@dataclass(frozen=True, eq=False)
+class FDivergenceUtility:
+    """The f-divergence between the output distributions of two hypotheses,
+    ``D_f(K∘P0 ‖ K∘P1)`` (Kairouz, Oh & Viswanath, JMLR 2016, Sec. 3: hypothesis
+    testing utilities). Column-wise it is the perspective of ``f``,
+
+    .. math::
+
+        \\mu(v) = (P_1 \\cdot v)\\, f\\!\\left(\\frac{P_0 \\cdot v}{P_1 \\cdot v}\\right),
+
+    with ``μ(v) = (P_1·v) f(0^+)`` when ``P_0·v = 0`` and ``(P_0·v) f'(∞)`` when
+    ``P_1·v = 0`` (the conventions of :func:`~mechdesign.divergences.f_divergence`).
+    """
+
+    p0: NDArray[np.float64]
+    p1: NDArray[np.float64]
+    f: FGenerator = KL
+    name: str = field(default="f-divergence", init=False)
+
+    def __post_init__(self) -> None:
+        p0 = as_distribution(self.p0, "p0")
+        p1 = as_distribution(self.p1, "p1", p0.shape[0])
+        object.__setattr__(self, "p0", p0)
+        object.__setattr__(self, "p1", p1)
+        object.__setattr__(self, "name", f"{self.f.name} divergence")
+
+    @property
+    def n(self) -> int:
+        return int(self.p0.shape[0])
+
+    def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        v = np.asarray(columns, dtype=float)
+        a = v @ self.p0
+        b = v @ self.p1
+        out = np.zeros(v.shape[0])
+        both = (a > 0) & (b > 0)
+        out[both] = b[both] * self.f.f(a[both] / b[both])
+        only_b = (a == 0) & (b > 0)
+        out[only_b] = b[only_b] * self.f.f_at_zero
+        only_a = (a > 0) & (b == 0)
+        if np.any(only_a):
+            out[only_a] = a[only_a] * self.f.slope_at_infinity
+        return out
+
+    def of(self, kernel: Mechanism) -> float:
+        k = kernel.matrix
+        return f_divergence(self.p0 @ k, self.p1 @ k, self.f)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """LP optimality evidence: a dual vector and how well it certifies the optimum.
+
+    Attributes
+    ----------
+    dual : ndarray, shape=(N,)
+        ``λ``, with ``λ·v ≥ μ(v)`` for every enumerated vertex (up to the violation).
+    primal_objective, dual_objective : float
+        ``Σ θ_v μ(v)`` and ``1·λ``.
+    max_dual_violation : float
+        ``max_v (μ(v) − λ·v)``, ≤ 0 up to rounding when the certificate holds.
+    holds : bool
+        Violation and ``|primal − dual|`` both within
+        :data:`~mechdesign._numerics.CERTIFICATE_ATOL` · max(1, |objective|).
+    """
+
+    dual: NDArray[np.float64]
+    primal_objective: float
+    dual_objective: float
+    max_dual_violation: float
+    holds: bool
+
+    @property
+    def gap(self) -> float:
+        """``dual_objective − primal_objective``."""
+        return self.dual_objective - self.primal_objective
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Wall-clock seconds of each stage of a design."""
+
+    enumeration: float
+    linear_program: float
+    total: float
+
+
+@dataclass(frozen=True, eq=False)
+class Design:
+    """An optimal mechanism with its evidence (returned by :func:`design`).
+
+    Attributes
+    ----------
+    notion : Notion
+    utility_name : str
+    mechanism : Mechanism
+        The optimal mechanism, at most N outputs, proportional columns merged.
+    utility : float
+        ``U(mechanism)`` in nats, recomputed from the mechanism by the independent path
+        (:func:`~mechdesign.leakage.mutual_information` for mutual information).
+    weights : ndarray, shape=(s,)
+        The LP weights ``θ_v > 0``.
+    vertices : ndarray, shape=(s, N)
+        The vertices with positive weight (the mechanism's columns are ``θ_v v``).
+    n_vertices : int
+        How many vertices were enumerated.
+    backend : str
+        The vertex backend used.
+    status : str
+        HiGHS's model status.
+    certificate : Certificate
+    privacy_level : float
+        ``notion.level(mechanism)``, the audit; ≤ ε + :data:`AUDIT_ATOL`.
+    dobrushin_coefficient : float
+        ``η_TV(mechanism)``.
+    dobrushin_bound : float or None
+        The notion's closed-form maximal Dobrushin coefficient (Ξ(ε, c) for
+        ``(ε, c)``-PML, ``tanh(ε/2)`` for LDP), ``None`` where none is known.
+    timings : Timings
+    """
+
+    notion: Notion
+    utility_name: str
+    mechanism: Mechanism
+    utility: float
+    weights: NDArray[np.float64]
+    vertices: NDArray[np.float64]
+    n_vertices: int
+    backend: str
+    status: str
+    certificate: Certificate
+    privacy_level: float
+    dobrushin_coefficient: float
+    dobrushin_bound: float | None
+    timings: Timings
+
+    @property
+    def epsilon(self) -> float:
+        return self.notion.epsilon
+
+    @property
+    def audit_passed(self) -> bool:
+        """Whether the re-audited privacy level is within ε (+ :data:`AUDIT_ATOL`)."""
+        return self.privacy_level <= self.notion.epsilon + AUDIT_ATOL
+
+    def summary(self) -> dict[str, object]:
+        """The evidence as plain Python values (for printing and JSON)."""
+        return {
+            "notion": repr(self.notion),
+            "utility_name": self.utility_name,
+            "utility": self.utility,
+            "n_inputs": self.mechanism.n_inputs,
+            "n_outputs": self.mechanism.n_outputs,
+            "epsilon": self.notion.epsilon,
+            "privacy_level": self.privacy_level,
+            "audit_passed": self.audit_passed,
+            "n_vertices": self.n_vertices,
+            "backend": self.backend,
+            "status": self.status,
+            "certificate_holds": self.certificate.holds,
+            "primal_objective": self.certificate.primal_objective,
+            "dual_objective": self.certificate.dual_objective,
+            "max_dual_violation": self.certificate.max_dual_violation,
+            "dobrushin_coefficient": self.dobrushin_coefficient,
+            "dobrushin_bound": self.dobrushin_bound,
+            "seconds": {
+                "enumeration": self.timings.enumeration,
+                "linear_program": self.timings.linear_program,
+                "total": self.timings.total,
+            },
+        }
+
+
+def design(
+    notion: Notion,
+    prior: ArrayLike | None = None,
+    *,
+    utility: Literal["mutual_information"] | Utility = "mutual_information",
+    backend: Backend = "auto",
+    method: Literal["enumeration"] = "enumeration",
+    max_vertices: int = MAX_VERTICES,
+    time_limit: float | None = None,
+) -> Design:
+    """The mechanism maximising a sublinear utility under a privacy notion.
+
+    Parameters
+    ----------
+    notion : Notion
+        :class:`~mechdesign.notions.LDP`, :class:`~mechdesign.notions.PML`, or any object
+        with the same interface.
+    prior : array_like, shape=(N,), optional
+        The input distribution; required for mutual information (it also fixes N).
+    utility : "mutual_information" or Utility
+        ``"mutual_information"`` (default) or a utility object such as
+        :class:`FDivergenceUtility`, which then fixes N itself.
+    backend : {"auto", "cdd", "exact", "closed_form"}
+        Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
+    method : "enumeration"
+        Enumerate every vertex, then one LP.
+    max_vertices : int
+        Refuse with :class:`~mechdesign.errors.TooLargeError` above this many vertices.
+    time_limit : float, optional
+        HiGHS time limit in seconds; reaching it raises
+        :class:`~mechdesign.errors.SolverError` with status ``"Time limit reached"``.
+
+    Returns
+    -------
+    Design
+
+    Raises
+    ------
+    InvalidInputError
+        Bad notion parameters, prior, N < 2, or an unknown option.
+    TooLargeError
+        The vertex enumeration would exceed ``max_vertices``.
+    SolverError
+        HiGHS did not reach optimality, or the solution failed its certificate or audit
+        (carrying the status).
+    """
+    start = time.perf_counter()
+    if method != "enumeration":
+        raise InvalidInputError(
+            f"method must be 'enumeration'; got {method!r}. Column generation is not "
+            "available in this version."
+        )
+    objective = _resolve_utility(utility, prior)
+    n = objective.n
+    if n < 2:
+        raise InvalidInputError(f"design needs at least N = 2 inputs; got N = {n}.")
+    size = notion.input_size
+    if size is not None and size != n:
+        raise InvalidInputError(
+            f"prior has length {n} but the notion is defined on {size} inputs."
+        )
+
+    vertex_set = notion.cone(n).vertices(backend, max_vertices=max_vertices)
+    values = objective.column_values(vertex_set.points)
+    if not np.all(np.isfinite(values)):
+        raise InvalidInputError(
+            f"the utility is infinite at a vertex of the notion ({objective.name}); the "
+            "optimum is unbounded (for example KL between hypotheses with different "
+            "supports under a notion that allows zeros)."
+        )
+    weights, solution = _solve_vertex_lp(vertex_set, values, time_limit)
+    used = np.flatnonzero(weights > 0)
+    mechanism = Mechanism((weights[used, None] * vertex_set.points[used]).T).reduced()
+
+    certificate = _certificate(vertex_set.points, values, weights, solution.row_dual)
+    achieved = objective.of(mechanism)
+    scale = max(1.0, abs(certificate.primal_objective))
+    if not certificate.holds or abs(achieved - certificate.primal_objective) > (
+        CERTIFICATE_ATOL * scale
+    ):
+        raise SolverError(
+            f"the LP solution failed its optimality certificate (dual violation "
+            f"{certificate.max_dual_violation:.3g}, primal {certificate.primal_objective!r}, "
+            f"dual {certificate.dual_objective!r}, utility of the mechanism {achieved!r})",
+            status="certificate failed",
+        )
+    level = notion.level(mechanism)
+    if not level <= notion.epsilon + AUDIT_ATOL:
+        raise SolverError(
+            f"the designed mechanism failed its audit: privacy level {level!r} > "
+            f"epsilon = {notion.epsilon!r}",
+            status="audit failed",
+        )
+    total = time.perf_counter() - start
+    return Design(
+        notion=notion,
+        utility_name=objective.name,
+        mechanism=mechanism,
+        utility=achieved,
+        weights=weights[used],
+        vertices=vertex_set.points[used],
+        n_vertices=len(vertex_set),
+        backend=vertex_set.backend,
+        status=solution.status,
+        certificate=certificate,
+        privacy_level=level,
+        dobrushin_coefficient=dobrushin_coefficient(mechanism),
+        dobrushin_bound=notion.dobrushin_bound(n),
+        timings=Timings(vertex_set.seconds, solution.seconds, total),
+    )
+
+
+def _resolve_utility(
+    utility: Literal["mutual_information"] | Utility, prior: ArrayLike | None
+) -> Utility:
+    if isinstance(utility, str):
+        if utility not in ("mutual_information", "mi"):
+            raise InvalidInputError(
+                f"utility must be 'mutual_information' or a utility object; got {utility!r}."
+            )
+        if prior is None:
+            raise InvalidInputError("prior is required for the mutual-information utility.")
+        return MutualInformationUtility(prior)
+    if prior is not None:
+        p = as_distribution(prior, "prior")
+        if p.shape[0] != utility.n:
+            raise InvalidInputError(
+                f"prior must have length {utility.n} (the utility's N); got {p.shape[0]}."
+            )
+    return utility
+
+
+def _solve_vertex_lp(
+    vertex_set: VertexSet, values: NDArray[np.float64], time_limit: float | None
+):
+    """Solve the vertex LP; return polished weights and HiGHS's solution."""
+    points = vertex_set.points
+    n = points.shape[1]
+    matrix = sp.csc_array(points.T)
+    solution = solve_linear_program(
+        values, matrix, np.ones(n), np.ones(n), time_limit=time_limit
+    )
+    weights = _polish(points, solution.x)
+    return weights, solution
+
+
+def _polish(points: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Re-solve ``Σ θ_v v = 1`` on the support of HiGHS's solution.
+
+    HiGHS meets the equality only to its feasibility tolerance; solving the (at most
+    N × N) system on the positive support in double precision makes the mechanism's rows
+    sum to one to rounding. If that fails (a negative weight), HiGHS's values are kept and
+    the row-sum check of :class:`~mechdesign.kernel.Mechanism` decides.
+    """
+    support = np.flatnonzero(x > 0)
+    weights = np.where(x > 0, x, 0.0)
+    if support.size == 0:
+        raise SolverError("the vertex LP returned an all-zero solution", status="empty")
+    theta, *_ = np.linalg.lstsq(points[support].T, np.ones(points.shape[1]), rcond=None)
+    residual = np.abs(points[support].T @ theta - 1.0).max()
+    if np.all(theta > 0) and residual < np.abs(points[support].T @ weights[support] - 1).max():
+        weights = np.zeros_like(x)
+        weights[support] = theta
+    return weights
+
+
+def _certificate(
+    points: NDArray[np.float64],
+    values: NDArray[np.float64],
+    weights: NDArray[np.float64],
+    dual: NDArray[np.float64],
+) -> Certificate:
+    primal = float(weights @ values)
+    dual_objective = float(dual.sum())
+    violation = float(np.max(values - points @ dual))
+    scale = max(1.0, abs(primal))
+    holds = violation <= CERTIFICATE_ATOL * scale and abs(dual_objective - primal) <= (
+        CERTIFICATE_ATOL * scale
+    )
+    return Certificate(
+        dual=dual,
+        primal_objective=primal,
+        dual_objective=dual_objective,
+        max_dual_violation=violation,
+        holds=holds,
+    )

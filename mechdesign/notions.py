@@ -1,0 +1,313 @@
+"""Privacy notions as ratio-cone builders.
+
+Every notion here is pointwise maximal leakage (PML) over a polytope of priors
+``Q = conv{P_1, …, P_m}``: a mechanism satisfies it iff for every ``P ∈ Q`` and every
+outcome ``y``, ``ℓ(X → y) = log max_x K[x, y] / (P·K[:, y]) ≤ ε``. Since ``min_{P ∈ Q}
+P·v`` is attained at a vertex, the notion is the ratio cone with pairs ``(e_x, P_j)`` for
+every ``x`` in the union of the supports and every ``j`` (GUIDE.md, "The one idea"):
+
+============================  ==============================================================
+notion                        vertex priors ``P_j``
+============================  ==============================================================
+``LDP(ε)``                    the unit vectors ``e_j`` (Q is the whole simplex, so the pairs
+                              are ``(e_x, e_x')``: Dobrushin paper eq. 1)
+``PML(ε, prior=P)``           ``P`` alone (Saeidian et al., the known-prior PML)
+``PML(ε, c=c)``               ``c·1 + (1 − Nc)·e_j``, the vertices of ``Q_X(c)`` (Dobrushin
+                              paper Definition 1, eq. 15–17; the pairs are its Lemma 4)
+``PML(ε, priors=[P_1, …])``   the given priors
+============================  ==============================================================
+
+So there is one cone builder, :func:`pml_cone`. Each notion also audits kernels through
+the measures of :mod:`mechdesign.leakage` (``notion.level``), a code path independent of
+the cone, so that a designed mechanism is checked by code that did not design it.
+
+The robust-LDP notions of the robust-LDP paper plug into the same interface: an object
+with ``epsilon``, ``cone(n)``, ``level(kernel)``, ``dobrushin_bound(n)`` and
+``input_size``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import as_distribution, check_c, check_epsilon, check_positive_int
+from mechdesign.cones import RatioCone
+from mechdesign.contraction import dobrushin_bound
+from mechdesign.errors import InvalidInputError
+from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.leakage import ldp_level, pml_capacity, pml_level
+
+__all__ = ["LDP", "PML", "Notion", "ldp_cone_vertices", "pml_cone"]
+
+
+class Notion(Protocol):
+    """What the design engine needs from a privacy notion."""
+
+    epsilon: float
+
+    @property
+    def input_size(self) -> int | None:
+        """N when the notion fixes it (through a prior), else ``None``."""
+
+    def cone(self, n: int) -> RatioCone:
+        """The notion's ratio cone on ``n`` inputs."""
+
+    def level(self, kernel: Mechanism | ArrayLike) -> float:
+        """The notion's privacy level of a kernel (the audit)."""
+
+    def dobrushin_bound(self, n: int) -> float | None:
+        """A closed-form bound on η_TV over the notion's kernels, if one is known."""
+
+
+def pml_cone(
+    epsilon: float,
+    vertex_priors: NDArray[np.float64],
+    *,
+    name: str,
+    known_vertex_bound: int | None = None,
+    closed_form=None,
+) -> RatioCone:
+    """The ratio cone of PML over ``conv(vertex_priors)``: pairs ``(e_x, P_j)``.
+
+    ``x`` ranges over the union of the supports of the ``P_j`` (an input that no prior
+    can produce cannot leak), ``j`` over the rows of ``vertex_priors`` (shape (m, N)).
+    """
+    priors = np.asarray(vertex_priors, dtype=float)
+    m, n = priors.shape
+    support = np.flatnonzero(priors.max(axis=0) > 0)
+    numerators = np.repeat(np.eye(n)[support], m, axis=0)
+    denominators = np.tile(priors, (support.size, 1))
+    return RatioCone(
+        epsilon,
+        numerators,
+        denominators,
+        name=name,
+        known_vertex_bound=known_vertex_bound,
+        closed_form=closed_form,
+    )
+
+
+def ldp_cone_vertices(cone: RatioCone) -> NDArray[np.float64]:
+    """Closed-form vertices of the ε-LDP section: the normalised ``{1, e^ε}^N`` patterns.
+
+    For ``0 < ε < ∞`` the vertices are ``v_B = (1 + (e^ε − 1) 1_B) / (N + (e^ε − 1)|B|)``
+    for every ``B`` with ``∅ ≠ B ≠ [N]`` (Kairouz, Oh & Viswanath, JMLR 2016, the
+    staircase patterns): ``2^N − 2`` of them. At ``ε = 0`` the section is the single point
+    ``1/N``; at ``ε = ∞`` it is the simplex, with vertices ``e_x``.
+    """
+    n = cone.n
+    if cone.epsilon == 0:
+        return np.full((1, n), 1.0 / n)
+    if math.isinf(cone.epsilon) or n == 1:
+        return np.eye(n)
+    codes = np.arange(1, 2**n - 1, dtype=np.int64)
+    patterns = ((codes[:, None] >> np.arange(n)) & 1).astype(bool)
+    # Divide by e^ε so large ε does not overflow: entries e^{−ε} off B and 1 on B.
+    low = math.exp(-cone.epsilon)
+    raw = np.where(patterns, 1.0, low)
+    return raw / raw.sum(axis=1, keepdims=True)
+
+
+def _pml_pattern_bound(n: int) -> int:
+    """Vertices of a known-prior or (ε,c)-PML section number at most ``(N + 2) 2^N``.
+
+    Proof. At a vertex, a coordinate is active only through ``v_x = 0`` or through a
+    tight ratio ``v_x = e^ε P_j·v``; with a single prior (or, for ``Q_X(c)``, with the
+    minimising vertex prior fixed by the smallest coordinate) a tight ratio fixes
+    ``v_x`` to the common maximum. If two coordinates lay strictly between the
+    minimum and the maximum, moving mass between them would keep ``Σ v = 1`` and every
+    active constraint, so the point would not be a vertex: at most one coordinate is
+    "free". A vertex is thus labelled by which coordinates sit at the minimum, which at
+    the maximum and which (at most one) is free — at most ``2^N + N 2^{N−1}`` labels —
+    and, for each label, by which of the two remaining equations (minimum = 0, ratio
+    tight) holds: at most two points per label. ``2 (2^N + N 2^{N−1}) = (N + 2) 2^N``.
+    """
+    return (n + 2) * 2**n
+
+
+@dataclass(frozen=True)
+class LDP:
+    """ε-local differential privacy: ``K[x, y] ≤ e^ε K[x', y]`` for all ``x, x', y``.
+
+    Dobrushin paper, eq. (1); Kairouz, Oh & Viswanath (JMLR 2016). The limit ``c → 0``
+    of :class:`PML` with ``c`` (PML over every prior).
+    """
+
+    epsilon: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+
+    @property
+    def input_size(self) -> int | None:
+        return None
+
+    def cone(self, n: int) -> RatioCone:
+        n = check_positive_int(n, "n")
+        return pml_cone(
+            self.epsilon,
+            np.eye(n),
+            name=f"{self.epsilon:g}-LDP",
+            known_vertex_bound=max(2**n - 2, n),
+            closed_form=ldp_cone_vertices,
+        )
+
+    def level(self, kernel: Mechanism | ArrayLike) -> float:
+        """:func:`~mechdesign.leakage.ldp_level`."""
+        return ldp_level(kernel)
+
+    def dobrushin_bound(self, n: int) -> float | None:
+        """``(e^ε − 1)/(e^ε + 1) = tanh(ε/2)``, Kairouz et al. (Dobrushin paper eq. 4)."""
+        return math.tanh(self.epsilon / 2) if math.isfinite(self.epsilon) else 1.0
+
+
+@dataclass(frozen=True)
+class PML:
+    """ε-pointwise maximal leakage over a set of priors: give exactly one of
+
+    ``prior``
+        a known prior ``P`` (shape (N,)): ``max_y ℓ(X → y) ≤ ε`` for ``P``;
+    ``c``
+        ``(ε, c)``-PML, every prior in ``Q_X(c) = {P : min_x P(x) ≥ c}``, ``0 < c ≤ 1/N``
+        (Dobrushin paper, Definition 1);
+    ``priors``
+        every prior in the convex hull of the given priors (shape (m, N)).
+
+    Inputs outside the support of every prior are unconstrained (they never occur).
+    """
+
+    epsilon: float
+    c: float | None = None
+    prior: NDArray[np.float64] | None = field(default=None)
+    priors: NDArray[np.float64] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        given = [name for name in ("c", "prior", "priors") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise InvalidInputError(
+                "PML needs exactly one of c, prior or priors; got "
+                f"{', '.join(given) if given else 'none'}."
+            )
+        if self.prior is not None:
+            object.__setattr__(self, "prior", as_distribution(self.prior, "prior"))
+        if self.priors is not None:
+            rows = np.array(self.priors, dtype=float)
+            if rows.ndim != 2 or rows.shape[0] == 0:
+                raise InvalidInputError(
+                    f"priors must be a non-empty list of distributions; got shape {rows.shape}."
+                )
+            checked = np.array([as_distribution(p, f"priors[{i}]") for i, p in enumerate(rows)])
+            checked.setflags(write=False)
+            object.__setattr__(self, "priors", checked)
+        if self.c is not None:
+            # 0 < c ≤ 1/N is checked against N when the cone is built; here 0 < c ≤ 1/2.
+            object.__setattr__(self, "c", check_c(self.c, 2))
+
+    # -- equality by value (arrays do not compare with ==) ------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PML):
+            return NotImplemented
+        return (
+            self.epsilon == other.epsilon
+            and self.c == other.c
+            and _same(self.prior, other.prior)
+            and _same(self.priors, other.priors)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.epsilon, self.c, _key(self.prior), _key(self.priors)))
+
+    @property
+    def input_size(self) -> int | None:
+        if self.prior is not None:
+            return int(self.prior.shape[0])
+        if self.priors is not None:
+            return int(self.priors.shape[1])
+        return None
+
+    def vertex_priors(self, n: int) -> NDArray[np.float64]:
+        """The vertices ``P_j`` of the prior polytope on ``n`` inputs, shape (m, n)."""
+        n = self._check_n(n)
+        if self.c is not None:
+            c = check_c(self.c, n)
+            return c + (1.0 - n * c) * np.eye(n)
+        if self.prior is not None:
+            return self.prior[None, :].copy()
+        return np.array(self.priors)
+
+    def cone(self, n: int) -> RatioCone:
+        n = self._check_n(n)
+        single = self.c is not None or self.prior is not None
+        return pml_cone(
+            self.epsilon,
+            self.vertex_priors(n),
+            name=self._describe(),
+            known_vertex_bound=_pml_pattern_bound(n) if single else None,
+        )
+
+    def level(self, kernel: Mechanism | ArrayLike) -> float:
+        """The PML level over the notion's priors, through :mod:`mechdesign.leakage`.
+
+        ``c``: :func:`~mechdesign.leakage.pml_capacity` (the closed form of eq. 75);
+        ``prior``: :func:`~mechdesign.leakage.pml_level`; ``priors``: the supremum over
+        the hull, ``max_j max_y log(max_{x ∈ U} K[x, y] / P_j·K[:, y])`` with ``U`` the
+        union of the supports (outcomes with ``P_j·K[:, y] = 0`` for every ``j`` are
+        ignored; one with ``P_j·K[:, y] = 0`` but positive under another prior gives
+        ``+∞``, the limit along the hull).
+        """
+        k = as_matrix(kernel)
+        self._check_n(k.shape[0])
+        if self.c is not None:
+            return pml_capacity(k, self.c)
+        if self.prior is not None:
+            return pml_level(k, self.prior)
+        support = self.priors.max(axis=0) > 0
+        top = k[support].max(axis=0)
+        p_y = self.priors @ k  # (m, M)
+        seen = p_y.max(axis=0) > 0
+        with np.errstate(divide="ignore"):
+            values = np.log(top[seen])[None, :] - np.log(p_y[:, seen])
+        return float(values.max())
+
+    def dobrushin_bound(self, n: int) -> float | None:
+        """Ξ(ε, c) for ``(ε, c)``-PML (Dobrushin paper, Theorem 1); ``None`` for a known
+        prior or a hull of priors, where no closed form is known (the contraction issue
+        computes it by LP)."""
+        if self.c is None:
+            return None
+        return dobrushin_bound(self.epsilon, check_c(self.c, n), n)
+
+    def _check_n(self, n: int) -> int:
+        n = check_positive_int(n, "n")
+        size = self.input_size
+        if size is not None and n != size:
+            raise InvalidInputError(
+                f"{self._describe()} is defined on {size} inputs; got a problem with {n}."
+            )
+        if self.c is not None:
+            check_c(self.c, n)
+        return n
+
+    def _describe(self) -> str:
+        if self.c is not None:
+            return f"({self.epsilon:g}, c={self.c:g})-PML"
+        if self.prior is not None:
+            return f"{self.epsilon:g}-PML for a known prior"
+        return f"{self.epsilon:g}-PML over the hull of {self.priors.shape[0]} priors"
+
+
+def _same(a: NDArray[np.float64] | None, b: NDArray[np.float64] | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def _key(a: NDArray[np.float64] | None) -> tuple | None:
+    return None if a is None else (a.shape, a.tobytes())
