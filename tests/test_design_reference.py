@@ -576,3 +576,32 @@ def test_hull_optimum_between_its_vertices_and_ldp(n, eps, seed):
     assert single == pytest.approx(
         md.design(md.PML(eps, prior=prior), prior).utility, rel=RTOL, abs=ATOL
     )
+
+
+SMALL_C = [
+    (n, eps, c, prior_seed)
+    for n in (3, 4)
+    for eps in (0.1, 0.5, 1.0)
+    for c in (1e-5, 1e-6, 1e-8)
+    for prior_seed in (None, 1)
+]
+
+
+@pytest.mark.parametrize(("n", "eps", "c", "prior_seed"), SMALL_C)
+def test_cpml_small_c_keeps_every_vertex(n, eps, c, prior_seed):
+    # For small c the (ε,c)-PML section has 2^N − 2 vertices, each close to an LDP vertex,
+    # and the optimum can never fall below LDP's (LDP ⊂ (ε,c)-PML).
+    if prior_seed is None:
+        prior = np.array([0.4, 0.3, 0.2, 0.1])[:n] / np.array([0.4, 0.3, 0.2, 0.1])[:n].sum()
+    else:
+        prior = _prior(prior_seed, n)
+    verts = _vertices_of({"kind": "cpml", "n": n, "eps": eps, "c": c})
+    assert len(verts) == 2**n - 2
+    ref, _ = _solve_vertex_lp(verts, prior)
+    ref_ldp, _ = _solve_vertex_lp(_vertices_of({"kind": "ldp", "n": n, "eps": eps}), prior)
+    assert ref >= ref_ldp - 1e-12
+    result = md.design(md.PML(eps, c=c), prior)
+    assert result.utility == pytest.approx(ref, rel=RTOL, abs=ATOL)
+    assert result.utility >= md.design(md.LDP(eps), prior).utility - 1e-9
+    level = _level_by_pairs(result.mechanism.matrix, _pairs({"kind": "cpml", "n": n, "c": c}))
+    assert level <= eps + LEVEL_SLACK
