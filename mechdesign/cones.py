@@ -21,7 +21,8 @@ in ``C``. This module turns the pairs into
   ``"cdd"``
       pycddlib in floating point; near-duplicates are merged (tolerance
       :data:`~mechdesign._numerics.VERTEX_DEDUP_ATOL`) and every vertex is checked
-      against the H-representation (:data:`~mechdesign._numerics.VERTEX_FEASIBILITY_ATOL`).
+      against the H-representation (:data:`~mechdesign._numerics.VERTEX_FEASIBILITY_ATOL`);
+      coordinates that pass the check but are a rounding error below zero are set to 0.
   ``"exact"``
       exhaustive enumeration of active sets in integer arithmetic, independent of
       cddlib; see :func:`_exact_vertices` for the argument that it is complete and
@@ -60,7 +61,7 @@ from mechdesign._numerics import (
     as_float_array,
     check_epsilon,
 )
-from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
+from mechdesign.errors import InfeasibleError, InvalidInputError, SolverError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
 
 __all__ = ["BACKENDS", "RatioCone", "VertexSet"]
@@ -267,13 +268,29 @@ class RatioCone:
         elif backend == "cdd":
             points = _cdd_vertices(self.h_representation())
         else:
-            exact = _exact_vertices(self.h_representation(), max_active_sets, self.name)
-            points = np.array([[float(x) for x in v] for v in exact]).reshape(-1, self.n)
+            exact_all = _exact_vertices(self.h_representation(), max_active_sets, self.name)
+            if not exact_all:
+                raise InfeasibleError(
+                    f"the exact backend found no vertex: the section of {self.name}, taken "
+                    "exactly with its floating-point coefficients, is empty (this happens at "
+                    "epsilon = 0, where the true section is a single point and rounding of "
+                    "the coefficients removes it); use backend='closed_form' or 'cdd'."
+                )
+            floats = np.array([[float(x) for x in v] for v in exact_all]).reshape(-1, self.n)
+            # Distinct exact vertices closer than VERTEX_DEDUP_ATOL come from rounding of
+            # the coefficients (a degenerate vertex split in two); keep one of each.
+            keep = _deduplicate_indices(floats)
+            exact = tuple(exact_all[i] for i in keep)
+            points = floats[keep]
         seconds = time.perf_counter() - start
         _check_vertices(points, self.h_representation(), backend)
-        points = points[np.lexsort(points.T[::-1])]
+        # Coordinates within VERTEX_FEASIBILITY_ATOL below zero (checked just above) are
+        # rounding noise of a zero coordinate: make them exactly zero.
+        points = np.where(points < 0, 0.0, points)
+        order = np.lexsort(points.T[::-1])
+        points = points[order]
         if exact is not None:
-            exact = tuple(sorted(exact, key=lambda v: tuple(float(x) for x in v)))
+            exact = tuple(exact[i] for i in order)
         points.setflags(write=False)
         return VertexSet(points=points, backend=backend, seconds=seconds, exact=exact)
 
@@ -305,17 +322,19 @@ def _cdd_vertices(h: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def _deduplicate(points: NDArray[np.float64]) -> NDArray[np.float64]:
     """Merge points closer than VERTEX_DEDUP_ATOL (max-norm), keeping one of each cluster."""
-    if points.shape[0] <= 1:
-        return points
-    pairs = cKDTree(points).query_pairs(VERTEX_DEDUP_ATOL, p=np.inf, output_type="ndarray")
-    if pairs.size == 0:
-        return points
-    drop = np.zeros(points.shape[0], dtype=bool)
-    # Keep the lower index of every close pair; a chain a~b~c keeps only a.
-    for i, j in sorted(map(tuple, pairs)):
-        if not drop[i]:
-            drop[j] = True
-    return points[~drop]
+    return points[_deduplicate_indices(points)]
+
+
+def _deduplicate_indices(points: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Indices of one representative of every cluster of points within VERTEX_DEDUP_ATOL."""
+    keep = np.ones(points.shape[0], dtype=bool)
+    if points.shape[0] > 1:
+        pairs = cKDTree(points).query_pairs(VERTEX_DEDUP_ATOL, p=np.inf, output_type="ndarray")
+        # Keep the lower index of every close pair; a chain a~b~c keeps only a.
+        for i, j in sorted(map(tuple, pairs)):
+            if keep[i]:
+                keep[j] = False
+    return np.flatnonzero(keep)
 
 
 def _check_vertices(points: NDArray[np.float64], h: NDArray[np.float64], backend: str) -> None:

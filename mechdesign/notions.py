@@ -35,14 +35,28 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_distribution, check_c, check_epsilon, check_positive_int
+from mechdesign._numerics import (
+    VERTEX_FEASIBILITY_ATOL,
+    as_distribution,
+    check_c,
+    check_epsilon,
+    check_positive_int,
+)
 from mechdesign.cones import RatioCone
 from mechdesign.contraction import dobrushin_bound
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import ldp_level, pml_capacity, pml_level
 
-__all__ = ["LDP", "PML", "Notion", "ldp_cone_vertices", "pml_cone"]
+__all__ = [
+    "LDP",
+    "PML",
+    "Notion",
+    "c_pml_vertices",
+    "known_prior_vertices",
+    "ldp_cone_vertices",
+    "pml_cone",
+]
 
 
 class Notion(Protocol):
@@ -128,6 +142,127 @@ def _pml_pattern_bound(n: int) -> int:
     tight) holds: at most two points per label. ``2 (2^N + N 2^{N−1}) = (N + 2) 2^N``.
     """
     return (n + 2) * 2**n
+
+
+def _subsets(n: int) -> NDArray[np.bool_]:
+    """Every subset of range(n) as a boolean row, shape (2^n, n), in binary order."""
+    codes = np.arange(2**n, dtype=np.int64)
+    return ((codes[:, None] >> np.arange(n)) & 1).astype(bool)
+
+
+def known_prior_vertices(cone: RatioCone) -> NDArray[np.float64]:
+    """Closed-form vertices of the ε-PML section for one known prior ``P``.
+
+    The section is ``{v ≥ 0 : Σ v = 1, v_x ≤ r P·v for x ∈ supp P}``, ``r = e^ε``. By the
+    labelling argument of :func:`_pml_pattern_bound`, a vertex has a set ``T ⊆ supp P`` at
+    the common maximum ``t = r P·v`` (tight), at most one free coordinate ``f ∉ T`` with
+    value ``w``, and zeros elsewhere. With a free coordinate, ``Σ v = 1`` and tightness
+    give
+
+    .. math::
+
+        t = \\frac{r P_f}{1 - r P(T) + r P_f |T|}, \\qquad w = 1 - |T|\\, t,
+
+    feasible iff ``t ≥ 0``, ``w ≥ 0`` and (``f ∈ supp P``) ``w ≤ t``. Such a point is a
+    vertex: its ``N − 1`` active rows (``e_z`` on the zeros, ``r P − e_x`` on ``T``) are
+    independent, because a vanishing combination of the ``r P − e_x`` would have to
+    vanish at coordinate ``f``, where only ``r P_f Σ α`` appears. Without a free
+    coordinate the label needs ``r P(T) = 1`` (then ``v = 1_T / |T|``, also a vertex).
+    Every candidate is checked against the H-representation by the caller.
+    """
+    n = cone.n
+    prior = cone.denominators[0]
+    if math.isinf(cone.epsilon) or n == 1:
+        return np.eye(n)
+    r = math.exp(cone.epsilon)
+    support = prior > 0
+    masks = _subsets(n)
+    masks = masks[~np.any(masks & ~support, axis=1)]  # T ⊆ supp P
+    sizes = masks.sum(axis=1)
+    mass = masks @ prior
+    blocks = []
+    for f in range(n):
+        free = ~masks[:, f]
+        t_den = 1.0 - r * mass[free] + r * prior[f] * sizes[free]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = r * prior[f] / t_den
+        ok = np.isfinite(t) & (t >= 0)
+        t = t[ok]
+        v = masks[free][ok] * t[:, None]
+        v[:, f] = 1.0 - sizes[free][ok] * t
+        blocks.append(v)
+    tight = (sizes > 0) & np.isclose(r * mass, 1.0, rtol=0, atol=VERTEX_FEASIBILITY_ATOL)
+    blocks.append(masks[tight] / sizes[tight, None])
+    return _feasible(np.vstack(blocks), cone)
+
+
+def c_pml_vertices(cone: RatioCone) -> NDArray[np.float64]:
+    """Closed-form vertices of the (ε, c)-PML section (Dobrushin paper, Lemma 4).
+
+    The section is ``{v ≥ 0 : Σ v = 1, v_x ≤ r (c + s v_j) for all x, j}`` with
+    ``r = e^ε`` and ``s = 1 − Nc``. By the labelling argument of
+    :func:`_pml_pattern_bound` a vertex is one of
+
+    (i) zeros on ``L ≠ ∅``, the maximum ``M = r c`` on ``T``, and at most one free
+        coordinate ``f`` with ``w = 1 − |T| r c ∈ [0, r c]`` (without ``f``:
+        ``|T| r c = 1``). Active rows: ``e_l`` for ``l ∈ L`` and
+        ``r(c 1 + s e_l) − e_x`` for ``x ∈ T``; eliminating the ``L`` columns leaves
+        ``rc 1 − e_x``, independent because of coordinate ``f`` (or of rank ``|T| − 1``
+        without it): ``N − 1`` independent active rows.
+    (ii) no zeros: the minimum ``m > 0`` on ``L ≠ ∅`` and ``M = r (c + s m)`` on
+        ``T = complement``, with ``m = (1 − |T| r c)/(|L| + |T| r s)``. The active rows
+        ``r(c 1 + s e_j) − e_x`` (``x ∈ T, j ∈ L``) span the differences
+        ``e_j − e_j'`` (if ``s > 0``) and ``e_x − e_x'`` plus one row of coordinate sum
+        ``r − 1 ≠ 0``: rank ``N − 1`` for ``ε > 0``, ``s > 0``. For ``s = 0``
+        (``c = 1/N``) the rank is ``|T|``, so only ``|L| = 1`` gives a vertex.
+
+    A third value strictly between the minimum and maximum is impossible when the
+    minimum is positive (one more degree of freedom along the tight line). At ``ε = 0``
+    the section is the point ``1/N``. Every candidate is checked against the
+    H-representation by the caller.
+    """
+    n = cone.n
+    if math.isinf(cone.epsilon) or n == 1:
+        return np.eye(n)
+    if cone.epsilon == 0:
+        return np.full((1, n), 1.0 / n)
+    r = math.exp(cone.epsilon)
+    # The vertex priors are c·1 + s·e_j; read c and s back from the first one.
+    first = cone.denominators[0]
+    c = float(np.min(first))
+    s = float(np.max(first)) - c
+    masks = _subsets(n)
+    sizes = masks.sum(axis=1)
+    blocks = []
+    # (i) zeros elsewhere, T at rc, free f.
+    top = r * c
+    for f in range(n):
+        rows = ~masks[:, f] & (sizes <= n - 2)  # L = complement of T ∪ {f} is non-empty
+        v = masks[rows] * top
+        v[:, f] = 1.0 - sizes[rows] * top
+        blocks.append(v)
+    tight = (sizes > 0) & (sizes < n) & np.isclose(sizes * top, 1.0, rtol=0,
+                                                   atol=VERTEX_FEASIBILITY_ATOL)
+    blocks.append(masks[tight] / sizes[tight, None])
+    # (ii) no zeros: L at m, T at M = r(c + s m).
+    inner = (sizes > 0) & (sizes < n)
+    if s == 0:
+        inner &= sizes == n - 1
+    t_masks = masks[inner]
+    t_sizes = sizes[inner]
+    low = (1.0 - t_sizes * top) / ((n - t_sizes) + t_sizes * r * s)
+    ok = low > 0
+    high = r * (c + s * low[ok])
+    blocks.append(np.where(t_masks[ok], high[:, None], low[ok, None]))
+    return _feasible(np.vstack(blocks), cone)
+
+
+def _feasible(candidates: NDArray[np.float64], cone: RatioCone) -> NDArray[np.float64]:
+    """The candidates that lie in the section (within VERTEX_FEASIBILITY_ATOL)."""
+    h = cone.h_representation()
+    inside = np.all(candidates @ h.T >= -VERTEX_FEASIBILITY_ATOL, axis=1)
+    inside &= np.abs(candidates.sum(axis=1) - 1.0) <= VERTEX_FEASIBILITY_ATOL
+    return candidates[inside]
 
 
 @dataclass(frozen=True)
@@ -244,12 +379,18 @@ class PML:
 
     def cone(self, n: int) -> RatioCone:
         n = self._check_n(n)
-        single = self.c is not None or self.prior is not None
+        if self.c is not None:
+            generator = c_pml_vertices
+        elif self.prior is not None:
+            generator = known_prior_vertices
+        else:
+            generator = None
         return pml_cone(
             self.epsilon,
             self.vertex_priors(n),
             name=self._describe(),
-            known_vertex_bound=_pml_pattern_bound(n) if single else None,
+            known_vertex_bound=_pml_pattern_bound(n) if generator else None,
+            closed_form=generator,
         )
 
     def level(self, kernel: Mechanism | ArrayLike) -> float:
