@@ -68,6 +68,7 @@ def solve_linear_program(
     col_upper: NDArray[np.float64] | None = None,
     sense: Literal["maximize", "minimize"] = "maximize",
     time_limit: float | None = None,
+    feasibility_tolerance: float = LP_FEASIBILITY_TOL,
 ) -> LinearProgramSolution:
     """Solve ``opt c·x s.t. row_lower ≤ A x ≤ row_upper, col_lower ≤ x ≤ col_upper``.
 
@@ -96,8 +97,8 @@ def solve_linear_program(
 
     solver = highspy.Highs()
     solver.setOptionValue("output_flag", False)
-    solver.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
-    solver.setOptionValue("dual_feasibility_tolerance", LP_FEASIBILITY_TOL)
+    solver.setOptionValue("primal_feasibility_tolerance", feasibility_tolerance)
+    solver.setOptionValue("dual_feasibility_tolerance", feasibility_tolerance)
     if time_limit is not None:
         solver.setOptionValue("time_limit", float(time_limit))
     solver.passModel(lp)

@@ -172,3 +172,7 @@ MAX_EXACT_ACTIVE_SETS = 300_000
 #: HiGHS's primal and dual feasibility tolerances (its defaults are 1e-7); tight enough
 #: that the certificate test at CERTIFICATE_ATOL is meaningful.
 LP_FEASIBILITY_TOL = 1e-10
+
+#: HiGHS's default feasibility tolerance, used for a second attempt when the tight one
+#: reports a (provably feasible) vertex LP infeasible; the certificate then decides.
+LP_FALLBACK_FEASIBILITY_TOL = 1e-7

@@ -153,7 +153,8 @@ class RatioCone:
         """Rows ``g`` of ``g·v ≥ 0`` equivalent to the pairs, given ``v ≥ 0``.
 
         Each pair gives ``g = e^ε b − a``. Rows with no negative entry are implied by
-        ``v ≥ 0`` and dropped; the rest are scaled to unit max-norm and deduplicated.
+        ``v ≥ 0`` and dropped; the rest are scaled by powers of two to a max-norm in
+        ``[1/2, 1)`` and deduplicated.
         Returns shape (r, N); ``v ≥ 0`` itself is not included.
         """
         if math.isinf(self.epsilon):
@@ -162,8 +163,10 @@ class RatioCone:
         g = g[np.any(g < 0, axis=1)]
         if g.shape[0] == 0:
             return g
-        g = g / np.abs(g).max(axis=1, keepdims=True)
-        return np.unique(g, axis=0)
+        # Scale by a power of two (exact in binary floating point, so the exact backend
+        # sees the same polytope) to a max-norm in [1/2, 1).
+        _, exponent = np.frexp(np.abs(g).max(axis=1, keepdims=True))
+        return np.unique(np.ldexp(g, -exponent), axis=0)
 
     def h_representation(self) -> NDArray[np.float64]:
         """All inequalities ``H v ≥ 0`` of the cone: :meth:`inequalities` then ``v ≥ 0``.
@@ -198,10 +201,10 @@ class RatioCone:
             )
         top = self.numerators @ k
         bottom = self.denominators @ k
-        with np.errstate(divide="ignore"):
-            log_top = np.log(top)
-            log_bottom = np.log(bottom)
-        ratio = np.where(top > 0, np.where(bottom > 0, log_top - log_bottom, math.inf), -math.inf)
+        ratio = np.full(top.shape, -math.inf)
+        ratio[(top > 0) & (bottom == 0)] = math.inf
+        both = (top > 0) & (bottom > 0)
+        ratio[both] = np.log(top[both]) - np.log(bottom[both])
         return float(ratio.max()) if ratio.size else -math.inf
 
     # -- vertices -------------------------------------------------------------------------
@@ -264,7 +267,12 @@ class RatioCone:
                     f"backend 'closed_form' is not available for {self.name}; use 'cdd' or "
                     "'exact'."
                 )
-            points = _deduplicate(np.asarray(self.closed_form(self), dtype=float))
+            raw = np.asarray(self.closed_form(self), dtype=float)
+            # Closed forms are exact up to rounding: merge only points that agree to a
+            # tolerance relative to the section's extent, so distinct vertices of a tiny
+            # section (small ε) stay distinct.
+            extent = float(np.ptp(raw, axis=0).max()) if raw.shape[0] > 1 else 1.0
+            points = raw[_deduplicate_indices(raw, VERTEX_DEDUP_ATOL * min(1.0, extent))]
         elif backend == "cdd":
             points = _cdd_vertices(self.h_representation())
         else:
@@ -325,11 +333,13 @@ def _deduplicate(points: NDArray[np.float64]) -> NDArray[np.float64]:
     return points[_deduplicate_indices(points)]
 
 
-def _deduplicate_indices(points: NDArray[np.float64]) -> NDArray[np.int64]:
-    """Indices of one representative of every cluster of points within VERTEX_DEDUP_ATOL."""
+def _deduplicate_indices(
+    points: NDArray[np.float64], atol: float = VERTEX_DEDUP_ATOL
+) -> NDArray[np.int64]:
+    """Indices of one representative of every cluster of points within ``atol``."""
     keep = np.ones(points.shape[0], dtype=bool)
     if points.shape[0] > 1:
-        pairs = cKDTree(points).query_pairs(VERTEX_DEDUP_ATOL, p=np.inf, output_type="ndarray")
+        pairs = cKDTree(points).query_pairs(atol, p=np.inf, output_type="ndarray")
         # Keep the lower index of every close pair; a chain a~b~c keeps only a.
         for i, j in sorted(map(tuple, pairs)):
             if keep[i]:

@@ -31,12 +31,15 @@ from typing import Literal, Protocol
 import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import nnls
 
 from mechdesign._highs import solve_linear_program
 from mechdesign._numerics import (
     AUDIT_ATOL,
     CERTIFICATE_ATOL,
+    LP_FALLBACK_FEASIBILITY_TOL,
     MAX_VERTICES,
+    STOCHASTIC_ATOL,
     as_distribution,
 )
 from mechdesign.cones import Backend, VertexSet
@@ -353,11 +356,11 @@ def design(
             "optimum is unbounded (for example KL between hypotheses with different "
             "supports under a notion that allows zeros)."
         )
-    weights, solution = _solve_vertex_lp(vertex_set, values, time_limit)
+    weights, solution, dual = _solve_vertex_lp(vertex_set, values, time_limit)
     used = np.flatnonzero(weights > 0)
     mechanism = Mechanism((weights[used, None] * vertex_set.points[used]).T).reduced()
 
-    certificate = _certificate(vertex_set.points, values, weights, solution.row_dual)
+    certificate = _certificate(vertex_set.points, values, weights, dual)
     achieved = objective.of(mechanism)
     scale = max(1.0, abs(certificate.primal_objective))
     if not certificate.holds or abs(achieved - certificate.primal_objective) > (
@@ -418,34 +421,57 @@ def _resolve_utility(
 def _solve_vertex_lp(
     vertex_set: VertexSet, values: NDArray[np.float64], time_limit: float | None
 ):
-    """Solve the vertex LP; return polished weights and HiGHS's solution."""
+    """Solve the vertex LP; return polished weights, HiGHS's solution and the dual ``λ``.
+
+    The LP is always feasible (``1/N`` lies in every section, so ``1 = N · (1/N)`` is a
+    combination of vertices). For tiny ε every vertex is within ~ε of ``1/N``, the
+    columns are nearly parallel, and HiGHS at :data:`LP_FEASIBILITY_TOL` can report
+    "Infeasible"; the LP is then solved again at HiGHS's default tolerance
+    :data:`LP_FALLBACK_FEASIBILITY_TOL`, and the certificate check decides whether the
+    answer stands.
+    """
     points = vertex_set.points
     n = points.shape[1]
     matrix = sp.csc_array(points.T)
-    solution = solve_linear_program(
-        values, matrix, np.ones(n), np.ones(n), time_limit=time_limit
-    )
+    try:
+        solution = solve_linear_program(values, matrix, np.ones(n), np.ones(n),
+                                        time_limit=time_limit)
+    except SolverError as err:
+        if err.status != "Infeasible":
+            raise
+        solution = solve_linear_program(
+            values, matrix, np.ones(n), np.ones(n), time_limit=time_limit,
+            feasibility_tolerance=LP_FALLBACK_FEASIBILITY_TOL,
+        )
     weights = _polish(points, solution.x)
-    return weights, solution
+    return weights, solution, solution.row_dual
 
 
 def _polish(points: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Re-solve ``Σ θ_v v = 1`` on the support of HiGHS's solution.
+    """Re-solve ``Σ θ_v v = 1, θ ≥ 0`` on the support of HiGHS's solution.
 
-    HiGHS meets the equality only to its feasibility tolerance; solving the (at most
-    N × N) system on the positive support in double precision makes the mechanism's rows
-    sum to one to rounding. If that fails (a negative weight), HiGHS's values are kept and
-    the row-sum check of :class:`~mechdesign.kernel.Mechanism` decides.
+    HiGHS meets the equality only to its feasibility tolerance; a non-negative least
+    squares solve (:func:`scipy.optimize.nnls`) of the at most N × N system on the
+    positive support makes the mechanism's rows sum to one to rounding. The polished
+    weights are used when their residual is smaller than HiGHS's; the row-sum check of
+    :class:`~mechdesign.kernel.Mechanism` then has the last word.
     """
     support = np.flatnonzero(x > 0)
-    weights = np.where(x > 0, x, 0.0)
     if support.size == 0:
         raise SolverError("the vertex LP returned an all-zero solution", status="empty")
-    theta, *_ = np.linalg.lstsq(points[support].T, np.ones(points.shape[1]), rcond=None)
-    residual = np.abs(points[support].T @ theta - 1.0).max()
-    if np.all(theta > 0) and residual < np.abs(points[support].T @ weights[support] - 1).max():
-        weights = np.zeros_like(x)
+    columns = points[support].T
+    target = np.ones(points.shape[1])
+    theta, _ = nnls(columns, target)
+    weights = np.zeros_like(x)
+    if np.abs(columns @ theta - target).max() < np.abs(columns @ x[support] - target).max():
         weights[support] = theta
+    else:
+        weights[support] = x[support]
+    if np.abs(points.T @ weights - target).max() > STOCHASTIC_ATOL / 10:
+        # HiGHS accepted a basis that is only feasible to its tolerance (tiny ε, nearly
+        # parallel columns): find exact row sums over all vertices instead. The
+        # certificate check of the caller then verifies optimality.
+        weights, _ = nnls(points.T, target)
     return weights
 
 

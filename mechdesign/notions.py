@@ -276,7 +276,7 @@ class LDP:
     epsilon: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
 
     @property
     def input_size(self) -> int | None:
@@ -322,7 +322,7 @@ class PML:
     priors: NDArray[np.float64] | None = field(default=None)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
         given = [name for name in ("c", "prior", "priors") if getattr(self, name) is not None]
         if len(given) != 1:
             raise InvalidInputError(
@@ -442,6 +442,14 @@ class PML:
         if self.prior is not None:
             return f"{self.epsilon:g}-PML for a known prior"
         return f"{self.epsilon:g}-PML over the hull of {self.priors.shape[0]} priors"
+
+
+def _check_notion_epsilon(epsilon: float) -> float:
+    """A notion's ε: finite and ≥ 0 (an infinite ε is no privacy notion at all)."""
+    value = check_epsilon(epsilon)
+    if math.isinf(value):
+        raise InvalidInputError(f"epsilon must be finite for a privacy notion; got {epsilon!r}.")
+    return value
 
 
 def _same(a: NDArray[np.float64] | None, b: NDArray[np.float64] | None) -> bool:

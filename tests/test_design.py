@@ -1,0 +1,277 @@
+"""Optimal mechanisms: values from the papers, closed forms against the LP, evidence,
+properties, and bad input. (An independent brute-force reference lives in
+tests/test_design_reference.py.)"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import mechdesign as md
+from mechdesign._highs import solve_linear_program
+from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
+
+RTOL = 1e-9
+ATOL = 1e-10
+
+
+def entropy(p: np.ndarray) -> float:
+    p = p[p > 0]
+    return float(-(p * np.log(p)).sum())
+
+
+def check_evidence(d: md.Design, prior: np.ndarray | None = None) -> None:
+    """What every design must carry: a valid, audited, certified mechanism."""
+    k = d.mechanism.matrix
+    n = k.shape[0]
+    assert k.shape[1] <= n
+    assert np.allclose(k.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    assert d.audit_passed
+    assert d.privacy_level <= d.epsilon + 1e-9
+    assert d.notion.level(k) == d.privacy_level
+    assert d.certificate.holds
+    assert d.certificate.gap == pytest.approx(0.0, abs=1e-9)
+    assert d.certificate.max_dual_violation <= 1e-9
+    assert d.status == "Optimal"
+    # The mechanism's columns are θ_v v for the reported weights and vertices.
+    columns = d.weights[:, None] * d.vertices
+    assert columns.shape == k.T.shape
+    distance = np.abs(columns[:, None, :] - k.T[None, :, :]).max(axis=2)
+    assert np.all(distance.min(axis=1) <= 1e-12)
+    if prior is not None:
+        assert d.utility == pytest.approx(md.mutual_information(k, prior), rel=RTOL, abs=ATOL)
+        assert d.utility <= entropy(prior) + 1e-12
+    if d.dobrushin_bound is not None:
+        assert d.dobrushin_coefficient <= d.dobrushin_bound + 1e-12
+
+
+# -- LDP: randomized response and the binary mechanism ---------------------------------------
+
+
+@pytest.mark.parametrize(("k", "epsilon", "value"), [(3, 3.0, 0.732018), (4, 4.0, 1.124464)])
+def test_ldp_optimum_is_randomized_response_at_large_epsilon(k, epsilon, value):
+    uniform = np.full(k, 1.0 / k)
+    d = md.design(md.LDP(epsilon), uniform)
+    check_evidence(d, uniform)
+    rr = md.mutual_information(md.randomized_response(k, epsilon), uniform)
+    assert d.utility == pytest.approx(value, abs=5e-7)
+    assert d.utility == pytest.approx(rr, rel=RTOL, abs=ATOL)
+
+
+def test_ldp_optimum_beats_randomized_response_at_small_epsilon():
+    uniform = np.full(5, 0.2)
+    d = md.design(md.LDP(0.2), uniform)
+    rr = md.mutual_information(md.randomized_response(5, 0.2), uniform)
+    check_evidence(d, uniform)
+    assert d.utility == pytest.approx(0.0049059985, rel=1e-8)
+    assert d.utility > 1.4 * rr
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ldp_optimum_is_the_binary_mechanism_at_tiny_epsilon(seed):
+    # Kairouz, Oh & Viswanath: the binary mechanism is optimal in the high-privacy regime.
+    prior = np.random.default_rng(seed).dirichlet(np.ones(4))
+    d = md.design(md.LDP(0.01), prior)
+    binary = md.mutual_information(md.binary_mechanism(0.01, prior=prior), prior)
+    assert d.utility == pytest.approx(binary, rel=1e-9, abs=1e-15)
+    assert d.mechanism.n_outputs == 2
+
+
+# -- known-prior PML: the PML-extremal mechanism --------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_known_prior_optimum_is_the_pml_extremal_mechanism(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    prior = rng.dirichlet(np.ones(n))
+    limit = -math.log1p(-prior.min())
+    epsilon = float(rng.uniform(0.05, 0.95)) * limit
+    d = md.design(md.PML(epsilon, prior=prior), prior)
+    check_evidence(d, prior)
+    extremal = md.pml_extremal_mechanism(epsilon, prior)
+    assert d.utility == pytest.approx(md.mutual_information(extremal, prior), rel=1e-9)
+    # Corollary 1 of the envelope paper: every outcome leaks exactly ε, and P_Y = P.
+    assert np.allclose(md.pointwise_leakage(extremal, prior), epsilon, rtol=0, atol=1e-12)
+    assert np.allclose(extremal.output_distribution(prior), prior, rtol=0, atol=1e-15)
+
+
+# -- (ε, c)-PML ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_c_pml_tends_to_ldp_and_meets_known_uniform_prior(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 6))
+    prior = rng.dirichlet(np.ones(n))
+    epsilon = float(rng.uniform(0.2, 2.0))
+    ldp = md.design(md.LDP(epsilon), prior).utility
+    values = []
+    for c in (1e-9, 1e-6, 1e-3, 0.5 / n, 1.0 / n):
+        d = md.design(md.PML(epsilon, c=c), prior)
+        check_evidence(d, prior)
+        values.append(d.utility)
+    # LDP ⊂ (ε,c)-PML ⊂ (ε,c')-PML for c < c': the optimum grows with c from LDP's.
+    assert all(b >= a - 1e-12 for a, b in zip([ldp, *values], values, strict=False))
+    assert values[0] == pytest.approx(ldp, abs=1e-7)
+    uniform = md.design(md.PML(epsilon, prior=np.full(n, 1.0 / n)), prior).utility
+    assert values[-1] == pytest.approx(uniform, rel=1e-9, abs=ATOL)
+
+
+def test_c_pml_dobrushin_coefficient_never_exceeds_xi():
+    rng = np.random.default_rng(7)
+    for _ in range(15):
+        n = int(rng.integers(2, 7))
+        c = float(rng.uniform(0.01, 1.0)) / n
+        epsilon = float(rng.uniform(0.05, 3.0))
+        d = md.design(md.PML(epsilon, c=c), rng.dirichlet(np.ones(n)))
+        assert d.dobrushin_bound == md.dobrushin_bound(epsilon, c, n)
+        assert d.dobrushin_coefficient <= d.dobrushin_bound + 1e-12
+
+
+def test_backends_give_the_same_optimum():
+    prior = np.array([0.4, 0.3, 0.2, 0.1])
+    for notion in (md.LDP(0.7), md.PML(0.7, c=0.1), md.PML(0.7, prior=prior),
+                   md.PML(0.7, priors=[prior, np.full(4, 0.25)])):
+        values = {b: md.design(notion, prior, backend=b).utility for b in ("cdd", "exact")}
+        assert values["cdd"] == pytest.approx(values["exact"], rel=1e-10, abs=ATOL)
+        assert md.design(notion, prior).utility == pytest.approx(values["exact"], rel=1e-10)
+
+
+# -- a second utility: the f-divergence between two hypotheses -------------------------------
+
+
+def test_kl_utility_on_two_inputs_is_randomized_response():
+    # With N = 2 the LDP section has two vertices, so the only optimal mechanism is RR.
+    p0, p1 = np.array([0.8, 0.2]), np.array([0.3, 0.7])
+    d = md.design(md.LDP(1.0), utility=md.FDivergenceUtility(p0, p1))
+    rr = md.randomized_response(2, 1.0).matrix
+    assert d.utility == pytest.approx(md.kl_divergence(p0 @ rr, p1 @ rr), rel=1e-12)
+    check_evidence(d)
+
+
+def test_f_divergence_utility_beats_random_feasible_mechanisms():
+    rng = np.random.default_rng(3)
+    p0, p1 = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
+    notion = md.PML(0.8, c=0.1)
+    utility = md.FDivergenceUtility(p0, p1, md.SQUARED_HELLINGER)
+    d = md.design(notion, utility=utility)
+    check_evidence(d)
+    for _ in range(300):
+        # Random mixtures of randomized response and the identity meet the notion
+        # after enough mixing; keep the ones that do.
+        k = rng.dirichlet(np.ones(4), 4)
+        for t in np.linspace(0, 1, 11):
+            mixed = (1 - t) * k + t * np.full((4, 4), 0.25)
+            if notion.level(mixed) <= 0.8:
+                value = md.squared_hellinger(p0 @ mixed, p1 @ mixed)
+                assert value <= d.utility + 1e-12
+                break
+
+
+# -- properties --------------------------------------------------------------------------------
+
+
+@st.composite
+def full_support_priors(draw, n):
+    weights = np.array(draw(st.lists(st.floats(0.05, 1.0), min_size=n, max_size=n)))
+    return weights / weights.sum()
+
+
+@given(n=st.integers(2, 5), data=st.data())
+def test_optimum_is_monotone_in_epsilon_and_below_entropy(n, data):
+    prior = data.draw(full_support_priors(n))
+    kind = data.draw(st.sampled_from(["ldp", "c", "prior"]))
+    epsilons = sorted(data.draw(st.lists(st.floats(0.0, 4.0), min_size=2, max_size=3)))
+
+    def notion(e):
+        if kind == "ldp":
+            return md.LDP(e)
+        if kind == "c":
+            return md.PML(e, c=0.5 / n)
+        return md.PML(e, prior=prior)
+
+    values = [md.design(notion(e), prior).utility for e in epsilons]
+    assert all(b >= a - 1e-10 for a, b in itertools.pairwise(values))
+    assert values[-1] <= entropy(prior) + 1e-10
+
+
+@given(n=st.integers(2, 5), data=st.data())
+def test_relabelling_inputs_keeps_the_optimum(n, data):
+    prior = data.draw(full_support_priors(n))
+    perm = np.array(data.draw(st.permutations(range(n))))
+    epsilon = data.draw(st.floats(0.1, 3.0))
+    for make in (lambda p: md.LDP(epsilon), lambda p: md.PML(epsilon, c=0.3 / n),
+                 lambda p: md.PML(epsilon, prior=p)):
+        d = md.design(make(prior), prior)
+        permuted = md.design(make(prior[perm]), prior[perm])
+        assert permuted.utility == pytest.approx(d.utility, rel=1e-9, abs=1e-12)
+        # The row-permuted mechanism is feasible and optimal for the permuted prior.
+        moved = d.mechanism.matrix[perm]
+        assert make(prior[perm]).level(moved) <= epsilon + 1e-9
+        assert md.mutual_information(moved, prior[perm]) == pytest.approx(
+            permuted.utility, rel=1e-9, abs=1e-12
+        )
+
+
+# -- solver failures and bad input ------------------------------------------------------------
+
+
+def test_highs_status_reaches_the_caller():
+    import scipy.sparse as sp
+
+    # x0 + x1 = 1 and x0 + x1 = 2 with x >= 0: infeasible.
+    a = sp.csc_array(np.array([[1.0, 1.0], [1.0, 1.0]]))
+    with pytest.raises(SolverError) as info:
+        solve_linear_program(np.ones(2), a, np.array([1.0, 2.0]), np.array([1.0, 2.0]))
+    assert info.value.status == "Infeasible"
+
+
+def test_highs_dual_sign_convention():
+    import scipy.sparse as sp
+
+    # max x0 + 2 x1 s.t. x0 + x1 = 1: optimum 2, dual λ = 2 with λ ≥ costs.
+    a = sp.csc_array(np.array([[1.0, 1.0]]))
+    solution = solve_linear_program(np.array([1.0, 2.0]), a, np.ones(1), np.ones(1))
+    assert solution.objective == pytest.approx(2.0, abs=1e-12)
+    assert solution.row_dual == pytest.approx([2.0], abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("build", "match"),
+    [
+        (lambda: md.LDP(-0.1), "epsilon"),
+        (lambda: md.LDP(math.inf), "finite"),
+        (lambda: md.LDP(math.nan), "epsilon"),
+        (lambda: md.PML(1.0, c=0.0), "c"),
+        (lambda: md.PML(1.0), "exactly one"),
+        (lambda: md.PML(1.0, c=0.1, prior=[0.5, 0.5]), "exactly one"),
+        (lambda: md.PML(1.0, prior=[0.5, 0.6]), "sum to 1"),
+        (lambda: md.PML(1.0, priors=[[0.5, 0.5], [0.2, 0.9]]), r"priors\[1\]"),
+    ],
+)
+def test_bad_notions(build, match):
+    with pytest.raises(InvalidInputError, match=match):
+        build()
+
+
+def test_bad_design_requests():
+    with pytest.raises(InvalidInputError, match="c"):
+        md.design(md.PML(1.0, c=0.4), np.full(3, 1 / 3))  # c > 1/N
+    with pytest.raises(InvalidInputError, match="3 inputs"):
+        md.design(md.PML(1.0, prior=np.full(3, 1 / 3)), np.full(4, 0.25))
+    with pytest.raises(InvalidInputError, match="N = 2"):
+        md.design(md.LDP(1.0), [1.0])
+    with pytest.raises(InvalidInputError, match="prior"):
+        md.design(md.LDP(1.0))
+    with pytest.raises(InvalidInputError, match="utility"):
+        md.design(md.LDP(1.0), [0.5, 0.5], utility="fisher")
+    with pytest.raises(InvalidInputError, match="method"):
+        md.design(md.LDP(1.0), [0.5, 0.5], method="column_generation")
+    with pytest.raises(TooLargeError, match="too large"):
+        md.design(md.LDP(1.0), np.full(12, 1 / 12), max_vertices=1000)
