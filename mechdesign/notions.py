@@ -301,7 +301,7 @@ class LDP:
         return math.tanh(self.epsilon / 2) if math.isfinite(self.epsilon) else 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PML:
     """ε-pointwise maximal leakage over a set of priors: give exactly one of
 
@@ -358,6 +358,13 @@ class PML:
 
     def __hash__(self) -> int:
         return hash((self.epsilon, self.c, _key(self.prior), _key(self.priors)))
+
+    def __repr__(self) -> str:
+        if self.c is not None:
+            return f"PML(epsilon={self.epsilon!r}, c={self.c!r})"
+        if self.prior is not None:
+            return f"PML(epsilon={self.epsilon!r}, prior={np.round(self.prior, 6).tolist()})"
+        return f"PML(epsilon={self.epsilon!r}, priors={np.round(self.priors, 6).tolist()})"
 
     @property
     def input_size(self) -> int | None:

@@ -98,7 +98,7 @@ def test_demo_runs_and_every_bound_holds(capsys):
 def test_demo_json_values(capsys):
     assert main(["demo", "--json"]) == 0
     reports = json.loads(capsys.readouterr().out)
-    k1 = reports["dobrushin-example2-K1"]
+    k1 = reports["paper_examples"]["dobrushin-example2-K1"]
     assert k1["ldp_level"] == pytest.approx(math.log(15), rel=1e-12)
     assert k1["pml_capacity"][0]["pml_capacity"] == pytest.approx(math.log(10 / 3), rel=1e-12)
     assert k1["dobrushin_coefficient"] == pytest.approx(7 / 8, rel=1e-12)
@@ -113,4 +113,42 @@ def test_console_script_entry_point():
         check=True,
         timeout=120,
     )
-    assert "envelope-example1" in json.loads(done.stdout)
+    assert "envelope-example1" in json.loads(done.stdout)["paper_examples"]
+
+
+def test_design_json_is_audited_and_certified(capsys):
+    assert main(["design", "--notion", "ldp", "--epsilon", "3", "--n", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["utility"] == pytest.approx(0.732018, abs=5e-7)  # = 3-RR at ε = 3
+    assert out["audit_passed"] is True
+    assert out["certificate_holds"] is True
+    assert len(out["mechanism"]) == 3
+
+
+def test_design_c_pml_and_known_prior(tmp_path, capsys):
+    prior = tmp_path / "p.csv"
+    prior.write_text("0.5,0.3,0.2\n")
+    assert main(["design", "--epsilon", "0.5", "--c", "0.1", "--prior", str(prior)]) == 0
+    text = capsys.readouterr().out
+    assert "c=0.1" in text
+    assert "passed" in text
+    assert main(["design", "--epsilon", "0.5", "--prior", str(prior), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["privacy_level"] <= 0.5 + 1e-9
+
+
+def test_design_bad_input_exits_2(capsys):
+    assert main(["design", "--notion", "ldp", "--epsilon", "-1"]) == 2
+    assert "epsilon" in capsys.readouterr().err
+    assert main(["design", "--epsilon", "1", "--c", "0.5", "--n", "4"]) == 2
+    assert "c must satisfy" in capsys.readouterr().err
+    assert main(["design", "--notion", "ldp", "--c", "0.1"]) == 2
+
+
+def test_demo_designs_and_audits(capsys):
+    assert main(["demo", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    utilities = {name: d["utility"] for name, d in out["designs"].items()}
+    # LDP ⊂ (ε, c)-PML ⊂ PML for the known prior (min P = 0.05 ≥ c): utilities ordered.
+    assert utilities["ldp"] <= utilities["c_pml"] <= utilities["known_prior_pml"] + 1e-12
+    assert all(d["audit_passed"] and d["certificate_holds"] for d in out["designs"].values())
