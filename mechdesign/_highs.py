@@ -26,6 +26,9 @@ from mechdesign.errors import SolverError
 
 __all__ = ["LinearProgramSolution", "solve_linear_program"]
 
+#: HiGHS's code for the primal simplex method (option ``simplex_strategy``).
+PRIMAL_SIMPLEX = 4
+
 
 @dataclass(frozen=True)
 class LinearProgramSolution:
@@ -99,6 +102,10 @@ def solve_linear_program(
     solver.setOptionValue("output_flag", False)
     solver.setOptionValue("primal_feasibility_tolerance", feasibility_tolerance)
     solver.setOptionValue("dual_feasibility_tolerance", feasibility_tolerance)
+    # Primal simplex: the vertex LPs have N rows and up to millions of columns. Measured
+    # on ε-LDP at N = 16 (65,534 columns): 0.5 s and 109 iterations, against 7.7 s and
+    # 6,961 iterations for HiGHS's default dual simplex.
+    solver.setOptionValue("simplex_strategy", PRIMAL_SIMPLEX)
     if time_limit is not None:
         solver.setOptionValue("time_limit", float(time_limit))
     solver.passModel(lp)

@@ -271,8 +271,13 @@ class RatioCone:
             # Closed forms are exact up to rounding: merge only points that agree to a
             # tolerance relative to the section's extent, so distinct vertices of a tiny
             # section (small ε) stay distinct.
+            # Snap to a grid of that size and keep one point per cell (a duplicate that
+            # straddles a cell boundary survives, which costs the LP nothing; no two
+            # points farther apart than the grid are merged).
             extent = float(np.ptp(raw, axis=0).max()) if raw.shape[0] > 1 else 1.0
-            points = raw[_deduplicate_indices(raw, VERTEX_DEDUP_ATOL * min(1.0, extent))]
+            grid = VERTEX_DEDUP_ATOL * min(1.0, extent) if extent > 0 else 1.0
+            _, first = np.unique(np.round(raw / grid), axis=0, return_index=True)
+            points = raw[np.sort(first)]
         elif backend == "cdd":
             points = _cdd_vertices(self.h_representation())
         else:
