@@ -338,6 +338,12 @@ def design(
             f"method must be 'enumeration'; got {method!r}. Column generation is not "
             "available in this version."
         )
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise InvalidInputError(
+            f"time_limit must be a positive number of seconds; got {time_limit!r}."
+        )
     objective = _resolve_utility(utility, prior)
     n = objective.n
     if n < 2:
