@@ -176,3 +176,25 @@ LP_FEASIBILITY_TOL = 1e-10
 #: HiGHS's default feasibility tolerance, used for a second attempt when the tight one
 #: reports a (provably feasible) vertex LP infeasible; the certificate then decides.
 LP_FALLBACK_FEASIBILITY_TOL = 1e-7
+
+#: Entries of an LP solution within this distance of a box bound (0 or 1) are set to the
+#: bound: HiGHS returns bounds up to its feasibility tolerance, and a 1e-16 where the
+#: exact solution has 0 changes a ratio audit from finite to huge.
+LP_SNAP_ATOL = 1e-9
+
+#: Absolute tolerance, in ``p``, of the minimiser of ψ_α(·, t) that gives the exact lower
+#: boundary of the (TV, D_{f_α}) joint range; Brent's method adds its own relative floor of
+#: √eps. ψ_α is flat at its minimum (relative curvature O(1)), so the boundary value is
+#: accurate to second order in this.
+JOINT_RANGE_XATOL = 1e-12
+
+#: Below this ``|x|`` the power series of the excess functions ``e^x − 1 − x`` and
+#: ``(1 + x) log(1 + x) − x`` are summed instead of their closed forms, which cancel there;
+#: ``SERIES_TERMS`` terms of either series then reach far below double precision.
+SERIES_RADIUS = 0.25
+SERIES_TERMS = 30
+
+#: Prior weights below this are set to zero (and the prior renormalised) in the local
+#: search for η_χ²: the maximal correlation at a prior with subnormal weights is computed
+#: from outputs whose probability has lost its precision (seen: 0.55 > η_TV = 0.43).
+CORRELATION_WEIGHT_FLOOR = 1e-12

@@ -7,6 +7,11 @@
     the optimal mechanism for mutual information under a notion, with its audit and LP
     certificate. ``--notion pml`` with ``--c`` is (ε, c)-PML; without it, PML for the
     known prior ``--prior``.
+``mechdesign bounds --epsilon E --c C --n N [--tv T] [--json]``
+    the contraction results for (ε, c)-PML on N inputs: Ξ(ε, c) of Theorem 1 next to the
+    LP value of Lemma 3 and its extremal kernel, Theorem 2's threshold, Lemma 1's zero
+    count, Proposition 2's Γ bounds and the SDPI constants of Corollaries 1–2 (per unit
+    of TV, and at ``--tv`` if given), with the LDP comparators of eqs. (12)–(14).
 ``mechdesign demo [--json]``
     the main job on built-in defaults: optimal LDP, (ε, c)-PML and known-prior PML
     mechanisms for one prior, each re-audited and certified, then the audit of the
@@ -33,8 +38,21 @@ from typing import Any
 import numpy as np
 
 from mechdesign._numerics import as_distribution
-from mechdesign.contraction import dobrushin_bound, dobrushin_coefficient
+from mechdesign.contraction import (
+    asoodeh_zhang_kl_contraction,
+    decomposable_threshold,
+    dobrushin_bound,
+    dobrushin_coefficient,
+    gamma_bound,
+    kairouz_dobrushin_bound,
+    max_dobrushin,
+    max_zeros_per_column,
+    pml_hellinger_sdpi_bound,
+    pml_kl_sdpi_bound,
+    pml_sdpi_bound,
+)
 from mechdesign.design import Design, design
+from mechdesign.divergences import CHI_SQUARED
 from mechdesign.errors import InvalidInputError, MechDesignError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import (
@@ -251,6 +269,68 @@ def _cmd_design(args: argparse.Namespace) -> int:
     return 0 if _design_evidence_holds(result) else 1
 
 
+def bounds_report(epsilon: float, c: float, n: int, tv: float = 1.0) -> dict[str, Any]:
+    """Every contraction quantity of the Dobrushin paper for (ε, c)-PML on ``n`` inputs."""
+    lp = max_dobrushin(PML(epsilon, c=c), n)
+    gamma_max, gamma_min = gamma_bound(epsilon, c, n)
+    return {
+        "epsilon": float(epsilon),
+        "c": float(c),
+        "n": int(n),
+        "tv": float(tv),
+        "dobrushin_bound": dobrushin_bound(epsilon, c, n),
+        "dobrushin_lp": float(lp),
+        "extremal_kernel": lp.kernel.matrix.tolist(),
+        "decomposable_threshold": decomposable_threshold(c, n),
+        "max_zeros_per_column": max_zeros_per_column(epsilon, c, n),
+        "gamma_max_bound": gamma_max,
+        "gamma_min_bound": gamma_min,
+        "kl_sdpi": pml_kl_sdpi_bound(epsilon, c, n, tv),
+        "hellinger_sdpi": pml_hellinger_sdpi_bound(epsilon, c, n, tv),
+        "chi_squared_sdpi": pml_sdpi_bound(epsilon, c, n, tv, CHI_SQUARED),
+        "ldp_dobrushin_kairouz": kairouz_dobrushin_bound(epsilon),
+        "ldp_kl_contraction_asoodeh_zhang": asoodeh_zhang_kl_contraction(epsilon),
+    }
+
+
+def _format_bounds(report: dict[str, Any]) -> str:
+    head = (
+        f"(ε, c)-PML contraction, ε = {report['epsilon']:g}, c = {report['c']:g}, "
+        f"N = {report['n']}"
+    )
+    tv = report["tv"]
+    rows = [
+        ("Ξ(ε, c)  Theorem 1", report["dobrushin_bound"]),
+        ("sup η_TV by LP  Lemma 3", report["dobrushin_lp"]),
+        ("Theorem 2 threshold  log(2/(Nc))", report["decomposable_threshold"]),
+        ("max zeros per column  Lemma 1", float(report["max_zeros_per_column"])),
+        ("Γ_max bound  Proposition 2", report["gamma_max_bound"]),
+        ("Γ_min bound  Proposition 2", report["gamma_min_bound"]),
+        (f"KL ≤ · at TV = {tv:g}  Corollary 1", report["kl_sdpi"]),
+        (f"H² ≤ · at TV = {tv:g}  Corollary 2", report["hellinger_sdpi"]),
+        (f"χ² ≤ · at TV = {tv:g}  eq. (36)–(37)", report["chi_squared_sdpi"]),
+        ("ε-LDP η_TV bound  eq. (13)", report["ldp_dobrushin_kairouz"]),
+        ("ε-LDP η_KL bound  eq. (14)", report["ldp_kl_contraction_asoodeh_zhang"]),
+    ]
+    width = max(len(name) for name, _ in rows)
+    lines = [head] + [f"  {name.ljust(width)}  {_fmt(value)}" for name, value in rows]
+    lines.append("  extremal binary kernel [p, 1 − p] (rows are inputs):")
+    lines.extend(
+        "    " + "  ".join(f"{entry:.6f}" for entry in row) for row in report["extremal_kernel"]
+    )
+    return "\n".join(lines)
+
+
+def _cmd_bounds(args: argparse.Namespace) -> int:
+    report = bounds_report(args.epsilon, args.c, args.n, args.tv)
+    if args.json:
+        print(json.dumps(_jsonable(report), indent=2))
+    else:
+        print(_format_bounds(report))
+    agree = abs(report["dobrushin_lp"] - report["dobrushin_bound"]) <= 1e-8
+    return 0 if agree else 1
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     prior = np.array(DEMO_PRIOR)
     designs = {
@@ -335,6 +415,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     des.add_argument("--json", action="store_true", help="machine-readable output")
     des.set_defaults(handler=_cmd_design)
+
+    bnd = sub.add_parser("bounds", help="contraction bounds for (ε,c)-PML (Dobrushin paper)")
+    bnd.add_argument("--epsilon", type=float, required=True, help="ε in nats")
+    bnd.add_argument("--c", type=float, required=True, help="0 < c <= 1/N")
+    bnd.add_argument("--n", type=int, required=True, help="number of inputs N")
+    bnd.add_argument(
+        "--tv", type=float, default=1.0, help="TV(P, Q) for the SDPI bounds (default 1)"
+    )
+    bnd.add_argument("--json", action="store_true", help="machine-readable output")
+    bnd.set_defaults(handler=_cmd_bounds)
 
     demo = sub.add_parser("demo", help="the main job on built-in defaults")
     demo.add_argument("--json", action="store_true", help="machine-readable output")

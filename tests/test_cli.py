@@ -152,3 +152,28 @@ def test_demo_designs_and_audits(capsys):
     # LDP ⊂ (ε, c)-PML ⊂ PML for the known prior (min P = 0.05 ≥ c): utilities ordered.
     assert utilities["ldp"] <= utilities["c_pml"] <= utilities["known_prior_pml"] + 1e-12
     assert all(d["audit_passed"] and d["certificate_holds"] for d in out["designs"].values())
+
+
+def test_bounds_json_lp_equals_closed_form(capsys):
+    assert main(["bounds", "--epsilon", "1.2", "--c", "0.05", "--n", "10", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    e = math.exp(1.2)
+    xi = (e - 1) / (e * (1 - 10 * 0.05) + 1)
+    assert report["dobrushin_bound"] == pytest.approx(xi, rel=1e-12)
+    assert report["dobrushin_lp"] == pytest.approx(xi, abs=1e-9)
+    assert report["gamma_max_bound"] == pytest.approx(0.5 * e + 1, rel=1e-12)
+    assert report["kl_sdpi"] == pytest.approx(xi * math.log(0.5 * e + 1), rel=1e-12)
+    assert report["decomposable_threshold"] == pytest.approx(math.log(4), rel=1e-12)
+    kernel = report["extremal_kernel"]
+    assert len(kernel) == 10
+    assert all(len(row) == 2 for row in kernel)
+
+
+def test_bounds_table_and_errors(capsys):
+    assert main(["bounds", "--epsilon", "0.5", "--c", "0.1", "--n", "4", "--tv", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "Theorem 1" in out
+    assert "Corollary 1" in out
+    assert "TV = 0.2" in out
+    assert main(["bounds", "--epsilon", "0.5", "--c", "0.5", "--n", "4"]) == 2
+    assert "c must satisfy" in capsys.readouterr().err

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mechdesign as md
-from tests.conftest import distributions, kernels
+from tests.conftest import distributions, kernels, random_kernel
 
 
 def _remark2_kernel(epsilon: float, c: float, n: int, q: int) -> np.ndarray:
@@ -141,3 +141,373 @@ def test_bound_monotone_in_epsilon(e1, e2, fraction, n):
 def test_bound_validation(args, fragment):
     with pytest.raises(md.InvalidInputError, match=fragment):
         md.dobrushin_bound(*args)
+
+
+# -- the maximal Dobrushin coefficient by LP ------------------------------------------------
+
+XI_GRID = [
+    (n, fraction, eps)
+    for n in (2, 3, 4, 5, 7)
+    for fraction in (1e-6, 0.05, 0.3, 0.7, 1.0)
+    for eps in (0.0, 0.05, 0.4, 1.0, 2.5, 6.0)
+]
+
+
+def test_closed_form_equals_lp_on_a_grid():
+    """Theorem 1 = Lemma 3's LP, including ε at and beyond log(2/(Nc)) where both are 1."""
+    worst = 0.0
+    for n, fraction, eps in XI_GRID:
+        c = fraction / n
+        for e in (eps, math.log(2 / (n * c))):
+            lp = md.max_dobrushin(md.PML(e, c=c), n)
+            worst = max(worst, abs(lp - md.dobrushin_bound(e, c, n)))
+    assert worst <= 1e-9, f"max |LP − Ξ| = {worst:.3e}"
+
+
+@given(st.integers(2, 10), st.floats(1e-4, 1.0), st.floats(0.0, 8.0))
+def test_closed_form_equals_lp_hypothesis(n, fraction, eps):
+    c = fraction / n
+    lp = md.max_dobrushin(md.PML(eps, c=c), n)
+    assert float(lp) == pytest.approx(md.dobrushin_bound(eps, c, n), abs=1e-9)
+    # The maximiser is an admissible binary kernel attaining the value, feasible up to the
+    # LP's absolute tolerance 1e-10 per row: ~1e-10 / (smallest entry) in ε (docstring).
+    k = lp.kernel.matrix
+    smallest = k[k > 0].min()
+    assert md.pml_capacity(k, c) <= eps + 1e-8 + 10 * 1e-10 / smallest
+    assert md.dobrushin_coefficient(lp.kernel) == pytest.approx(float(lp), abs=1e-9)
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.3, 1.0, 3.0])
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_ldp_lp_is_kairouz(eps, n):
+    """ε-LDP: sup η_TV = (e^ε − 1)/(e^ε + 1) (Kairouz et al., eq. 13) for every N."""
+    lp = md.max_dobrushin(md.LDP(eps), n)
+    assert float(lp) == pytest.approx(math.tanh(eps / 2), abs=1e-10)
+    assert lp.closed_form == pytest.approx(math.tanh(eps / 2), abs=1e-15)
+    assert md.ldp_level(lp.kernel) <= eps + 1e-9
+
+
+def test_known_prior_lp_kernel_is_admissible_and_attains():
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        n = int(rng.integers(2, 7))
+        prior = rng.dirichlet(np.ones(n))
+        eps = float(rng.uniform(0.05, 2.0))
+        notion = md.PML(eps, prior=prior)
+        lp = md.max_dobrushin(notion, n)
+        assert lp.closed_form is None
+        assert notion.level(lp.kernel) <= eps + 1e-8
+        assert md.dobrushin_coefficient(lp.kernel) == pytest.approx(float(lp), abs=1e-9)
+        # A known prior is one point of Q_X(c) for c = min P, so its set of kernels is
+        # larger: the supremum can only grow.
+        c = float(prior.min())
+        assert float(lp) >= md.dobrushin_bound(eps, c, n) - 1e-9
+
+
+def test_hull_pml_lies_between_its_vertices_and_the_c_set():
+    """PML over conv(P_1, P_2) ⊂ each single prior's set, and ⊃ Q_X(c) ⊃ the hull."""
+    prior_a = np.array([0.5, 0.3, 0.2])
+    prior_b = np.array([0.2, 0.3, 0.5])
+    eps = 0.7
+    hull = md.max_dobrushin(md.PML(eps, priors=[prior_a, prior_b]), 3)
+    for prior in (prior_a, prior_b):
+        assert float(hull) <= md.max_dobrushin(md.PML(eps, prior=prior), 3) + 1e-9
+    c = 0.2  # both priors (hence the hull) lie in Q_X(0.2)
+    assert float(hull) >= md.dobrushin_bound(eps, c, 3) - 1e-9
+
+
+def test_max_dobrushin_one_input_and_attributes():
+    one = md.max_dobrushin(md.LDP(1.0), 1)
+    assert float(one) == 0.0
+    lp = md.max_dobrushin(md.PML(0.5, c=0.1), 4)
+    assert lp.n_programs == 6
+    assert isinstance(lp, float)
+    assert lp.value == float(lp)
+    with pytest.raises(AttributeError):
+        lp.value = 2.0
+    assert "DobrushinMaximum" in repr(lp)
+
+
+# -- Theorem 2, Lemma 1, Lemma 7 -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 10])
+@pytest.mark.parametrize("fraction", [0.01, 0.4, 1.0])
+def test_theorem2_witness_is_log_2_over_nc_pml_and_decomposable(n, fraction):
+    """Eq. (22): level exactly log(2/(Nc)), two rows with disjoint supports, η_χ² = 1."""
+    c = fraction / n
+    k = md.decomposable_witness_kernel(n)
+    assert md.pml_capacity(k, c) == pytest.approx(md.decomposable_threshold(c, n), rel=1e-12)
+    assert md.dobrushin_coefficient(k) == 1.0
+    assert md.disjoint_support_pair(k) is not None
+    assert md.chi_squared_contraction(k).lower_bound == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("n", [2, 4, 7])
+@pytest.mark.parametrize("fraction", [0.05, 0.5, 1.0])
+def test_lemma7_no_zero_in_both_columns_below_the_threshold(n, fraction):
+    """M_0(ε, c) = ∅ iff ε < log(2/(Nc)): forcing p_0 = 1 and p_1 = 0 into the LP of a
+    binary kernel is feasible exactly from the threshold on (η_TV = 1 needs it)."""
+    c = fraction / n
+    threshold = md.decomposable_threshold(c, n)
+    assert float(md.max_dobrushin(md.PML(threshold * (1 - 1e-6), c=c), n)) < 1.0
+    assert float(md.max_dobrushin(md.PML(threshold, c=c), n)) == pytest.approx(1.0, abs=1e-9)
+
+
+def _column_with_zeros_is_admissible(eps: float, c: float, n: int, zeros: int) -> bool:
+    """Independent check: the support indicator, scaled by a small t and completed by the
+    strictly positive column 1 − t·indicator (whose level is O(t))."""
+    column = np.r_[np.ones(n - zeros), np.zeros(zeros)]
+    t = 1e-7
+    k = np.column_stack([t * column, 1 - t * column])
+    return md.pml_capacity(k, c) <= eps + 1e-12
+
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+@pytest.mark.parametrize("fraction", [0.1, 0.6, 1.0])
+def test_lemma1_max_zeros_is_tight(n, fraction):
+    c = fraction / n
+    thresholds = sorted({-math.log((n - z) * c) for z in range(n)})
+    for t in thresholds:
+        for eps in (max(t - 1e-6, 0.0), t, t + 1e-6):
+            z = md.max_zeros_per_column(eps, c, n)
+            if z > 0 or _column_with_zeros_is_admissible(eps, c, n, 0):
+                assert _column_with_zeros_is_admissible(eps, c, n, z)
+            if z < n - 1:
+                assert not _column_with_zeros_is_admissible(eps, c, n, z + 1)
+            # Lemma 1 as printed: ε < −log((N − l)c) ⇒ at most l − 1 zeros.
+            for ell in range(1, n):
+                if eps < -math.log((n - ell) * c):
+                    assert z <= ell - 1
+
+
+@given(st.integers(2, 6), st.floats(0.05, 1.0), st.floats(1e-3, 6.0), st.integers(0, 10**6))
+def test_lemma1_holds_for_designed_kernels(n, fraction, eps, seed):
+    """Kernels of the (ε,c)-PML set (random objectives over its vertices) never have more
+    zeros per column than Lemma 1 allows."""
+    c = fraction / n
+    k = _random_admissible_kernel(md.PML(eps, c=c), n, np.random.default_rng(seed))
+    # Exact zeros (the closed-form vertices carry them), in outputs that carry mass.
+    zeros = (k[:, k.max(axis=0) > 1e-9] == 0).sum(axis=0).max()
+    assert zeros <= md.max_zeros_per_column(eps, c, n)
+
+
+def _random_admissible_kernel(notion, n: int, rng: np.random.Generator) -> np.ndarray:
+    """An extreme kernel of the notion: the design LP with a random objective over the
+    vertices of its cone section (its columns lie in the cone, its rows sum to one)."""
+    from scipy.optimize import linprog
+
+    vertices = notion.cone(n).vertices().points
+    result = linprog(
+        -rng.random(vertices.shape[0]),
+        A_eq=vertices.T,
+        b_eq=np.ones(n),
+        bounds=(0, None),
+        method="highs",
+        options={"primal_feasibility_tolerance": 1e-10},
+    )
+    assert result.status == 0
+    used = result.x > 1e-12
+    return vertices[used].T * result.x[used]
+
+
+# -- Proposition 2 and the SDPI corollaries ---------------------------------------------------
+
+
+@given(st.integers(2, 6), st.floats(0.02, 1.0), st.floats(1e-3, 5.0), st.integers(0, 10**6))
+def test_proposition2_dominates_exact_gamma(n, fraction, eps, seed):
+    c = fraction / n
+    upper, lower = md.gamma_bound(eps, c, n)
+    exact_notion = md.max_cross_channel_gamma(md.PML(eps, c=c), n)
+    assert exact_notion <= upper * (1 + 1e-9)
+    k = _random_admissible_kernel(md.PML(eps, c=c), n, np.random.default_rng(seed))
+    g_max, g_min = md.cross_channel_gamma(k, c=c)
+    assert g_max <= exact_notion * (1 + 1e-9)
+    assert g_min >= lower * (1 - 1e-9)
+    assert g_min == pytest.approx(1 / g_max, rel=1e-12)
+
+
+def test_proposition2_is_tight_when_columns_may_have_a_zero():
+    """With ε ≥ −log((N−1)c) a column can have a zero, and the Prop. 2 bound is attained
+    (our derivation in gamma_bound's docstring); below, the exact value is smaller."""
+    n, c = 4, 0.1
+    eps = -math.log((n - 1) * c) + 0.01
+    assert md.max_cross_channel_gamma(md.PML(eps, c=c), n) == pytest.approx(
+        md.gamma_bound(eps, c, n)[0], rel=1e-9
+    )
+    eps_low = 0.2
+    assert md.max_cross_channel_gamma(md.PML(eps_low, c=c), n) < md.gamma_bound(eps_low, c, n)[0]
+
+
+def test_cross_channel_gamma_against_sampled_priors():
+    rng = np.random.default_rng(5)
+    n, c = 4, 0.1
+    k = random_kernel(rng, n, 3)
+    g_max, g_min = md.cross_channel_gamma(k, c=c)
+    samples = c + (1 - n * c) * rng.dirichlet(np.ones(n) * 0.3, size=4000)
+    out = samples @ k
+    ratios = out[:, None, :] / out[None, :, :]
+    assert ratios.max() <= g_max * (1 + 1e-12)
+    assert ratios.min() >= g_min * (1 - 1e-12)
+    assert ratios.max() >= g_max * 0.9  # the sampled sup approaches the vertex value
+
+
+def test_cross_channel_gamma_zero_and_validation():
+    k = np.array([[1.0, 0.0], [0.5, 0.5]])
+    assert md.cross_channel_gamma(k, [[1.0, 0.0], [0.0, 1.0]]) == (math.inf, 0.0)
+    assert md.cross_channel_gamma(k, [[0.5, 0.5]]) == (1.0, 1.0)
+    with pytest.raises(md.InvalidInputError, match="exactly one"):
+        md.cross_channel_gamma(k)
+    with pytest.raises(md.InvalidInputError, match="columns"):
+        md.cross_channel_gamma(k, [[0.2, 0.3, 0.5]])
+
+
+@given(st.integers(2, 6), st.floats(0.02, 1.0), st.floats(1e-3, 4.0), st.data())
+def test_corollaries_hold_for_admissible_kernels(n, fraction, eps, data):
+    """Corollaries 1 and 2 and eq. (36)–(37) (χ²) on extreme (ε,c)-PML kernels and random
+    P, Q in Q_X(c)."""
+    c = fraction / n
+    seed = data.draw(st.integers(0, 10**6))
+    rng = np.random.default_rng(seed)
+    k = _random_admissible_kernel(md.PML(eps, c=c), n, rng)
+    p, q = c + (1 - n * c) * rng.dirichlet(np.ones(n) * 0.5, size=2)
+    tv = md.total_variation(p, q)
+    slack = 1e-10
+    assert md.kl_divergence(p @ k, q @ k) <= md.pml_kl_sdpi_bound(eps, c, n, tv) + slack
+    assert md.squared_hellinger(p @ k, q @ k) <= md.pml_hellinger_sdpi_bound(eps, c, n, tv) + slack
+    chi2_bound = md.pml_sdpi_bound(eps, c, n, tv, md.CHI_SQUARED)
+    assert md.chi_squared_divergence(p @ k, q @ k) <= chi2_bound + slack
+
+
+@pytest.mark.parametrize(("eps", "c", "n"), [(0.5, 0.05, 4), (2.0, 0.01, 10), (1.3, 0.2, 5)])
+def test_general_form_reduces_to_corollaries(eps, c, n):
+    tv = 0.3
+    assert md.pml_sdpi_bound(eps, c, n, tv, md.KL) == pytest.approx(
+        md.pml_kl_sdpi_bound(eps, c, n, tv), rel=1e-12
+    )
+    assert md.pml_sdpi_bound(eps, c, n, tv, md.SQUARED_HELLINGER) == pytest.approx(
+        md.pml_hellinger_sdpi_bound(eps, c, n, tv), rel=1e-12
+    )
+    assert md.pml_sdpi_bound(0.0, c, n, tv) == 0.0
+
+
+def test_comparators_hold_for_ldp_kernels():
+    """Eqs. (12)–(14) and the reverse-Pinsker comparison on the paper's K1 (log 15-LDP)."""
+    k1 = md.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    eps = md.ldp_level(k1)
+    assert eps == pytest.approx(math.log(15), rel=1e-12)
+    assert md.dobrushin_coefficient(k1) <= md.kairouz_dobrushin_bound(eps) + 1e-12
+    rng = np.random.default_rng(11)
+    c = 0.05
+    for _ in range(300):
+        p, q = c + (1 - 10 * c) * rng.dirichlet(np.ones(10) * 0.4, size=2)
+        tv = md.total_variation(p, q)
+        d = md.kl_divergence(p @ k1, q @ k1)
+        assert d <= md.duchi_kl_bound(eps, tv) + 1e-12
+        assert d <= md.asoodeh_zhang_kl_bound(eps, tv, c) + 1e-12
+        assert d <= md.pml_kl_sdpi_bound(math.log(10 / 3), c, 10, tv) + 1e-12
+        assert md.kl_divergence(p, q) <= md.reverse_pinsker_kl(tv, q.min()) + 1e-12
+
+
+def test_k1_attains_xi_of_example2():
+    """Example 2: K1 is (log 10/3, 0.05)-PML and attains Ξ = 7/8."""
+    k1 = md.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    eps, c = math.log(10 / 3), 0.05
+    assert md.pml_capacity(k1, c) == pytest.approx(eps, rel=1e-12)
+    assert md.dobrushin_bound(eps, c, 10) == pytest.approx(7 / 8, rel=1e-14)
+    assert md.dobrushin_coefficient(k1) == pytest.approx(7 / 8, rel=1e-14)
+    assert float(md.max_dobrushin(md.PML(eps, c=c), 10)) == pytest.approx(7 / 8, abs=1e-10)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6, 8])
+def test_every_valid_remark2_kernel_passes_audit_and_attains(n):
+    for c in (0.01 / n, 0.3 / n, 1.0 / n):
+        for eps in (0.05, 0.5, 1.2, 3.0):
+            qs = md.extremal_binary_valid_q(eps, c, n)
+            for q in qs:
+                k = md.extremal_binary_mechanism(eps, c, n, q)
+                assert md.PML(eps, c=c).level(k) <= eps + 1e-12
+                assert md.dobrushin_coefficient(k) == pytest.approx(
+                    md.dobrushin_bound(eps, c, n), rel=1e-12
+                )
+            for q in set(range(1, n)) - set(qs):
+                with pytest.raises(md.InvalidInputError, match="Valid q"):
+                    md.extremal_binary_mechanism(eps, c, n, q)
+
+
+# -- Example 3: private minimax risk ----------------------------------------------------------
+
+
+def test_example3_tv_is_two_delta_and_the_corrected_bound_holds():
+    """TV(P_θ0, P_θ1) = 2δ, so Corollary 1 gives eq. (45) with 2δ, not δ. The corrected
+    bound holds for the extremal kernel separating inputs 0 and 1. (The printed one held
+    too in every case we sampled: Corollary 1 is loose by more than the factor 2.)"""
+    delta, c = 0.1, 0.05
+    p0 = np.array([0.25 - delta, 0.25 + delta, 0.25, 0.25])
+    p1 = np.array([0.25 + delta, 0.25 - delta, 0.25, 0.25])
+    assert md.total_variation(p0, p1) == pytest.approx(2 * delta, rel=1e-14)
+    for eps in (0.3, 1.0, 2.0):
+        # Remark 2 with q = 2, rows permuted so that inputs 0 and 1 sit at M and m.
+        k = md.extremal_binary_mechanism(eps, c, 4, 2).matrix[[0, 2, 1, 3]]
+        d = md.kl_divergence(p0 @ k, p1 @ k)
+        assert d <= md.pml_kl_sdpi_bound(eps, c, 4, 2 * delta) + 1e-12
+
+
+def test_private_minimax_lower_bound_values_and_monotonicity():
+    delta, c, eps = 0.05, 0.05, 1.0
+    xi = md.dobrushin_bound(eps, c, 4)
+    rate = xi * math.log((1 - 4 * c) * math.exp(eps) + 1) * 2 * delta
+    for n in (1, 10, 100):
+        expected = delta / 4 * math.exp(-n * rate)
+        assert md.private_minimax_lower_bound(n, delta, eps, c) == pytest.approx(
+            expected, rel=1e-12
+        )
+    assert md.private_minimax_lower_bound(10, delta, eps, c) > md.private_minimax_lower_bound(
+        10, delta, eps + 1, c
+    )
+    with pytest.raises(md.InvalidInputError, match="1/4 - delta"):
+        md.private_minimax_lower_bound(10, 0.2, eps, 0.1)
+
+
+# -- η_χ² ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("crossover", [0.0, 0.1, 0.25, 0.4, 0.5])
+def test_chi_squared_contraction_of_the_binary_symmetric_channel(crossover):
+    """η_χ²(BSC(δ)) = (1 − 2δ)² (Polyanskiy & Wu, Example 33.x); η_TV = |1 − 2δ|."""
+    k = np.array([[1 - crossover, crossover], [crossover, 1 - crossover]])
+    result = md.chi_squared_contraction(k)
+    assert result.lower_bound == pytest.approx((1 - 2 * crossover) ** 2, abs=1e-9)
+    assert result.dobrushin_coefficient == pytest.approx(abs(1 - 2 * crossover), abs=1e-15)
+
+
+@given(kernels(min_size=2, max_size=4))
+def test_chi_squared_contraction_is_below_dobrushin_and_certified(k):
+    result = md.chi_squared_contraction(k, n_starts=4)
+    assert 0.0 <= result.lower_bound <= result.dobrushin_coefficient + 1e-9
+    assert md.maximal_correlation(k, result.prior) ** 2 == pytest.approx(
+        result.lower_bound, abs=1e-12
+    )
+
+
+def test_maximal_correlation_against_the_variational_definition():
+    """ρ_m = sup E[f(X) g(Y)] over centred unit-variance f, g: for f from the SVD and the
+    best g the correlation equals the singular value, and random f never exceed it."""
+    rng = np.random.default_rng(2)
+    k = random_kernel(rng, 4, 3)
+    p = rng.dirichlet(np.ones(4))
+    rho = md.maximal_correlation(k, p)
+    joint = p[:, None] * k
+    p_y = joint.sum(axis=0)
+    best = 0.0
+    for _ in range(3000):
+        f = rng.normal(size=4)
+        f -= p @ f
+        f /= math.sqrt(p @ f**2)
+        g = (joint.T @ f) / p_y  # E[f(X) | Y], the best g for this f (normalised below)
+        g -= p_y @ g
+        norm = math.sqrt(p_y @ g**2)
+        if norm > 0:
+            best = max(best, float(f @ joint @ (g / norm)))
+    assert best <= rho + 1e-12
+    assert best >= rho - 1e-3

@@ -1,0 +1,157 @@
+"""Tests of Rényi-LDP amplification (f_α paper, Sec. III, V–VI)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+import mechdesign as md
+from tests.conftest import kernels
+
+EXAMPLE12 = [  # (N, ε, k) of Fig. 2
+    (5, math.log(2), 2),
+    (5, math.log(6), 2),
+    (20, math.log(10), 2),
+    (100, math.log(10), 50),
+]
+ALPHAS = [1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0]
+
+
+def _example12_channel(n: int, k: int) -> md.Mechanism:
+    """Block-uniform when k divides N; our circulant choice otherwise (N = 5, k = 2)."""
+    return md.block_uniform_channel(n, k) if n % k == 0 else md.circulant_singular_channel(n, k)
+
+
+@pytest.mark.parametrize(("n", "eps", "k"), EXAMPLE12)
+def test_example12_gamma_closed_form(n, eps, k):
+    """Γ_max(Y) = Γ_min(Y)^{-1} = 1 + (e^ε − 1)/k over the rows of N-ary randomized
+    response (for the circulant channel too, our construction for k ∤ N)."""
+    rr = md.randomized_response(n, eps)
+    g_max, g_min = md.cross_channel_gamma(_example12_channel(n, k), rr.matrix)
+    expected = 1 + math.expm1(eps) / k
+    assert g_max == pytest.approx(expected, rel=1e-12)
+    assert g_min == pytest.approx(1 / expected, rel=1e-12)
+
+
+def test_last_smaller_block_loses_the_closed_form():
+    """The other construction for k ∤ N (blocks {0,1}, {2,3}, {4}) passes input 4 through,
+    so Γ_max = e^ε: Example 12's closed form does not survive it."""
+    eps = math.log(6)
+    channel = np.zeros((5, 5))
+    channel[:2, :2] = channel[2:4, 2:4] = 0.5
+    channel[4, 4] = 1.0
+    g_max, _ = md.cross_channel_gamma(channel, md.randomized_response(5, eps).matrix)
+    assert g_max == pytest.approx(6.0, rel=1e-12)
+    bound = md.rldp_amplification_bound(md.randomized_response(5, eps), channel, 2.0, eta_tv=1.0)
+    assert not bound.amplifies
+
+
+@pytest.mark.parametrize(("n", "eps", "k"), EXAMPLE12)
+@pytest.mark.parametrize("eta_tv", [1.0, "rows", "dobrushin"])
+def test_example12_bound_dominates_the_true_rldp(n, eps, k, eta_tv):
+    rr = md.randomized_response(n, eps)
+    channel = _example12_channel(n, k)
+    cascade = rr.then(channel)
+    for alpha in ALPHAS:
+        result = md.rldp_amplification_bound(rr, channel, alpha, eta_tv=eta_tv)
+        true = md.renyi_ldp_level(cascade, alpha)
+        assert true <= result.bound * (1 + 1e-9), (alpha, true, result.bound)
+        assert true <= result.first_level * (1 + 1e-9)  # post-processing
+
+
+def test_example12_shows_amplification_for_n100_k50():
+    """(N, ε, k) = (100, log 10, 50): φ is below the RLDP of randomized response alone at
+    every α plotted — the amplification of Fig. 2(d)."""
+    rr = md.randomized_response(100, math.log(10))
+    channel = md.block_uniform_channel(100, 50)
+    for alpha in ALPHAS:
+        result = md.rldp_amplification_bound(rr, channel, alpha, eta_tv=1.0)
+        assert result.amplifies
+        assert result.bound < result.first_level
+        assert result.best_bound == result.bound
+
+
+def test_gamma_tends_to_one_as_n_grows():
+    """Example 12: for a fixed ratio k/N = 1/m, Γ_max → 1 as N → ∞, and so does φ → 0."""
+    eps, m = math.log(10), 4
+    bounds = []
+    for n in (8, 40, 400):
+        rr = md.randomized_response(n, eps)
+        result = md.rldp_amplification_bound(rr, md.block_uniform_channel(n, n // m), 3.0)
+        assert result.gamma_max == pytest.approx(1 + m * math.expm1(eps) / n, rel=1e-12)
+        bounds.append(result.bound)
+    assert bounds[0] > bounds[1] > bounds[2]
+    assert bounds[2] < bounds[0] / 4
+
+
+def test_example4_and_example5_confusion_graphs():
+    """Example 5: P (3-singular) has a complete confusion graph, Q (2-singular) does not;
+    Example 4: block-diagonal channels always have a disjoint pair."""
+    p = md.PAPER_EXAMPLES["falpha-example5-P"].mechanism
+    q = np.array([[0.5, 0.5, 0, 0], [0.5, 0.5, 0, 0], [0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5]])
+    assert md.disjoint_support_pair(p) is None
+    assert md.confusion_graph(p).all()
+    assert md.disjoint_support_pair(q) == (0, 2)
+    assert not md.confusion_graph(q)[0, 2]
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        sizes = rng.integers(1, 4, size=int(rng.integers(2, 4)))
+        blocks = [rng.dirichlet(np.ones(s), size=s) for s in sizes]
+        n = int(sizes.sum())
+        matrix = np.zeros((n, n))
+        start = 0
+        for block, size in zip(blocks, sizes, strict=True):
+            matrix[start : start + size, start : start + size] = block
+            start += size
+        assert md.disjoint_support_pair(matrix) is not None
+
+
+@pytest.mark.parametrize(("n", "k"), [(4, 2), (5, 2), (6, 3), (7, 3), (6, 4)])
+def test_circulant_is_k_singular(n, k):
+    channel = md.circulant_singular_channel(n, k).matrix
+    assert set(np.unique(channel)) <= {0.0, 1.0 / k}
+    assert (channel > 0).sum(axis=0).tolist() == [k] * n
+    # Proposition 3 applies exactly when two inputs are k or more apart on the circle.
+    assert (md.disjoint_support_pair(channel) is not None) == (n >= 2 * k)
+
+
+@given(kernels(min_size=2, max_size=4))
+def test_disjoint_pair_means_chi_squared_contraction_one(k):
+    """Proposition 3 / Ahlswede–Gács: a disjoint pair gives η_χ² = 1 (found exactly by the
+    two-point starts); without one, η_χ² ≤ η_TV (< 1 may or may not hold for η_TV)."""
+    result = md.chi_squared_contraction(k, n_starts=2)
+    if md.disjoint_support_pair(k) is not None:
+        assert result.lower_bound == pytest.approx(1.0, abs=1e-9)
+    assert result.lower_bound <= result.dobrushin_coefficient + 1e-9
+
+
+def test_validation():
+    rr = md.randomized_response(3, 1.0)
+    with pytest.raises(md.InvalidInputError, match="alpha must be finite and > 1"):
+        md.rldp_amplification_bound(rr, np.eye(3), 1.0)
+    with pytest.raises(md.InvalidInputError, match="must match"):
+        md.rldp_amplification_bound(rr, np.eye(4), 2.0)
+    with pytest.raises(md.InvalidInputError, match="eta_tv"):
+        md.rldp_amplification_bound(rr, np.eye(3), 2.0, eta_tv="sometimes")
+    with pytest.raises(md.InvalidInputError, match="eta_tv must be in"):
+        md.rldp_amplification_bound(rr, np.eye(3), 2.0, eta_tv=1.5)
+    with pytest.raises(md.InvalidInputError, match="must divide"):
+        md.block_uniform_channel(5, 2)
+    with pytest.raises(md.InvalidInputError, match="k must be <= n"):
+        md.circulant_singular_channel(3, 4)
+
+
+def test_identity_channel_gives_no_amplification_and_zero_channel_full():
+    """Post-processing by the identity keeps the level (φ cannot beat it by much); a
+    constant channel makes the cascade perfectly private and φ = 0 (Γ = 1)."""
+    rr = md.randomized_response(4, 1.0)
+    constant = np.full((4, 3), 1 / 3)
+    result = md.rldp_amplification_bound(rr, constant, 2.0)
+    assert result.bound == pytest.approx(0.0, abs=1e-12)
+    assert result.gamma_max == pytest.approx(1.0, abs=1e-12)
+    assert result.gamma_min == pytest.approx(1.0, abs=1e-12)
+    identity = md.rldp_amplification_bound(rr, np.eye(4), 2.0)
+    assert identity.bound >= md.renyi_ldp_level(rr, 2.0) * (1 - 1e-12)
