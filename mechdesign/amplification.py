@@ -193,9 +193,10 @@ def rldp_amplification_bound(
     epsilon_f = f_alpha_from_renyi(first_level, a)
     gamma_max, gamma_min = cross_channel_gamma(k, w)
     eta = _eta_tv(w, k, eta_tv)
-    if math.isinf(epsilon_f) or math.isinf(gamma_max):
+    if math.isinf(gamma_max):
         bound = math.inf
     else:
+        # g_α^{-1}(∞) = 1: an infinite (or overflowing) ε_f still leaves TV ≤ 1.
         tv = pinsker_f_alpha_inverse(epsilon_f, a)
         bound = math.log1p(eta * reverse_pinsker_f_alpha(gamma_max, gamma_min, a) * tv) / (
             a - 1.0

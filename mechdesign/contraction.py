@@ -213,7 +213,9 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
             p \\in C,\\ \\mathbf 1 - p \\in C,\\ 0 \\le p \\le 1 \\,\\},
 
     one LP per unordered pair (the feasible set is symmetric under ``p ↦ 1 − p``, which
-    swaps ``i`` and ``j``), with ``C`` the notion's ratio cone ``{v : G v ≥ 0}``
+    swaps ``i`` and ``j``) — or a single LP when the set of rows of ``G`` is invariant
+    under the transposition (0 1) and the cyclic shift, which generate every permutation
+    (LDP and (ε, c)-PML) — with ``C`` the notion's ratio cone ``{v : G v ≥ 0}``
     (:meth:`RatioCone.inequalities`). The LP is exact, so this is the maximal
     coefficient itself, not a bound. For (ε, c)-PML it must equal Ξ(ε, c) of Theorem 1
     (tested); for PML with a known prior or over a polytope of priors no closed form is
@@ -265,7 +267,10 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
     best_value, best_p, best_pair = -math.inf, None, (0, 1)
     seconds = 0.0
     n_programs = 0
-    for i, j in itertools.combinations(range(n_val), 2):
+    # A cone invariant under every permutation of the inputs (LDP, (ε, c)-PML) makes all
+    # pairs equivalent: one LP suffices.
+    pairs = [(0, 1)] if _is_permutation_invariant(g) else itertools.combinations(range(n_val), 2)
+    for i, j in pairs:
         cost = np.zeros(n_val)
         cost[i], cost[j] = 1.0, -1.0
         solution = _solve_pair_program(cost, matrix, upper)
@@ -286,6 +291,22 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
 
 
 # -- closed forms of the Dobrushin paper ------------------------------------------------------
+
+
+def _is_permutation_invariant(g: NDArray[np.float64]) -> bool:
+    """Whether the row set of ``g`` is invariant under all permutations of its columns.
+
+    Checked on the two generators of the symmetric group, exactly: the rows come from
+    :meth:`RatioCone.inequalities`, whose power-of-two scaling is exact, so a permuted
+    notion produces bit-identical rows.
+    """
+    n = g.shape[1]
+    if n <= 1:
+        return True
+    rows = {row.tobytes() for row in g}
+    swap = np.r_[1, 0, np.arange(2, n)]
+    shift = np.r_[np.arange(1, n), 0]
+    return all({row.tobytes() for row in g[:, perm]} == rows for perm in (swap, shift))
 
 
 def _solve_pair_program(

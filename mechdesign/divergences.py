@@ -287,7 +287,9 @@ def _renyi_divergence_rows(
             terms = p[on_p] * (log_p[on_p] - np.log(q_on))
         return np.where(escapes.any(axis=1), math.inf, np.maximum(terms.sum(axis=1), 0.0))
     both = ~escapes
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # The near-α=1 branch is evaluated everywhere but used only where |exponent| ≤ 1, so
+    # its overflow elsewhere (large α) is harmless.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         exponent = np.where(both, (a - 1.0) * (log_p[on_p] - np.log(q_on)), -math.inf)
         weights = np.where(both, p[on_p], 0.0)
         far = np.max(np.where(both, np.abs(exponent), 0.0), axis=1) > 1.0
@@ -345,8 +347,13 @@ def f_alpha_from_renyi(value: float, alpha: float) -> float:
     if a == 1:
         return d
     if a > 1:
-        return math.inf if math.isinf(d) else math.expm1((a - 1.0) * d)
+        exponent = (a - 1.0) * d
+        # e^709.78 is the largest finite double: beyond it the f_α divergence is +inf.
+        return math.inf if exponent > _LOG_FLOAT_MAX else math.expm1(exponent)
     return 1.0 if math.isinf(d) else -math.expm1((a - 1.0) * d)
+
+
+_LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 
 
 def _check_gamma(gamma: float) -> float:

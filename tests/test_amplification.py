@@ -155,3 +155,16 @@ def test_identity_channel_gives_no_amplification_and_zero_channel_full():
     assert result.gamma_min == pytest.approx(1.0, abs=1e-12)
     identity = md.rldp_amplification_bound(rr, np.eye(4), 2.0)
     assert identity.bound >= md.renyi_ldp_level(rr, 2.0) * (1 - 1e-12)
+
+
+def test_large_alpha_does_not_overflow():
+    """At large α the f_α form of ε overflows a double: it is +inf, not an error; TV ≤ 1
+    still holds, so φ stays finite and tends to log Γ_max (Remark 7)."""
+    rr = md.randomized_response(100, math.log(10))
+    channel = md.block_uniform_channel(100, 50)
+    assert md.f_alpha_from_renyi(10.0, 1000.0) == math.inf
+    result = md.rldp_amplification_bound(rr, channel, 1000.0, eta_tv=1.0)
+    assert result.epsilon_f == math.inf
+    assert result.bound == pytest.approx(math.log(result.gamma_max), rel=2e-2)
+    assert result.bound >= math.log(result.gamma_max)
+    assert md.renyi_ldp_level(rr.then(channel), 1000.0) <= result.bound

@@ -220,7 +220,10 @@ def test_max_dobrushin_one_input_and_attributes():
     one = md.max_dobrushin(md.LDP(1.0), 1)
     assert float(one) == 0.0
     lp = md.max_dobrushin(md.PML(0.5, c=0.1), 4)
-    assert lp.n_programs == 6
+    assert lp.n_programs == 1  # permutation-invariant cone: one pair suffices
+    skewed = md.max_dobrushin(md.PML(0.5, prior=[0.4, 0.3, 0.2, 0.1]), 4)
+    assert skewed.n_programs == 6
+    assert md.max_dobrushin(md.PML(0.5, prior=[0.25] * 4), 4).n_programs == 1
     assert isinstance(lp, float)
     assert lp.value == float(lp)
     with pytest.raises(AttributeError):
