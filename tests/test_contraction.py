@@ -514,3 +514,31 @@ def test_maximal_correlation_against_the_variational_definition():
             best = max(best, float(f @ joint @ (g / norm)))
     assert best <= rho + 1e-12
     assert best >= rho - 1e-3
+
+
+@given(st.integers(2, 6), st.floats(0.01, 1.5), st.integers(0, 10**6))
+def test_known_prior_maximum_is_at_most_e_eps_minus_one(n, eps, seed):
+    """For one known prior P, p_i ≤ e^ε P·p and 1 − p_j ≤ e^ε (1 − P·p) add up to
+    p_i − p_j ≤ e^ε − 1 (Theorem 3's argument with the two columns), the uniform-prior
+    value of Remark 1. Some priors attain it, not all: (0.7, 0.3) at ε = 0.5 does not."""
+    prior = np.random.default_rng(seed).dirichlet(np.ones(n))
+    value = float(md.max_dobrushin(md.PML(eps, prior=prior), n))
+    assert value <= min(math.expm1(eps), 1.0) + 1e-9
+
+
+def test_known_prior_maximum_examples():
+    skewed = md.max_dobrushin(md.PML(0.5, prior=[0.4, 0.25, 0.15, 0.1, 0.06, 0.04]), 6)
+    assert float(skewed) == pytest.approx(math.expm1(0.5), abs=1e-9)
+    binary = md.max_dobrushin(md.PML(0.5, prior=[0.7, 0.3]), 2)
+    assert float(binary) < math.expm1(0.5) - 0.05
+
+
+@pytest.mark.parametrize(("a", "eps"), [(0.7, 0.5), (0.6, 0.6), (0.9, 0.2), (0.55, 0.6)])
+def test_known_binary_prior_closed_form(a, eps):
+    """Binary prior (a, 1 − a), a ≥ 1/2, with e^ε a ≥ 1 ≥ e^ε (1 − a): the first column's
+    constraint is slack, and the second's, (1 − p_1)(1 − e^ε(1 − a)) ≤ e^ε a (1 − p_0), with
+    p_1 = 0 gives sup η_TV = (e^ε − 1)/(e^ε a) (derived by hand for this test)."""
+    e = math.exp(eps)
+    assert e * a >= 1 >= e * (1 - a)
+    value = md.max_dobrushin(md.PML(eps, prior=[a, 1 - a]), 2)
+    assert float(value) == pytest.approx((e - 1) / (e * a), abs=1e-10)
