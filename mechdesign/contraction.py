@@ -22,6 +22,7 @@ from scipy.optimize import minimize
 
 from mechdesign._highs import LinearProgramSolution, solve_linear_program
 from mechdesign._numerics import (
+    BOUNDARY_PRIOR_WEIGHTS,
     CORRELATION_WEIGHT_FLOOR,
     LP_FALLBACK_FEASIBILITY_TOL,
     LP_SNAP_ATOL,
@@ -746,6 +747,14 @@ def chi_squared_contraction(
         two = np.zeros(n)
         two[[i, j]] = 0.5
         starts.append(two)
+    # Near-point-mass priors a·e_x + (1 − a)·e_x': for kernels with zeros the supremum
+    # can be approached only as a → 0, where ρ_m² tends to the mass of row x on the
+    # outputs row x' never produces (the Z-channel's η_χ² = η_TV is such a limit).
+    for i, j in itertools.permutations(range(n), 2):
+        for weight in BOUNDARY_PRIOR_WEIGHTS:
+            edge = np.zeros(n)
+            edge[i], edge[j] = weight, 1.0 - weight
+            starts.append(edge)
     rng = np.random.default_rng(seed)
     starts.extend(rng.dirichlet(np.ones(n), size=count))
     best_value, best_prior = -1.0, starts[0]

@@ -542,3 +542,13 @@ def test_known_binary_prior_closed_form(a, eps):
     assert e * a >= 1 >= e * (1 - a)
     value = md.max_dobrushin(md.PML(eps, prior=[a, 1 - a]), 2)
     assert float(value) == pytest.approx((e - 1) / (e * a), abs=1e-10)
+
+
+def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
+    """Z-channel [[1 − p, p], [0, 1]]: with P = a e_0 + (1 − a) e_1, ρ_m² → 1 − p as a → 0
+    (the mass of row 0 where row 1 is zero), which is η_TV, the cap: η_χ² = 1 − p, a
+    supremum not attained in the interior (found by the independent reference test)."""
+    k = np.array([[0.7, 0.3], [0.0, 1.0]])
+    result = md.chi_squared_contraction(k)
+    assert result.lower_bound == pytest.approx(0.7, abs=1e-8)
+    assert result.lower_bound <= 0.7 + 1e-12
