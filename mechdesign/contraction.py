@@ -731,8 +731,12 @@ def chi_squared_contraction(
     supremum over priors is not concave, so the value returned is a certified lower
     bound: ``ρ_m²`` evaluated at the returned prior. Starts: the uniform prior, the
     two-point priors ``(e_x + e_x')/2`` for every pair (exact when the two rows have
-    disjoint supports: then ``ρ_m = 1``, Ahlswede & Gács), and ``n_starts`` Dirichlet(1)
-    draws from ``seed``; each is refined by Nelder–Mead on a softmax parametrisation.
+    disjoint supports: then ``ρ_m = 1``, Ahlswede & Gács), the near-point-mass priors
+    ``a e_x + (1 − a) e_x'`` with ``a`` in :data:`BOUNDARY_PRIOR_WEIGHTS` (for kernels
+    with zeros the supremum can be a limit at a point mass — the Z-channel's
+    ``η_χ² = η_TV`` — which these reach to within about ``a``), and ``n_starts``
+    Dirichlet(1) draws from ``seed``; the best ``n_starts`` are refined by Nelder–Mead on
+    a softmax parametrisation.
     η_χ² ≤ η_f ≤ η_TV for every f, so :attr:`ChiSquaredContraction.dobrushin_coefficient`
     brackets it from above.
     """
