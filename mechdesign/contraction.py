@@ -238,6 +238,10 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
         ``1e-10 / min_x p_x`` (1e-7 for entries near 1e-3).
     """
     n_val = check_positive_int(n, "n")
+    if not callable(getattr(notion, "cone", None)):
+        raise InvalidInputError(
+            f"notion must be a privacy notion with a ratio cone (LDP, PML, …); got {notion!r}."
+        )
     cone = notion.cone(n_val)
     closed_form = notion.dobrushin_bound(n_val) if hasattr(notion, "dobrushin_bound") else None
     if n_val == 1:

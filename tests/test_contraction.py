@@ -552,3 +552,27 @@ def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
     result = md.chi_squared_contraction(k)
     assert result.lower_bound == pytest.approx(0.7, abs=1e-8)
     assert result.lower_bound <= 0.7 + 1e-12
+
+
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [
+        (lambda: md.max_dobrushin("LDP", 3), "notion must be a privacy notion"),
+        (lambda: md.max_dobrushin(md.LDP(1.0), 0), "n must be a positive integer"),
+        (lambda: md.pml_kl_sdpi_bound(1.0, 0.1, 4, 1.5), "tv must be"),
+        (lambda: md.pml_sdpi_bound(1.0, 0.1, 4, "x"), "tv must be"),
+        (lambda: md.duchi_kl_bound(1.0, -0.1), "tv must be"),
+        (lambda: md.reverse_pinsker_kl(0.2, 0.0), "q_min must be"),
+        (lambda: md.gamma_bound(1.0, 0.3, 4), "c must satisfy"),
+        (lambda: md.max_cross_channel_gamma(md.LDP(1.0), 3), "pass priors"),
+        (lambda: md.decomposable_witness_kernel(1), "n must be >= 2"),
+        (lambda: md.max_zeros_per_column(-1.0, 0.1, 4), "epsilon must be >= 0"),
+        (lambda: md.chi_squared_contraction(np.eye(2), n_starts=0), "n_starts"),
+        (lambda: md.maximal_correlation(np.eye(2), [0.5, 0.6]), "prior"),
+        (lambda: md.private_minimax_lower_bound(10, 0.3, 1.0, 0.01), "delta must be"),
+        (lambda: md.private_minimax_lower_bound(0, 0.1, 1.0, 0.01), "n_samples"),
+    ],
+)
+def test_contraction_bad_input_names_the_argument(call, fragment):
+    with pytest.raises(md.InvalidInputError, match=fragment):
+        call()
