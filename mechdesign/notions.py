@@ -426,8 +426,8 @@ class PML:
 
     def dobrushin_bound(self, n: int) -> float | None:
         """Ξ(ε, c) for ``(ε, c)``-PML (Dobrushin paper, Theorem 1); ``None`` for a known
-        prior or a hull of priors, where no closed form is known (the contraction issue
-        computes it by LP)."""
+        prior or a hull of priors, where no closed form is known: there
+        :func:`~mechdesign.contraction.max_dobrushin` gives the exact value by LP."""
         if self.c is None:
             return None
         return dobrushin_bound(self.epsilon, check_c(self.c, n), n)
