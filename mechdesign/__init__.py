@@ -77,6 +77,10 @@ from mechdesign.divergences import (
     squared_hellinger,
     total_variation,
 )
+from mechdesign.envelope import (
+    dp_failure_probability,
+    privacy_profile,
+)
 from mechdesign.errors import (
     InfeasibleError,
     InvalidInputError,
@@ -155,6 +159,7 @@ __all__ = [
     "disjoint_support_pair",
     "dobrushin_bound",
     "dobrushin_coefficient",
+    "dp_failure_probability",
     "duchi_kl_bound",
     "estimate_input_distribution",
     "event_leakage",
@@ -189,6 +194,7 @@ __all__ = [
     "pml_level",
     "pml_sdpi_bound",
     "pointwise_leakage",
+    "privacy_profile",
     "private_minimax_lower_bound",
     "project_to_simplex",
     "randomized_response",
