@@ -21,10 +21,10 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from mechdesign._numerics import LP_FEASIBILITY_TOL
+from mechdesign._numerics import LP_FALLBACK_FEASIBILITY_TOL, LP_FEASIBILITY_TOL
 from mechdesign.errors import SolverError
 
-__all__ = ["LinearProgramSolution", "solve_linear_program"]
+__all__ = ["LinearProgramSolution", "solve_linear_program", "solve_with_fallback"]
 
 #: HiGHS's code for the primal simplex method (option ``simplex_strategy``).
 PRIMAL_SIMPLEX = 4
@@ -130,6 +130,35 @@ def solve_linear_program(
         seconds=seconds,
         basic_columns=np.flatnonzero(col_status),
     )
+
+
+#: HiGHS statuses that, on an LP the caller knows to be feasible and bounded, mean
+#: numerical trouble at the tight tolerance rather than a property of the problem.
+NUMERICAL_FAILURES = frozenset({"Infeasible", "Solve error", "Unknown", "Not Set"})
+
+
+def solve_with_fallback(
+    cost: NDArray[np.float64],
+    matrix: sp.csc_array,
+    row_lower: NDArray[np.float64],
+    row_upper: NDArray[np.float64],
+    **options,
+) -> LinearProgramSolution:
+    """:func:`solve_linear_program` for LPs known to be feasible and bounded.
+
+    Near-degenerate programs (nearly parallel columns at tiny ε; c ≈ 0 with a large ε)
+    can make HiGHS stop at :data:`LP_FEASIBILITY_TOL` with a status in
+    :data:`NUMERICAL_FAILURES`; they are solved again at HiGHS's default tolerance
+    :data:`LP_FALLBACK_FEASIBILITY_TOL`, and a second failure is raised. Other statuses
+    (a time limit, say) are raised at once. Callers check the answer independently.
+    """
+    try:
+        return solve_linear_program(cost, matrix, row_lower, row_upper, **options)
+    except SolverError as err:
+        if err.status not in NUMERICAL_FAILURES:
+            raise
+        options["feasibility_tolerance"] = LP_FALLBACK_FEASIBILITY_TOL
+        return solve_linear_program(cost, matrix, row_lower, row_upper, **options)
 
 
 def _to_highs_bounds(values: NDArray[np.float64]) -> NDArray[np.float64]:

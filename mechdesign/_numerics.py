@@ -203,3 +203,6 @@ CORRELATION_WEIGHT_FLOOR = 1e-12
 #: η_χ²: suprema approached as a → 0 are then found to within about a (well above the
 #: floor, so no precision is lost in P_Y).
 BOUNDARY_PRIOR_WEIGHTS = (1e-3, 1e-6, 1e-9)
+
+#: log of the largest finite double: ``exp`` of anything larger overflows to +inf.
+LOG_FLOAT_MAX = math.log(np.finfo(float).max)

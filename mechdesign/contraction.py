@@ -20,11 +20,10 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import minimize
 
-from mechdesign._highs import LinearProgramSolution, solve_linear_program
+from mechdesign._highs import solve_with_fallback
 from mechdesign._numerics import (
     BOUNDARY_PRIOR_WEIGHTS,
     CORRELATION_WEIGHT_FLOOR,
-    LP_FALLBACK_FEASIBILITY_TOL,
     LP_SNAP_ATOL,
     as_distribution,
     as_float_array,
@@ -278,7 +277,11 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
     for i, j in pairs:
         cost = np.zeros(n_val)
         cost[i], cost[j] = 1.0, -1.0
-        solution = _solve_pair_program(cost, matrix, upper)
+        # Always feasible (p = 1/2) and bounded, so a failure is numerical.
+        solution = solve_with_fallback(
+            cost, matrix, np.zeros(g.shape[0]), upper,
+            col_lower=np.zeros(n_val), col_upper=np.ones(n_val),
+        )
         seconds += solution.seconds
         n_programs += 1
         if solution.objective > best_value:
@@ -312,30 +315,6 @@ def _is_permutation_invariant(g: NDArray[np.float64]) -> bool:
     swap = np.r_[1, 0, np.arange(2, n)]
     shift = np.r_[np.arange(1, n), 0]
     return all({row.tobytes() for row in g[:, perm]} == rows for perm in (swap, shift))
-
-
-def _solve_pair_program(
-    cost: NDArray[np.float64], matrix: sp.csc_array, upper: NDArray[np.float64]
-) -> LinearProgramSolution:
-    """``max cost·p`` s.t. ``0 ≤ G p ≤ G 1``, ``0 ≤ p ≤ 1``; always feasible (``p = 1/2``).
-
-    Near-degenerate cones (ε ≈ 0, or c ≈ 0 with a large ε) can make HiGHS stop without a
-    status at its tightest tolerance although the program is feasible and bounded; it is
-    then solved again at HiGHS's default tolerance, and a second failure is raised.
-    """
-    n = cost.shape[0]
-    bounds = {"col_lower": np.zeros(n), "col_upper": np.ones(n)}
-    try:
-        return solve_linear_program(cost, matrix, np.zeros(matrix.shape[0]), upper, **bounds)
-    except SolverError:
-        return solve_linear_program(
-            cost,
-            matrix,
-            np.zeros(matrix.shape[0]),
-            upper,
-            feasibility_tolerance=LP_FALLBACK_FEASIBILITY_TOL,
-            **bounds,
-        )
 
 
 def _snap_to_bounds(p: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -630,13 +609,8 @@ def cross_channel_gamma(
             )
         vertices = np.array([as_distribution(p, f"priors[{i}]") for i, p in enumerate(rows)])
     outputs = vertices @ k  # (m, M)
-    high = outputs.max(axis=0)
-    low = outputs.min(axis=0)
-    seen = high > 0
-    if np.any(low[seen] == 0):
-        return math.inf, 0.0
-    ratio = float((high[seen] / low[seen]).max())
-    return ratio, 1.0 / ratio
+    ratio = _largest_output_ratio(outputs)
+    return ratio, (0.0 if math.isinf(ratio) else 1.0 / ratio)
 
 
 def max_cross_channel_gamma(notion: Notion, n: int, priors: ArrayLike | None = None) -> float:
@@ -667,6 +641,12 @@ def max_cross_channel_gamma(notion: Notion, n: int, priors: ArrayLike | None = N
         )
     vertices = notion.cone(n_val).vertices().points  # (k, N), columns of kernels
     outputs = prior_rows @ vertices.T  # (m, k)
+    return _largest_output_ratio(outputs)
+
+
+def _largest_output_ratio(outputs: NDArray[np.float64]) -> float:
+    """``max_y max_{i,j} outputs[i, y] / outputs[j, y]`` over outputs some row reaches
+    (shape (m, M)); ``inf`` when one row reaches an output another cannot."""
     high = outputs.max(axis=0)
     low = outputs.min(axis=0)
     seen = high > 0

@@ -33,11 +33,10 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import nnls
 
-from mechdesign._highs import solve_linear_program
+from mechdesign._highs import solve_with_fallback
 from mechdesign._numerics import (
     AUDIT_ATOL,
     CERTIFICATE_ATOL,
-    LP_FALLBACK_FEASIBILITY_TOL,
     MAX_VERTICES,
     STOCHASTIC_ATOL,
     as_distribution,
@@ -431,24 +430,15 @@ def _solve_vertex_lp(
 
     The LP is always feasible (``1/N`` lies in every section, so ``1 = N · (1/N)`` is a
     combination of vertices). For tiny ε every vertex is within ~ε of ``1/N``, the
-    columns are nearly parallel, and HiGHS at :data:`LP_FEASIBILITY_TOL` can report
-    "Infeasible"; the LP is then solved again at HiGHS's default tolerance
-    :data:`LP_FALLBACK_FEASIBILITY_TOL`, and the certificate check decides whether the
-    answer stands.
+    columns are nearly parallel, and HiGHS at its tight tolerance can report
+    "Infeasible" or a solve error; :func:`~mechdesign._highs.solve_with_fallback` then
+    solves it again at HiGHS's default tolerance, and the certificate check decides
+    whether the answer stands.
     """
     points = vertex_set.points
     n = points.shape[1]
     matrix = sp.csc_array(points.T)
-    try:
-        solution = solve_linear_program(values, matrix, np.ones(n), np.ones(n),
-                                        time_limit=time_limit)
-    except SolverError as err:
-        if err.status != "Infeasible":
-            raise
-        solution = solve_linear_program(
-            values, matrix, np.ones(n), np.ones(n), time_limit=time_limit,
-            feasibility_tolerance=LP_FALLBACK_FEASIBILITY_TOL,
-        )
+    solution = solve_with_fallback(values, matrix, np.ones(n), np.ones(n), time_limit=time_limit)
     weights = _polish(points, solution.x)
     return weights, solution, solution.row_dual
 

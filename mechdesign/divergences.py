@@ -26,6 +26,7 @@ from scipy.special import logsumexp, xlog1py
 
 from mechdesign._numerics import (
     JOINT_RANGE_XATOL,
+    LOG_FLOAT_MAX,
     SERIES_RADIUS,
     SERIES_TERMS,
     as_distribution,
@@ -349,11 +350,9 @@ def f_alpha_from_renyi(value: float, alpha: float) -> float:
     if a > 1:
         exponent = (a - 1.0) * d
         # e^709.78 is the largest finite double: beyond it the f_α divergence is +inf.
-        return math.inf if exponent > _LOG_FLOAT_MAX else math.expm1(exponent)
+        return math.inf if exponent > LOG_FLOAT_MAX else math.expm1(exponent)
     return 1.0 if math.isinf(d) else -math.expm1((a - 1.0) * d)
 
-
-_LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 
 
 def _check_gamma(gamma: float) -> float:

@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mechdesign._numerics import check_epsilon
+from mechdesign._numerics import LOG_FLOAT_MAX, check_epsilon
 from mechdesign.kernel import Mechanism, as_matrix
 
 __all__ = ["dp_failure_probability", "privacy_profile"]
@@ -38,7 +38,7 @@ def privacy_profile(kernel: Mechanism | ArrayLike, epsilon: float) -> float:
     if math.isinf(eps):
         # Only outputs that x' never produces count.
         return float(np.max(np.where(k[None, :, :] == 0, k[:, None, :], 0.0).sum(axis=2)))
-    growth = math.exp(eps) if eps < _LOG_FLOAT_MAX else math.inf
+    growth = math.exp(eps) if eps < LOG_FLOAT_MAX else math.inf
     with np.errstate(invalid="ignore"):  # inf · 0 where K[x', y] = 0: the excess is K[x, y]
         excess = k[:, None, :] - growth * k[None, :, :]  # [x, x', y]
         excess = np.where(k[None, :, :] == 0, k[:, None, :], excess)
@@ -62,6 +62,4 @@ def dp_failure_probability(kernel: Mechanism | ArrayLike, epsilon: float) -> flo
         exceeds = (k[:, None, :] > 0) & ~(loss <= eps)  # nan only where K[x, y] = 0
     return float(np.where(exceeds, k[:, None, :], 0.0).sum(axis=2).max())
 
-
-_LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 

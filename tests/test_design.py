@@ -277,3 +277,14 @@ def test_bad_design_requests():
         md.design(md.LDP(1.0), [0.5, 0.5], time_limit=-1)
     with pytest.raises(TooLargeError, match="too large"):
         md.design(md.LDP(1.0), np.full(12, 1 / 12), max_vertices=1000)
+
+
+def test_tiny_epsilon_solve_error_falls_back():
+    """Hypothesis found ε = 1e-8 LDP on 5 uniform inputs: HiGHS stops with "Solve error" at
+    its tight tolerance (nearly parallel columns). The LP is feasible and bounded, so it
+    is solved again at the default tolerance; the certificate and audit decide."""
+    prior = np.full(5, 0.2)
+    result = md.design(md.LDP(1e-8), prior)
+    assert result.certificate.holds
+    assert result.audit_passed
+    assert 0.0 <= result.utility <= 1e-12
