@@ -206,3 +206,24 @@ BOUNDARY_PRIOR_WEIGHTS = (1e-3, 1e-6, 1e-9)
 
 #: log of the largest finite double: ``exp`` of anything larger overflows to +inf.
 LOG_FLOAT_MAX = math.log(np.finfo(float).max)
+
+# -- PML quantiles and envelopes (envelope.py) ------------------------------------------
+
+#: Two leakage values (nats) closer than this are the same value: ``ℓ(X → y)`` computed
+#: through different outputs carries rounding of a few ulps (Example 1's ``log(10/9)``),
+#: and a strict ``ℓ > ε`` must not count an outcome that leaks exactly ε.
+LEAKAGE_TIE_ATOL = 1e-12
+
+#: Slack when a probability is compared with δ in the quantiles (``P(A) ≥ 1 − δ``,
+#: ``P(A) ≥ δ``): the paper's examples sit exactly on those boundaries, and ``P_Y``
+#: computed as ``P_X @ K`` is only accurate to a few ulps.
+QUANTILE_MASS_ATOL = 1e-12
+
+#: Slack on the bad-set mass of the envelope LP (``V(λ) ≥ δ − slack`` counts as reaching
+#: δ): the LP value is accurate to HiGHS's feasibility tolerance, so the computed
+#: envelope is ε_c(δ − slack) (≥ ε_c(δ): the conservative side).
+ENVELOPE_MASS_ATOL = 1e-9
+
+#: Relative width of the final bracket [λ_lo, λ_hi] on ``e^{ε_c(δ)}`` in the envelope's
+#: bisection: the returned ε_c(δ) is within this (in nats) of the bracket's top.
+ENVELOPE_RTOL = 1e-12
