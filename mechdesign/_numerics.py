@@ -222,7 +222,7 @@ QUANTILE_MASS_ATOL = 1e-12
 #: Slack on the bad-set mass of the envelope LP (``V(λ) ≥ δ − slack`` counts as reaching
 #: δ): the LP value is accurate to HiGHS's feasibility tolerance, so the computed
 #: envelope is ε_c(δ − slack) (≥ ε_c(δ): the conservative side).
-ENVELOPE_MASS_ATOL = 1e-9
+ENVELOPE_MASS_ATOL = 1e-12
 
 #: Relative width of the final bracket [λ_lo, λ_hi] on ``e^{ε_c(δ)}`` in the envelope's
 #: bisection: the returned ε_c(δ) is within this (in nats) of the bracket's top.

@@ -463,6 +463,31 @@ def _achieved_growth(j: _Joint, w: NDArray[np.float64]) -> float:
     return float(np.min(gain[used] / mass[used])) if np.any(used) else math.inf
 
 
+def _repair_pieces(j: _Joint, growth: float, w: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Make every piece meet ``Σ_y w (K[x, ·] − λ P_Y) ≥ 0`` exactly, at least mass lost.
+
+    HiGHS meets the piece constraints only to its (scaled) feasibility tolerance, which
+    near a single outcome leaking exactly ``log λ`` keeps that outcome in a piece up to a
+    relative ``λ`` error of about 1e-8. The deficit is recovered by removing weight from
+    the outputs of lowest ratio ``K[x, y]/P_Y(y)`` first (mass lost per unit of deficit
+    is ``1/(λ − ratio)``, least for them); a piece that cannot be repaired is emptied.
+    """
+    coeff = j.kernel - growth * j.p_y[None, :]
+    w = w.copy()
+    for x in np.flatnonzero(np.einsum("xy,xy->x", w, coeff) < 0):
+        deficit = -float(w[x] @ coeff[x])
+        for y in np.argsort(coeff[x] / j.p_y):
+            if coeff[x, y] >= 0 or deficit <= 0:
+                break
+            cut = min(w[x, y], deficit / -coeff[x, y])
+            w[x, y] -= cut
+            deficit -= cut * -coeff[x, y]
+        mass = float(w[x] @ j.p_y)
+        if mass > 0 and float(w[x] @ j.kernel[x]) < growth * (1 - ENVELOPE_RTOL) * mass:
+            w[x] = 0.0  # rounding left it short: drop the piece rather than overstate
+    return w
+
+
 def _witness(j: _Joint, w: NDArray[np.float64]) -> tuple[NDArray[np.float64], tuple[int, ...]]:
     """The post-processing ``P_{Z|Y}`` built from the piece weights ``w`` (full output
     alphabet; outputs of probability zero go to the rest)."""
@@ -537,44 +562,48 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
     d = _check_delta(delta)
     j = _joint(kernel, prior)
     target = d - ENVELOPE_MASS_ATOL
-    ratios = j.kernel / j.p_y[None, :]
-    top = float(ratios.max())
+    top = float((j.kernel / j.p_y[None, :]).max())
     n_programs = 0
 
-    def program(growth: float) -> tuple[float, NDArray[np.float64]]:
+    def attempt(growth: float) -> tuple[bool, float, NDArray[np.float64]]:
+        """Does the bad-set LP at λ reach δ? With the repaired (certified) pieces and
+        the growth they achieve."""
         nonlocal n_programs
         n_programs += 1
-        return _bad_set_program(j, growth)
+        _, raw = _bad_set_program(j, growth)
+        w = _repair_pieces(j, growth, raw)
+        achieved = _achieved_growth(j, w)
+        reached = float((w @ j.p_y).sum()) >= target and achieved >= growth * (1 - ENVELOPE_RTOL)
+        return reached, achieved, w
 
-    mass, w = program(top)
-    if mass >= target:  # the whole PML level survives: Theorem 3's second term is tight
-        lo = hi = top
+    reached, best, w = attempt(top)
+    if reached:  # the whole PML level survives: Theorem 3's second term is tight
+        hi = top
     else:
-        hi = min(top, math.exp(envelope_upper_bound(kernel, prior, d)))
+        # Theorem 3 bounds ε_c(δ) strictly above its value too (any margin will do).
+        hi = min(top, math.exp(envelope_upper_bound(kernel, prior, d)) * (1 + 1e-9))
         lo = math.exp(envelope_lower_bound(kernel, prior, d))
-        mass, w = program(lo)
-        if mass < target:  # the bound (14) holds exactly; only LP rounding can get here
-            lo = 1.0
-            mass, w = program(lo)
-        lo = min(max(lo, _achieved_growth(j, w)), top)
-        if hi <= lo:  # the bounds meet (or rounding crossed them): nothing above lo
-            mass_hi, _ = program(hi * (1.0 + ENVELOPE_RTOL))
-            hi = lo * (1.0 + ENVELOPE_RTOL) if mass_hi < target else hi
+        reached, best, w = attempt(lo)
+        if not reached:  # eq. (14) holds exactly; LP rounding only. λ = 1: one piece.
+            w = np.zeros_like(j.kernel)
+            w[0] = 1.0
+            lo = best = _achieved_growth(j, w)
         while hi - lo > ENVELOPE_RTOL * lo:
             mid = 0.5 * (lo + hi)
-            mid_mass, mid_w = program(mid)
-            if mid_mass >= target:
-                mass, w = mid_mass, mid_w
-                lo = min(max(mid, _achieved_growth(j, mid_w)), hi)
+            reached, achieved, mid_w = attempt(mid)
+            if reached:
+                lo = mid
+                if achieved > best:
+                    best, w = achieved, mid_w
             else:
                 hi = mid
     post_processing, bad_set = _witness(j, w)
     return PMLEnvelope(
-        math.log(lo),
-        upper=math.log(hi),
+        math.log(best),
+        upper=math.log(max(hi, best)),
         post_processing=post_processing,
         bad_set=bad_set,
-        bad_mass=mass,
+        bad_mass=float((w @ j.p_y).sum()),
         n_programs=n_programs,
         seconds=time.perf_counter() - start,
     )

@@ -253,15 +253,35 @@ def brute_force_partitions(kernel: np.ndarray, prior: np.ndarray, delta: float) 
     return best
 
 
+def boundary_fractions(kernel: np.ndarray, prior: np.ndarray, s: int, delta: float) -> set:
+    """Split fractions t of output s with P_Y(S) + t P_Y(y_s) = δ for some set S ∌ s."""
+    py = prior @ kernel
+    if py[s] <= 0:
+        return set()
+    others = [y for y in range(py.size) if y != s]
+    out = set()
+    for r in range(len(others) + 1):
+        for subset in itertools.combinations(others, r):
+            t = (delta - py[list(subset)].sum()) / py[s]
+            if 0 < t < 1:
+                out.add(float(t))
+    return out
+
+
 def brute_force_envelope(kernel: np.ndarray, prior: np.ndarray, delta: float) -> float:
-    """Deterministic partitions of Y and of refined alphabets (one output split at t ∈ grid;
-    for |Y| ≤ 3 also every output split at the same t): a lower bound on ε_c(δ)."""
+    """Deterministic partitions of Y and of refined alphabets: one output split at
+    t ∈ grid (and, for |Y| ≤ 4, at the fractions that make some set's mass exactly δ);
+    for |Y| ≤ 3 also every output split at the same grid t. A lower bound on ε_c(δ)."""
     m = kernel.shape[1]
     best = brute_force_partitions(kernel, prior, delta)
-    for t in T_GRID:
-        for s in range(m):
+    for s in range(m):
+        fractions = set(T_GRID)
+        if m <= 4:
+            fractions |= boundary_fractions(kernel, prior, s, delta)
+        for t in sorted(fractions):
             best = max(best, brute_force_partitions(split_output(kernel, s, t), prior, delta))
-        if m <= 3:
+    if m <= 3:
+        for t in T_GRID:
             refined = np.hstack([t * kernel, (1.0 - t) * kernel])
             best = max(best, brute_force_partitions(refined, prior, delta))
     return best
@@ -314,6 +334,14 @@ def envelope_lp(kernel: np.ndarray, prior: np.ndarray, delta: float, iters: int 
 def closed_failure_lp(kernel: np.ndarray, prior: np.ndarray, eps: float, step: float = 1e-7):
     """Bracket for δ_c(ε) = lim_{τ↓ε} V(τ): (V(ε + step), V(ε))."""
     return packing_value(kernel, prior, eps + step), packing_value(kernel, prior, eps)
+
+
+def information_densities(kernel: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """All i(x; y) = log K[x, y] / P_Y(y) with x ∈ supp P_X and K[x, y] > 0."""
+    py = prior @ kernel
+    rows = kernel[prior > 0]
+    mask = rows > 0
+    return np.log(rows[mask] / np.broadcast_to(py, rows.shape)[mask])
 
 
 def softmax_rows(logits: np.ndarray) -> np.ndarray:
@@ -536,7 +564,7 @@ def test_reference_sorted_quantile_matches_enumeration():
             assert upper_quantile_sorted(ell, mass, delta) == upper_quantile_enum(ell, mass, delta)
 
 
-def test_reference_packing_lp_brackets_brute_force():
+def test_reference_packing_lp_dominates_brute_force():
     rng = np.random.default_rng(1)
     for _ in range(4):
         kernel, prior = random_instance(rng, 3, 3, 0.2, False)
@@ -720,13 +748,13 @@ def test_envelope_dominates_brute_force_and_equals_packing_lp(case):
         assert float(value) == pytest.approx(exact, abs=LP_ATOL), (kernel, prior, delta)
 
 
-@pytest.mark.parametrize("case", [0, 1, 3, 7])
+@pytest.mark.parametrize("case", [0, 1, 2, 5])
 def test_envelope_dominates_local_search(case):
     kernel, prior = ENVELOPE_CASES[case]
     rng = np.random.default_rng(100 + case)
-    for delta in (0.1, 0.4):
+    for delta in (0.1, 0.5):
         value = float(md.pml_envelope(kernel, prior, delta))
-        found = local_search_envelope(kernel, prior, delta, rng, restarts=6)
+        found = local_search_envelope(kernel, prior, delta, rng, restarts=8)
         gap = value - found
         LOCAL_SEARCH_GAPS.append(gap)
         print(f"local search case {case} δ={delta}: value={value:.6f} found={found:.6f}")
@@ -826,7 +854,11 @@ def test_closed_failure_probability(case):
             assert md.closed_failure_probability(kernel, prior, value - 1e-6) > delta - 1e-9
     m = kernel.shape[1]
     partitions = [kernel @ partition_matrix(b, m) for b in set_partitions(m)]
+    densities = information_densities(kernel, prior)
     for eps in rng.uniform(0.01, float(ell.max()) + 0.2, size=4):
+        # V jumps at the τ = max_y i(x; y); the bracket (V(ε + 1e-7), V(ε)) needs distance
+        if np.min(np.abs(densities - eps)) < 1e-5:
+            continue
         got = md.closed_failure_probability(kernel, prior, eps)
         assert got >= failure_probability(ell, mass, eps) - 1e-12
         for kz in partitions:
@@ -904,10 +936,12 @@ def test_composition_bound_matches_definition_and_dominates_envelope():
     rng = np.random.default_rng(12)
     for trial in range(8):
         n = int(rng.integers(2, 4))
-        sizes = [2, 2] if trial % 2 else [2, 2, 2]
+        sizes = [2, 3] if trial % 2 else [2, 2, 2]
         mechs = random_adaptive(rng, n, sizes, 0.25 if trial % 3 else 0.0)
-        if trial % 4 == 1:  # a non-adaptive (2-D) mechanism later in the sequence
+        if trial % 4 in (0, 1):  # a non-adaptive (2-D) mechanism later in the sequence
             mechs[1] = random_kernel(rng, n, sizes[1], 0.0)
+        elif trial % 4 == 2:
+            mechs[2] = random_kernel(rng, n, sizes[2], 0.2)
         prior = rng.dirichlet(np.ones(n))
         joint = joint_of_sequence(mechs, n)
         np.testing.assert_allclose(joint.sum(axis=1), 1.0, atol=1e-12)
