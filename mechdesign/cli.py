@@ -12,6 +12,11 @@
     LP value of Lemma 3 and its extremal kernel, Theorem 2's threshold, Lemma 1's zero
     count, Proposition 2's Γ bounds and the SDPI constants of Corollaries 1–2 (per unit
     of TV, and at ``--tv`` if given), with the LDP comparators of eqs. (12)–(14).
+``mechdesign envelope KERNEL.csv --delta D [D ...] [--prior FILE|uniform] [--json]``
+    the PML envelope paper's quantities at each δ: the leakage distribution, the
+    quantiles ε̲_Y(δ) and ε̄_Y(δ), the binary envelope (Algorithm 1), the lower bound (14),
+    the exact envelope ε_c(δ) with the post-processing that attains it, Theorem 3's
+    upper bound (both terms), and the kernel's (ε, δ)-DP ε for comparison.
 ``mechdesign demo [--json]``
     the main job on built-in defaults: optimal LDP, (ε, c)-PML and known-prior PML
     mechanisms for one prior, each re-audited and certified, then the audit of the
@@ -53,6 +58,16 @@ from mechdesign.contraction import (
 )
 from mechdesign.design import Design, design
 from mechdesign.divergences import CHI_SQUARED
+from mechdesign.envelope import (
+    binary_envelope,
+    dp_epsilon,
+    envelope_lower_bound,
+    envelope_upper_bound,
+    leakage_distribution,
+    pml_envelope,
+    pml_lower_quantile,
+    pml_upper_quantile,
+)
 from mechdesign.errors import InvalidInputError, MechDesignError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import (
@@ -67,7 +82,7 @@ from mechdesign.leakage import (
 from mechdesign.notions import LDP, PML
 from mechdesign.paper_examples import PAPER_EXAMPLES
 
-__all__ = ["main", "measure_report"]
+__all__ = ["envelope_report", "main", "measure_report"]
 
 #: Relative slack when checking η_TV(K) ≤ Ξ(C(K, Q(c)), c) in a report.
 _BOUND_RTOL = 1e-9
@@ -222,18 +237,27 @@ def _format_design(title: str, result: Design) -> str:
     bound = info["dobrushin_bound"]
     rows = [
         ("utility (mutual information, nats)", _fmt(info["utility"])),
-        ("audit: privacy level re-computed", f"{_fmt(info['privacy_level'])} <= epsilon = "
-         f"{_fmt(info['epsilon'])}: {'passed' if info['audit_passed'] else 'FAILED'}"),
-        ("LP certificate (primal = dual, dual feasible)",
-         f"primal {_fmt(info['primal_objective'])}, dual {_fmt(info['dual_objective'])}, "
-         f"max violation {info['max_dual_violation']:.2g}: "
-         f"{'holds' if info['certificate_holds'] else 'FAILED'}"),
-        ("Dobrushin coefficient vs closed-form bound",
-         f"{_fmt(info['dobrushin_coefficient'])} <= "
-         f"{_fmt(bound) if bound is not None else 'n/a (no closed form)'}"),
+        (
+            "audit: privacy level re-computed",
+            f"{_fmt(info['privacy_level'])} <= epsilon = "
+            f"{_fmt(info['epsilon'])}: {'passed' if info['audit_passed'] else 'FAILED'}",
+        ),
+        (
+            "LP certificate (primal = dual, dual feasible)",
+            f"primal {_fmt(info['primal_objective'])}, dual {_fmt(info['dual_objective'])}, "
+            f"max violation {info['max_dual_violation']:.2g}: "
+            f"{'holds' if info['certificate_holds'] else 'FAILED'}",
+        ),
+        (
+            "Dobrushin coefficient vs closed-form bound",
+            f"{_fmt(info['dobrushin_coefficient'])} <= "
+            f"{_fmt(bound) if bound is not None else 'n/a (no closed form)'}",
+        ),
         ("vertices enumerated (backend)", f"{info['n_vertices']} ({info['backend']})"),
-        ("seconds (enumeration, LP, total)",
-         ", ".join(f"{v:.3g}" for v in info["seconds"].values())),
+        (
+            "seconds (enumeration, LP, total)",
+            ", ".join(f"{v:.3g}" for v in info["seconds"].values()),
+        ),
     ]
     width = max(len(name) for name, _ in rows)
     lines.extend(f"  {name.ljust(width)}  {value}" for name, value in rows)
@@ -295,8 +319,7 @@ def bounds_report(epsilon: float, c: float, n: int, tv: float = 1.0) -> dict[str
 
 def _format_bounds(report: dict[str, Any]) -> str:
     head = (
-        f"(ε, c)-PML contraction, ε = {report['epsilon']:g}, c = {report['c']:g}, "
-        f"N = {report['n']}"
+        f"(ε, c)-PML contraction, ε = {report['epsilon']:g}, c = {report['c']:g}, N = {report['n']}"
     )
     tv = report["tv"]
     rows = [
@@ -329,6 +352,89 @@ def _cmd_bounds(args: argparse.Namespace) -> int:
         print(_format_bounds(report))
     agree = abs(report["dobrushin_lp"] - report["dobrushin_bound"]) <= 1e-8
     return 0 if agree else 1
+
+
+def envelope_report(kernel: Mechanism, prior: np.ndarray, deltas: Sequence[float]) -> dict:
+    """Every quantity of the envelope paper for one kernel and prior, at each δ."""
+    dist = leakage_distribution(kernel, prior)
+    support = prior > 0
+    maximal = float(np.log(kernel.matrix[support].max(axis=0).sum()))
+    rows = []
+    for delta in deltas:
+        exact = pml_envelope(kernel, prior, delta)
+        rows.append(
+            {
+                "delta": float(delta),
+                "lower_quantile": pml_lower_quantile(kernel, prior, delta),
+                "upper_quantile": pml_upper_quantile(kernel, prior, delta),
+                "binary_envelope": binary_envelope(kernel, prior, delta),
+                "lower_bound_eq14": envelope_lower_bound(kernel, prior, delta),
+                "envelope": float(exact),
+                "envelope_bracket_upper": exact.upper,
+                "witness_post_processing": exact.post_processing.tolist(),
+                "witness_bad_set": list(exact.bad_set),
+                "upper_bound_maximal_leakage": maximal - math.log(delta),
+                "upper_bound_theorem3": envelope_upper_bound(kernel, prior, delta),
+                "dp_epsilon": dp_epsilon(kernel, delta),
+            }
+        )
+    return {
+        "n_inputs": kernel.n_inputs,
+        "n_outputs": kernel.n_outputs,
+        "prior": prior.tolist(),
+        "leakage_values": dist.values.tolist(),
+        "leakage_probabilities": dist.probabilities.tolist(),
+        "pml_level": float(dist.values[-1]),
+        "maximal_leakage": maximal,
+        "deltas": rows,
+    }
+
+
+def _format_envelope(title: str, report: dict[str, Any]) -> str:
+    lines = [
+        f"{title}  (N = {report['n_inputs']} inputs, M = {report['n_outputs']} outputs)",
+        "  leakage ℓ(X→Y): "
+        + ", ".join(
+            f"{_fmt(v)} w.p. {p:.6g}"
+            for v, p in zip(report["leakage_values"], report["leakage_probabilities"], strict=True)
+        ),
+        f"  PML level {_fmt(report['pml_level'])}, maximal leakage "
+        f"{_fmt(report['maximal_leakage'])} (nats)",
+    ]
+    names = [
+        ("lower quantile ε̲_Y(δ)  eq. (9)", "lower_quantile"),
+        ("PML δ-quantile ε̄_Y(δ)", "upper_quantile"),
+        ("binary envelope ε_b(δ)  Alg. 1", "binary_envelope"),
+        ("lower bound  eq. (14)", "lower_bound_eq14"),
+        ("PML envelope ε_c(δ)  exact", "envelope"),
+        ("upper bound L(X→Y) + log 1/δ", "upper_bound_maximal_leakage"),
+        ("upper bound  Theorem 3", "upper_bound_theorem3"),
+        ("(ε, δ)-DP ε of the kernel", "dp_epsilon"),
+    ]
+    width = max(len(name) for name, _ in names)
+    for row in report["deltas"]:
+        lines.append(f"  δ = {row['delta']:g}")
+        lines.extend(f"    {name.ljust(width)}  {_fmt(row[key])}" for name, key in names)
+        lines.append(
+            f"    attained by P(Z|Y) below (rows are outputs y; bad outputs of Z: "
+            f"{row['witness_bad_set']}, the last column is the rest):"
+        )
+        lines.extend(
+            "      " + "  ".join(f"{entry:.6f}" for entry in out)
+            for out in row["witness_post_processing"]
+        )
+    return "\n".join(lines)
+
+
+def _cmd_envelope(args: argparse.Namespace) -> int:
+    kernel = Mechanism(read_matrix(args.kernel))
+    prior = _read_prior(args.prior, kernel.n_inputs)
+    report = envelope_report(kernel, prior, args.delta)
+    if args.json:
+        print(json.dumps(_jsonable({"kernel": str(args.kernel), **report}), indent=2))
+    else:
+        print(_format_envelope(str(args.kernel), report))
+    return 0
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -367,8 +473,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     utilities = {name: d.utility for name, d in designs.items()}
     print(
         "ordering of the optimal utilities (LDP is the strictest notion): "
-        + " <= ".join(f"{name} {_fmt(u)}" for name, u in sorted(utilities.items(),
-                                                                key=lambda kv: kv[1]))
+        + " <= ".join(
+            f"{name} {_fmt(u)}" for name, u in sorted(utilities.items(), key=lambda kv: kv[1])
+        )
     )
     print("\naudit of the papers' example kernels:\n")
     for name, report in reports.items():
@@ -410,9 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     des.add_argument("--n", type=int, default=4, help="inputs N for a uniform prior (default 4)")
     des.add_argument("--utility", choices=["mi"], default="mi", help="mutual information")
-    des.add_argument(
-        "--backend", choices=["auto", "cdd", "exact", "closed_form"], default="auto"
-    )
+    des.add_argument("--backend", choices=["auto", "cdd", "exact", "closed_form"], default="auto")
     des.add_argument("--json", action="store_true", help="machine-readable output")
     des.set_defaults(handler=_cmd_design)
 
@@ -425,6 +530,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bnd.add_argument("--json", action="store_true", help="machine-readable output")
     bnd.set_defaults(handler=_cmd_bounds)
+
+    env = sub.add_parser("envelope", help="PML quantiles, bounds and the exact PML envelope")
+    env.add_argument("kernel", help="CSV file, one row per input (decimals or fractions)")
+    env.add_argument(
+        "--prior", default="uniform", help="CSV file with the prior, or 'uniform' (default)"
+    )
+    env.add_argument(
+        "--delta", type=float, nargs="+", required=True, help="failure probabilities in (0, 1)"
+    )
+    env.add_argument("--json", action="store_true", help="machine-readable output")
+    env.set_defaults(handler=_cmd_envelope)
 
     demo = sub.add_parser("demo", help="the main job on built-in defaults")
     demo.add_argument("--json", action="store_true", help="machine-readable output")

@@ -500,6 +500,7 @@ def _witness(j: _Joint, w: NDArray[np.float64]) -> tuple[NDArray[np.float64], tu
     channel[j.outputs, : used.size] = pieces
     channel[:, -1] = np.maximum(1.0 - channel[:, :-1].sum(axis=1), 0.0)
     channel /= channel.sum(axis=1, keepdims=True)
+    channel += 0.0  # no negative zeros from the clipping
     return channel, tuple(range(used.size))
 
 
