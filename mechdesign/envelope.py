@@ -942,7 +942,7 @@ def randomized_response_envelope(
     if d <= q[0] + QUANTILE_MASS_ATOL:
         exact = math.log(alpha / q[0])
         return RandomizedResponseEnvelope(
-            exact, upper, exact, dp, 1, d / q[0], math.nan, math.nan, True, alpha, beta
+            exact, upper, exact, dp, 1, float(d / q[0]), math.nan, math.nan, True, alpha, beta
         )
     cum = np.cumsum(q)
     big_n = int(np.searchsorted(cum, d - QUANTILE_MASS_ATOL)) + 1  # 1-based N ≥ 2
@@ -967,7 +967,17 @@ def randomized_response_envelope(
     lower = max(math.log(alpha / q_n), construction)
     binary = math.log((alpha + (big_n - 2 + theta) * beta) / d)
     return RandomizedResponseEnvelope(
-        lower, upper, binary, dp, big_n, theta, theta1, theta2, condition, alpha, beta
+        lower,
+        upper,
+        binary,
+        dp,
+        big_n,
+        float(theta),
+        float(theta1),
+        float(theta2),
+        condition,
+        alpha,
+        beta,
     )
 
 

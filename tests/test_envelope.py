@@ -404,3 +404,28 @@ def test_bad_input_is_named():
         md.adaptive_composition([])
     with pytest.raises(md.InvalidInputError, match="epsilon must be >= 0"):
         md.closed_failure_probability(K1, P1, -0.1)
+
+
+def test_theorem5_degenerate_cases():
+    """After Theorem 5: q_{N−1} = q_N makes θ₁ = θ₂ and the bound ℓ(X → N) for every θ;
+    a uniform prior gives ε_c(δ) = log(kα) for all δ (Corollary 1). Both against the
+    exact envelope."""
+    rr = md.randomized_response(3, 1.0)
+    prior = np.array([0.2, 0.4, 0.4])
+    alpha = math.e / (math.e + 2)
+    q = (1 - alpha) / 2 + (alpha - (1 - alpha) / 2) * prior
+    for theta in (0.1, 0.5, 0.9):
+        delta = q[0] + q[1] + theta * q[2]
+        bounds = md.randomized_response_envelope(1.0, prior, delta)
+        assert bounds.n == 3
+        assert bounds.theta1 == pytest.approx(bounds.theta2, abs=1e-14)
+        assert bounds.lower == pytest.approx(math.log(alpha / q[2]), abs=1e-14)
+        assert md.pml_envelope(rr, prior, delta) == pytest.approx(bounds.lower, abs=1e-9)
+    uniform = np.full(4, 0.25)
+    rr4 = md.randomized_response(4, 0.7)
+    level = math.log(4 * math.exp(0.7) / (math.exp(0.7) + 3))
+    for delta in (0.1, 0.3, 0.6, 0.95):
+        assert md.randomized_response_envelope(0.7, uniform, delta).lower == pytest.approx(
+            level, abs=1e-14
+        )
+        assert md.pml_envelope(rr4, uniform, delta) == pytest.approx(level, abs=1e-12)
