@@ -131,12 +131,13 @@ class LeakageDistribution:
     probabilities: NDArray[np.float64]
 
     def cdf(self, t: float) -> float:
-        """``C_Y(t) = P_Y{ℓ(X → Y) ≤ t}`` (Sec. IV), right-continuous."""
-        return float(self.probabilities[self.values <= t].sum())
+        """``C_Y(t) = P_Y{ℓ(X → Y) ≤ t}`` (Sec. IV), right-continuous; a value within
+        ``LEAKAGE_TIE_ATOL`` above t counts as equal to it."""
+        return float(self.probabilities[self.values <= t + LEAKAGE_TIE_ATOL].sum())
 
     def tail(self, t: float) -> float:
-        """``P_Y{ℓ(X → Y) > t}``, the failure probability at level ``t``."""
-        return float(self.probabilities[self.values > t].sum())
+        """``P_Y{ℓ(X → Y) > t} = 1 − C_Y(t)``, the failure probability at level ``t``."""
+        return float(self.probabilities[self.values > t + LEAKAGE_TIE_ATOL].sum())
 
 
 def leakage_distribution(kernel: KernelLike, prior: ArrayLike) -> LeakageDistribution:
@@ -180,7 +181,7 @@ def pml_failure_probability(kernel: KernelLike, prior: ArrayLike, epsilon: float
     up to ``LEAKAGE_TIE_ATOL`` do not count as exceeding it.
     """
     eps = check_epsilon(epsilon)
-    return leakage_distribution(kernel, prior).tail(eps + LEAKAGE_TIE_ATOL)
+    return leakage_distribution(kernel, prior).tail(eps)
 
 
 def pml_lower_quantile(kernel: KernelLike, prior: ArrayLike, delta: float) -> float:
@@ -541,9 +542,12 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
     The largest such t is found by bisection on λ between the lower bound (14) and the
     upper bound of Theorem 3, keeping the invariant ``V(λ_lo) ≥ δ > V(λ_hi)``; after
     each feasible LP, ``λ_lo`` jumps to the leakage its pieces actually achieve. The
-    bracket is closed to a relative width ``ENVELOPE_RTOL``. A mass within
-    ``ENVELOPE_MASS_ATOL`` of δ counts as reaching it, so the value is ε_c(δ − 1e-9),
-    never below ε_c(δ).
+    bracket is closed to a relative width ``ENVELOPE_RTOL``. HiGHS meets the piece
+    constraints only to its tolerance, so every LP solution is first repaired into
+    pieces that meet them exactly (:func:`_repair_pieces`) and only a repaired mass of
+    at least ``δ − ENVELOPE_MASS_ATOL`` (1e-12) counts: the value is certified by an
+    actual post-processing, and is ε_c(δ') for some δ' within 1e-12 below δ (never
+    below ε_c(δ)).
 
     Parameters
     ----------
@@ -877,6 +881,9 @@ class RandomizedResponseEnvelope:
         three regimes of h_δ can occur (``True`` when δ ≤ q_1, where it is not needed).
     alpha, beta : float
         The k-RR probabilities ``e^ε/(e^ε + k − 1)`` and ``1/(e^ε + k − 1)``.
+    q : ndarray, shape=(k,)
+        The output distribution ``q_j = β + (α − β)p_j`` for the sorted prior, ascending;
+        outcome j leaks ``log(α/q_j)``.
     """
 
     lower: float
@@ -890,6 +897,7 @@ class RandomizedResponseEnvelope:
     prior_condition: bool
     alpha: float
     beta: float
+    q: NDArray[np.float64]
 
 
 def randomized_response_envelope(
@@ -937,12 +945,13 @@ def randomized_response_envelope(
     alpha = math.exp(eps) / (math.exp(eps) + k - 1)
     beta = 1.0 / (math.exp(eps) + k - 1)
     q = beta + (alpha - beta) * p
+    q.setflags(write=False)
     upper = min(math.log(k * alpha / d), math.log(alpha / q[0]))
     dp = max(math.log((alpha - d) / beta), 0.0) if d < alpha else 0.0
     if d <= q[0] + QUANTILE_MASS_ATOL:
         exact = math.log(alpha / q[0])
         return RandomizedResponseEnvelope(
-            exact, upper, exact, dp, 1, float(d / q[0]), math.nan, math.nan, True, alpha, beta
+            exact, upper, exact, dp, 1, float(d / q[0]), math.nan, math.nan, True, alpha, beta, q
         )
     cum = np.cumsum(q)
     big_n = int(np.searchsorted(cum, d - QUANTILE_MASS_ATOL)) + 1  # 1-based N ≥ 2
@@ -978,6 +987,7 @@ def randomized_response_envelope(
         condition,
         alpha,
         beta,
+        q,
     )
 
 
