@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import minimize
 
+from mechdesign._evidence import EvidenceFloat
 from mechdesign._highs import solve_with_fallback
 from mechdesign._numerics import (
     BOUNDARY_PRIOR_WEIGHTS,
@@ -121,7 +122,7 @@ def dobrushin_bound(epsilon: float, c: float, n: int) -> float:
 # -- the maximal Dobrushin coefficient of any ratio-cone notion, by LP ----------------------
 
 
-class DobrushinMaximum(float):
+class DobrushinMaximum(EvidenceFloat):
     """The maximal Dobrushin coefficient of a notion, with the kernel that attains it.
 
     A ``float`` (so it compares and computes like the value it is) carrying its evidence:
@@ -142,61 +143,19 @@ class DobrushinMaximum(float):
         Total HiGHS time.
     """
 
-    value: float
+    _fields = ("kernel", "pair", "closed_form", "n_programs", "seconds")
+
     kernel: Mechanism
     pair: tuple[int, int]
     closed_form: float | None
     n_programs: int
     seconds: float
 
-    def __new__(
-        cls,
-        value: float,
-        *,
-        kernel: Mechanism,
-        pair: tuple[int, int],
-        closed_form: float | None,
-        n_programs: int,
-        seconds: float,
-    ) -> DobrushinMaximum:
-        self = super().__new__(cls, value)
-        fields = {
-            "value": float(value),
-            "kernel": kernel,
-            "pair": pair,
-            "closed_form": closed_form,
-            "n_programs": n_programs,
-            "seconds": seconds,
-        }
-        for name, field_value in fields.items():
-            object.__setattr__(self, name, field_value)
-        return self
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"DobrushinMaximum is immutable; cannot set {name!r}.")
-
     def __repr__(self) -> str:
         return (
             f"DobrushinMaximum({self.value!r}, pair={self.pair}, "
             f"closed_form={self.closed_form!r})"
         )
-
-    def __reduce__(self):  # pickling (e.g. across processes) keeps the evidence
-        return (
-            _rebuild_dobrushin_maximum,
-            (self.value, self.kernel, self.pair, self.closed_form, self.n_programs, self.seconds),
-        )
-
-
-def _rebuild_dobrushin_maximum(value, kernel, pair, closed_form, n_programs, seconds):
-    return DobrushinMaximum(
-        value,
-        kernel=kernel,
-        pair=pair,
-        closed_form=closed_form,
-        n_programs=n_programs,
-        seconds=seconds,
-    )
 
 
 def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:

@@ -28,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
+from mechdesign._evidence import EvidenceFloat
 from mechdesign._highs import solve_with_fallback
 from mechdesign._numerics import (
     ENVELOPE_MASS_ATOL,
@@ -327,7 +328,7 @@ def envelope_upper_bound(kernel: KernelLike, prior: ArrayLike, delta: float) -> 
 # -- the exact envelope --------------------------------------------------------------------
 
 
-class PMLEnvelope(float):
+class PMLEnvelope(EvidenceFloat):
     """The PML envelope ε_c(δ), with the post-processing that attains it.
 
     A ``float`` carrying its evidence (see :func:`pml_envelope`):
@@ -353,7 +354,8 @@ class PMLEnvelope(float):
         Wall-clock time.
     """
 
-    value: float
+    _fields = ("upper", "post_processing", "bad_set", "bad_mass", "n_programs", "seconds")
+
     upper: float
     post_processing: NDArray[np.float64]
     bad_set: tuple[int, ...]
@@ -361,62 +363,8 @@ class PMLEnvelope(float):
     n_programs: int
     seconds: float
 
-    def __new__(
-        cls,
-        value: float,
-        *,
-        upper: float,
-        post_processing: NDArray[np.float64],
-        bad_set: tuple[int, ...],
-        bad_mass: float,
-        n_programs: int,
-        seconds: float,
-    ) -> PMLEnvelope:
-        self = super().__new__(cls, value)
-        fields = {
-            "value": float(value),
-            "upper": float(upper),
-            "post_processing": post_processing,
-            "bad_set": bad_set,
-            "bad_mass": float(bad_mass),
-            "n_programs": n_programs,
-            "seconds": seconds,
-        }
-        for name, field_value in fields.items():
-            object.__setattr__(self, name, field_value)
-        return self
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"PMLEnvelope is immutable; cannot set {name!r}.")
-
     def __repr__(self) -> str:
         return f"PMLEnvelope({self.value!r}, upper={self.upper!r}, bad_mass={self.bad_mass!r})"
-
-    def __reduce__(self):  # pickling keeps the evidence
-        return (
-            _rebuild_envelope,
-            (
-                self.value,
-                self.upper,
-                self.post_processing,
-                self.bad_set,
-                self.bad_mass,
-                self.n_programs,
-                self.seconds,
-            ),
-        )
-
-
-def _rebuild_envelope(value, upper, post_processing, bad_set, bad_mass, n_programs, seconds):
-    return PMLEnvelope(
-        value,
-        upper=upper,
-        post_processing=post_processing,
-        bad_set=bad_set,
-        bad_mass=bad_mass,
-        n_programs=n_programs,
-        seconds=seconds,
-    )
 
 
 def _bad_set_program(
