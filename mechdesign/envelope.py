@@ -488,9 +488,10 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
     ``|X| + 1`` outputs, and one LP decides ``ε_c(δ) ≥ t``.
 
     The largest such t is found by bisection on λ between the lower bound (14) and the
-    upper bound of Theorem 3, keeping the invariant ``V(λ_lo) ≥ δ > V(λ_hi)``; after
-    each feasible LP, ``λ_lo`` jumps to the leakage its pieces actually achieve. The
-    bracket is closed to a relative width ``ENVELOPE_RTOL``. HiGHS meets the piece
+    upper bound of Theorem 3, keeping the invariant ``V(λ_lo) ≥ δ > V(λ_hi)``; the value
+    returned is the least leakage of the pieces of the best feasible LP solution (at
+    least ``λ_lo``), so an actual post-processing certifies it. The bracket is closed
+    to a relative width ``ENVELOPE_RTOL``. HiGHS meets the piece
     constraints only to its tolerance, so every LP solution is first repaired into
     pieces that meet them exactly (:func:`_repair_pieces`) and only a repaired mass of
     at least ``δ − ENVELOPE_MASS_ATOL`` (1e-12) counts: the value is certified by an
