@@ -135,6 +135,14 @@ from mechdesign.mechanisms import (
 )
 from mechdesign.notions import LDP, PML
 from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
+from mechdesign.uncertainty import (
+    RenyiBall,
+    chi2_radius,
+    conditional_ball,
+    conditional_lower_bounds,
+    conditional_radii,
+    xi_bounds,
+)
 
 __version__ = "0.1.0"
 
@@ -163,6 +171,7 @@ __all__ = [
     "RandomizedResponseEnvelope",
     "RatioCone",
     "RenyiAmplification",
+    "RenyiBall",
     "SolverError",
     "TooLargeError",
     "VertexSet",
@@ -173,12 +182,16 @@ __all__ = [
     "binary_envelope",
     "binary_mechanism",
     "block_uniform_channel",
+    "chi2_radius",
     "chi_squared_contraction",
     "chi_squared_divergence",
     "circulant_singular_channel",
     "closed_failure_probability",
     "composition_envelope_bound",
+    "conditional_ball",
+    "conditional_lower_bounds",
     "conditional_maximal_leakage",
+    "conditional_radii",
     "confusion_graph",
     "cross_channel_gamma",
     "decomposable_threshold",
@@ -247,4 +260,5 @@ __all__ = [
     "rldp_amplification_bound",
     "squared_hellinger",
     "total_variation",
+    "xi_bounds",
 ]
