@@ -133,8 +133,22 @@ from mechdesign.mechanisms import (
     pml_extremal_mechanism,
     randomized_response,
 )
-from mechdesign.notions import LDP, PML
+from mechdesign.notions import (
+    LDP,
+    PML,
+    NonRobustLDP,
+    RobustLDP,
+    SecretLDP,
+)
 from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
+from mechdesign.robust import (
+    RobustLevel,
+    linear_extreme,
+    projection_level,
+    realised_epsilon,
+    robust_ldp_level,
+    secret_ldp_level,
+)
 from mechdesign.uncertainty import (
     RenyiBall,
     chi2_radius,
@@ -166,12 +180,16 @@ __all__ = [
     "MechDesignError",
     "Mechanism",
     "MutualInformationUtility",
+    "NonRobustLDP",
     "PMLEnvelope",
     "PaperExample",
     "RandomizedResponseEnvelope",
     "RatioCone",
     "RenyiAmplification",
     "RenyiBall",
+    "RobustLDP",
+    "RobustLevel",
+    "SecretLDP",
     "SolverError",
     "TooLargeError",
     "VertexSet",
@@ -223,6 +241,7 @@ __all__ = [
     "kl_divergence",
     "ldp_level",
     "leakage_distribution",
+    "linear_extreme",
     "max_cross_channel_gamma",
     "max_dobrushin",
     "max_zeros_per_column",
@@ -249,8 +268,10 @@ __all__ = [
     "privacy_profile",
     "private_minimax_lower_bound",
     "project_to_simplex",
+    "projection_level",
     "randomized_response",
     "randomized_response_envelope",
+    "realised_epsilon",
     "renyi_divergence",
     "renyi_from_f_alpha",
     "renyi_ldp_level",
@@ -258,6 +279,8 @@ __all__ = [
     "reverse_pinsker_f_alpha",
     "reverse_pinsker_kl",
     "rldp_amplification_bound",
+    "robust_ldp_level",
+    "secret_ldp_level",
     "squared_hellinger",
     "total_variation",
     "xi_bounds",

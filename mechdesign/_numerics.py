@@ -230,3 +230,14 @@ ENVELOPE_MASS_ATOL = 1e-12
 #: Relative width of the final bracket [λ_lo, λ_hi] on ``e^{ε_c(δ)}`` in the envelope's
 #: bisection: the returned ε_c(δ) is within this (in nats) of the bracket's top.
 ENVELOPE_RTOL = 1e-12
+
+# -- robust LDP audit (robust.py) ---------------------------------------------------------
+
+#: Points of the uniform grid over the budget split λ ∈ [0, 1] in the exact robust audit;
+#: the best grid points are then refined by bounded Brent search. For α ≥ 1/2 the ratio
+#: is quasi-concave in λ, so the refinement bracket contains the maximiser.
+ROBUST_GRID_POINTS = 17
+
+#: Absolute tolerance on λ of that refinement (the level is smooth in λ, so the value
+#: error is far smaller).
+ROBUST_LAMBDA_XATOL = 1e-10

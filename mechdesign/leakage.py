@@ -102,7 +102,10 @@ def pointwise_leakage(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float6
                        = \\max_x i(x; y).
 
     Outcomes with ``P_Y(y) = 0`` get ``−∞`` (module docstring). For the others
-    ``0 ≤ ℓ(X → y) ≤ log(1 / min_{x ∈ supp} P_X(x))`` (envelope paper eq. 6).
+    ``0 ≤ ℓ(X → y) ≤ log(1 / min_{x ∈ supp} P_X(x))`` (envelope paper eq. 6). The lower
+    end holds exactly (``P_Y(y)`` is an average of the ``K[x, y]``), so a value a
+    rounding error below 0 (an output whose column is constant on the support) is
+    returned as 0.
     """
     k, p = _kernel_and_prior(kernel, prior)
     support = p > 0
@@ -110,7 +113,7 @@ def pointwise_leakage(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float6
     best = k[support].max(axis=0)
     out = np.full(k.shape[1], -math.inf)
     seen = p_y > 0
-    out[seen] = np.log(best[seen]) - np.log(p_y[seen])
+    out[seen] = np.maximum(np.log(best[seen]) - np.log(p_y[seen]), 0.0)
     return out
 
 

@@ -47,15 +47,26 @@ from mechdesign.contraction import dobrushin_bound
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import ldp_level, pml_capacity, pml_level
+from mechdesign.robust import realised_epsilon, robust_ldp_level, secret_ldp_level
+from mechdesign.uncertainty import (
+    RenyiBall,
+    _check_shape,
+    _conditional,
+    conditional_lower_bounds,
+)
 
 __all__ = [
     "LDP",
     "PML",
+    "NonRobustLDP",
     "Notion",
+    "RobustLDP",
+    "SecretLDP",
     "c_pml_vertices",
     "known_prior_vertices",
     "ldp_cone_vertices",
     "pml_cone",
+    "secret_pairs_cone",
 ]
 
 
@@ -449,6 +460,227 @@ class PML:
         if self.prior is not None:
             return f"{self.epsilon:g}-PML for a known prior"
         return f"{self.epsilon:g}-PML over the hull of {self.priors.shape[0]} priors"
+
+
+# -- robust LDP (robust-LDP paper) -------------------------------------------------------
+
+
+def secret_pairs_cone(
+    epsilon: float,
+    polytopes: list[NDArray[np.float64]],
+    *,
+    same_secret: bool,
+    name: str,
+) -> RatioCone:
+    """The ratio cone of RLDP over polytopes ``D_s`` of conditionals (robust-LDP paper,
+    eqs. 39–41 and Definition 3).
+
+    ``polytopes[s]`` lists the vertices of ``D_s ⊆ P_U`` (shape ``(k_s, |U|)``). By
+    robust optimisation over polytopes, ``max_{R1 ∈ D_s1, R2 ∈ D_s2} R1·v_s1 − e^ε
+    R2·v_s2 ≤ 0`` holds iff it holds at every pair of vertices, so the pairs are
+    ``(a, b)`` with ``a`` a vertex of ``D_s1`` placed in block ``s1`` and ``b`` a vertex
+    of ``D_s2`` placed in block ``s2``, for ``s1 ≠ s2`` — and also ``s1 = s2`` when
+    ``same_secret`` (Definition 3 as printed).
+    """
+    a1 = len(polytopes)
+    a2 = polytopes[0].shape[1]
+    n = a1 * a2
+    numerators, denominators = [], []
+    for s1 in range(a1):
+        for s2 in range(a1):
+            if s1 == s2 and not same_secret:
+                continue
+            for top in polytopes[s1]:
+                for bottom in polytopes[s2]:
+                    a = np.zeros(n)
+                    a[s1 * a2 : (s1 + 1) * a2] = top
+                    b = np.zeros(n)
+                    b[s2 * a2 : (s2 + 1) * a2] = bottom
+                    numerators.append(a)
+                    denominators.append(b)
+    if not numerators:  # |S| = 1 without the s1 = s2 rows: no constraint at all
+        return RatioCone(epsilon, np.zeros((0, n)), np.zeros((0, n)), name=name)
+    return RatioCone(epsilon, np.array(numerators), np.array(denominators), name=name)
+
+
+def simplex_vertices(lower: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Vertices of ``D = {R ∈ P_U : R_u ≥ L_u}``: ``L + (1 − Σ L) e_u`` for every u
+    (robust-LDP paper, eq. 42; ``Σ L ≤ 1`` since ``P̂_{U|s} ∈ D``)."""
+    slack = max(1.0 - float(lower.sum()), 0.0)
+    return lower[None, :] + slack * np.eye(lower.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class RobustLDP:
+    """``(ε, F)``-RLDP through PolyOpt's polytopes (robust-LDP paper, Sec. 5).
+
+    ``F`` is a Rényi ball around ``P̂`` on ``X = S × U`` (flattened S-major, ``shape =
+    (|S|, |U|)``). Each projection ``F_{U|s}`` (Theorem 1) is enclosed in the simplex
+    ``D_s = {R : R_u ≥ L_{u|s}}`` (eq. 42, with ``L`` from
+    :func:`~mechdesign.uncertainty.conditional_lower_bounds`), and the notion's cone is
+    :func:`secret_pairs_cone` over those simplices: PolyOpt's ``Γ_ε``. By Theorem 2 every
+    kernel whose columns lie in it is ``(ε, F)``-RLDP; :func:`~mechdesign.design.design`
+    with the estimate ``P̂`` as prior is then PolyOpt (Theorem 3).
+
+    Parameters
+    ----------
+    epsilon : float
+    ball : RenyiBall
+    shape : tuple of int
+        ``(|S|, |U|)``.
+    variant : {"default", "paper"}
+        ``"paper"`` is Definition 3 as printed: every pair ``s1, s2`` including
+        ``s1 = s2`` (16 inequalities for ``|S| = |U| = 2``, Example 3). Definition 1
+        asks nothing for ``s1 = s2``; those rows only appear when one ``P`` is relaxed to
+        two independent ``R1, R2 ∈ D_s``, so ``"default"`` drops them. Both are
+        ``(ε, F)``-RLDP (Theorem 2's argument needs only the pairs with ``s1 ≠ s2``); the
+        default admits more kernels, hence at least the utility.
+
+    ``level`` is the exact RLDP level over the ball itself
+    (:func:`~mechdesign.robust.robust_ldp_level`), not over the polytopes — so a design
+    is audited against the guarantee the user asked for.
+    """
+
+    epsilon: float
+    ball: RenyiBall
+    shape: tuple[int, int]
+    variant: str = "default"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
+        if not isinstance(self.ball, RenyiBall):
+            raise InvalidInputError(f"ball must be a RenyiBall; got {type(self.ball).__name__}.")
+        object.__setattr__(
+            self, "shape", _check_shape(self.shape, self.ball.center.shape[0], "ball's center")
+        )
+        _conditional(self.ball, self.shape)  # refuses P̂_s = 0 with a clear message
+        if self.variant not in ("default", "paper"):
+            raise InvalidInputError(
+                f"variant must be 'default' or 'paper'; got {self.variant!r}."
+            )
+
+    @property
+    def input_size(self) -> int | None:
+        return self.shape[0] * self.shape[1]
+
+    def lower_bounds(self) -> NDArray[np.float64]:
+        """``L_{u|s}``, shape ``(|S|, |U|)``."""
+        return conditional_lower_bounds(self.ball, self.shape)
+
+    def cone(self, n: int) -> RatioCone:
+        _check_size(n, self.input_size, self)
+        polytopes = [simplex_vertices(row) for row in self.lower_bounds()]
+        return secret_pairs_cone(
+            self.epsilon,
+            polytopes,
+            same_secret=self.variant == "paper",
+            name=f"PolyOpt's Γ_ε (ε = {self.epsilon:g}, {self.variant} variant)",
+        )
+
+    def level(self, kernel: Mechanism | ArrayLike) -> float:
+        """:func:`~mechdesign.robust.robust_ldp_level` over the ball."""
+        return robust_ldp_level(kernel, self.ball, self.shape)
+
+    def dobrushin_bound(self, n: int) -> float | None:
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class NonRobustLDP:
+    """``(ε, {P̂})``-RLDP: RLDP for the estimate alone (the "NR" baseline of the
+    robust-LDP paper, Sec. 8, after Lopuhaä-Zwakenberg et al. [3]).
+
+    The cone of :func:`secret_pairs_cone` with ``D_s = {P̂_{U|s}}``: pairs
+    ``(P̂_{U|s1} in block s1, P̂_{U|s2} in block s2)``, ``s1 ≠ s2``. ``level`` is
+    :func:`~mechdesign.robust.realised_epsilon` at ``P̂``.
+    """
+
+    epsilon: float
+    p_hat: NDArray[np.float64]
+    shape: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
+        p = as_distribution(self.p_hat, "p_hat")
+        p.setflags(write=False)
+        object.__setattr__(self, "p_hat", p)
+        object.__setattr__(self, "shape", _check_shape(self.shape, p.shape[0], "p_hat"))
+        _conditional(RenyiBall(p, 1.0, 0.0), self.shape)  # refuses P̂_s = 0
+
+    @property
+    def input_size(self) -> int | None:
+        return self.shape[0] * self.shape[1]
+
+    def cone(self, n: int) -> RatioCone:
+        _check_size(n, self.input_size, self)
+        joint = self.p_hat.reshape(self.shape)
+        conditionals = joint / joint.sum(axis=1, keepdims=True)
+        return secret_pairs_cone(
+            self.epsilon,
+            [row[None, :] for row in conditionals],
+            same_secret=False,
+            name=f"non-robust {self.epsilon:g}-RLDP",
+        )
+
+    def level(self, kernel: Mechanism | ArrayLike) -> float:
+        """:func:`~mechdesign.robust.realised_epsilon` at ``P̂``."""
+        return realised_epsilon(kernel, self.p_hat, self.shape)
+
+    def dobrushin_bound(self, n: int) -> float | None:
+        return None
+
+
+@dataclass(frozen=True)
+class SecretLDP:
+    """``(ε, P_X)``-RLDP, RLDP for every distribution (robust-LDP paper, Sec. 6).
+
+    By Proposition 3 it is the ratio cone with pairs ``(e_(s,u), e_(s',u'))`` for
+    ``s ≠ s'``: LDP with the constraints inside one secret's block removed. SRR
+    (:func:`~mechdesign.mechanisms.secret_randomized_response`) satisfies it.
+    """
+
+    epsilon: float
+    shape: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
+        try:
+            a1, a2 = (check_positive_int(v, "shape") for v in self.shape)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(
+                f"shape must be a pair (|S|, |U|); got {self.shape!r}."
+            ) from exc
+        object.__setattr__(self, "shape", (a1, a2))
+
+    @property
+    def input_size(self) -> int | None:
+        return self.shape[0] * self.shape[1]
+
+    def cone(self, n: int) -> RatioCone:
+        _check_size(n, self.input_size, self)
+        a1, a2 = self.shape
+        return secret_pairs_cone(
+            self.epsilon,
+            [np.eye(a2)] * a1,
+            same_secret=False,
+            name=f"({self.epsilon:g}, P_X)-RLDP",
+        )
+
+    def level(self, kernel: Mechanism | ArrayLike) -> float:
+        """:func:`~mechdesign.robust.secret_ldp_level`."""
+        return secret_ldp_level(kernel, self.shape)
+
+    def dobrushin_bound(self, n: int) -> float | None:
+        return None
+
+
+def _check_size(n: int, size: int, notion: object) -> None:
+    n = check_positive_int(n, "n")
+    if n != size:
+        raise InvalidInputError(
+            f"{type(notion).__name__} is defined on |S|·|U| = {size} inputs; got a problem "
+            f"with {n}."
+        )
 
 
 def _check_notion_epsilon(epsilon: float) -> float:

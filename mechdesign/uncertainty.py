@@ -108,17 +108,22 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
     return float(math.log1p(chi2.ppf(1.0 - b, a - 1) / n))
 
 
-def _shape(ball: RenyiBall, shape: tuple[int, int]) -> tuple[int, int]:
+def _check_shape(shape: tuple[int, int], size: int, what: str) -> tuple[int, int]:
+    """``(|S|, |U|)`` as ints, refusing a shape whose product is not ``size``."""
     try:
         a1, a2 = (check_positive_int(v, "shape") for v in shape)
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"shape must be a pair (|S|, |U|); got {shape!r}.") from exc
-    if a1 * a2 != ball.center.shape[0]:
+    if a1 * a2 != size:
         raise InvalidInputError(
             f"shape {tuple(shape)} does not factor the alphabet: |S|·|U| = {a1 * a2} but the "
-            f"ball's center has {ball.center.shape[0]} entries."
+            f"{what} has {size} entries."
         )
     return a1, a2
+
+
+def _shape(ball: RenyiBall, shape: tuple[int, int]) -> tuple[int, int]:
+    return _check_shape(shape, ball.center.shape[0], "ball's center")
 
 
 def _conditional(ball: RenyiBall, shape: tuple[int, int]) -> tuple[NDArray, NDArray]:

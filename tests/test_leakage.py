@@ -395,3 +395,13 @@ def test_renyi_ldp_level_equals_the_pairwise_maximum(k, alpha):
         assert value == math.inf
     else:
         assert value == pytest.approx(expected, rel=1e-9, abs=1e-13)
+
+
+def test_pointwise_leakage_of_a_constant_column_is_exactly_zero():
+    """ℓ(X → y) ≥ 0 holds exactly; rounding in P_Y must not push it below (hypothesis
+    found a constant column with ℓ = −1.7e-16, which later failed a check ε ≥ 0)."""
+    k = np.array([[0.49484944, 0.50515056], [0.49484944, 0.50515056]])
+    for prior in ([0.3, 0.7], [0.1234567, 0.8765433], [1 / 3, 2 / 3]):
+        leak = md.pointwise_leakage(k, prior)
+        assert np.all(leak >= 0)
+        assert md.pml_lower_quantile(k, prior, 0.5) >= 0
