@@ -7,6 +7,10 @@
 - :func:`pml_binary_mechanism` — eq. (35) of the Dobrushin paper (Example 1, N = 2).
 - :func:`pml_extremal_mechanism` — the PML-extremal mechanism of the envelope paper
   (Sec. V-A), in its high-privacy regime only.
+- :func:`secret_randomized_response` — SRR (robust-LDP paper, Definition 4).
+- :func:`independent_reporting` — IR of two mechanisms (Definition 5), and
+  :func:`design_independent_reporting`, the robust-LDP paper's IR protocol (Theorems 5–6
+  with the search over the budget split).
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.optimize import minimize_scalar
 
 from mechdesign._numerics import (
     as_distribution,
@@ -25,16 +31,27 @@ from mechdesign._numerics import (
     check_positive_int,
 )
 from mechdesign.errors import InvalidInputError, TooLargeError
-from mechdesign.kernel import Mechanism
+from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.leakage import mutual_information
+from mechdesign.uncertainty import RenyiBall, _check_shape, _conditional, conditional_radii
 
 __all__ = [
+    "IndependentReporting",
     "binary_mechanism",
+    "design_independent_reporting",
     "extremal_binary_mechanism",
     "extremal_binary_valid_q",
+    "independent_reporting",
+    "ir_distance_bound",
     "pml_binary_mechanism",
     "pml_extremal_mechanism",
     "randomized_response",
+    "secret_randomized_response",
 ]
+
+#: Points of the grid over ε₂ ∈ [0, ε] in :func:`design_independent_reporting` before the
+#: best grid points are refined (the IR utility is not concave in ε₂).
+IR_GRID_POINTS = 65
 
 #: Largest N for which :func:`binary_mechanism` searches every subset for the best split.
 BINARY_SPLIT_MAX_N = 22
@@ -208,3 +225,167 @@ def pml_extremal_mechanism(epsilon: float, prior: ArrayLike) -> Mechanism:
     matrix = np.tile(growth * p, (p.shape[0], 1))
     np.fill_diagonal(matrix, 1.0 - growth * (1.0 - p))
     return Mechanism(matrix)
+
+
+# -- robust LDP (robust-LDP paper, Secs. 6–7) ---------------------------------------------
+
+
+def secret_randomized_response(shape: tuple[int, int], epsilon: float) -> Mechanism:
+    """Secret randomized response SRR_ε on ``X = S × U`` (robust-LDP paper, Definition 4;
+    inputs and outputs flattened S-major):
+
+    .. math::
+
+        K[(s,u), (s',u')] = \\frac{1}{Z}\\begin{cases}
+            e^{\\varepsilon} & (s', u') = (s, u)\\\\
+            e^{-\\varepsilon} & s' = s,\\ u' \\ne u\\\\
+            1 & s' \\ne s \\end{cases}, \\qquad
+        Z = e^{\\varepsilon} + (|U| - 1) e^{-\\varepsilon} + |X| - |U|.
+
+    Entries of one column under different secrets differ by at most ``e^{±ε}``, so SRR
+    is ``(ε, P_X)``-RLDP (Lemma 2, through Proposition 3), and by Theorem 4 it is the
+    optimal ``(ε, P_X)``-RLDP mechanism for mutual information once ε is large enough.
+    """
+    eps = check_epsilon(epsilon)
+    if math.isinf(eps):
+        raise InvalidInputError("epsilon must be finite for SRR.")
+    try:
+        a1, a2 = (check_positive_int(v, "shape") for v in shape)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"shape must be a pair (|S|, |U|); got {shape!r}.") from exc
+    # Scaled by e^{−ε}: entries 1, e^{−2ε}, e^{−ε} (no overflow for large ε).
+    same_secret = np.kron(np.eye(a1), np.ones((a2, a2)))
+    matrix = np.where(same_secret > 0, math.exp(-2 * eps), math.exp(-eps))
+    np.fill_diagonal(matrix, 1.0)
+    return Mechanism(matrix / matrix.sum(axis=1, keepdims=True))
+
+
+def independent_reporting(
+    first: Mechanism | ArrayLike, second: Mechanism | ArrayLike
+) -> Mechanism:
+    """Independent reporting IR_{R1,R2}(s, u) = (R1(s), R2(u)) (robust-LDP paper,
+    Definition 5): the Kronecker product ``R1 ⊗ R2``, inputs ``(s, u)`` and outputs
+    ``(y1, y2)`` both flattened first-index-major."""
+    return Mechanism(np.kron(as_matrix(first), as_matrix(second)))
+
+
+@dataclass(frozen=True)
+class IndependentReporting:
+    """The IR protocol of the robust-LDP paper (Sec. 7) with its parameters.
+
+    Attributes
+    ----------
+    mechanism : Mechanism
+        ``IR(GRR^{ε − ε₂} on S, GRR^{δ₂} on U)``.
+    epsilon, epsilon2, delta2 : float
+        The budget ε, the maximising ``ε₂`` and ``δ₂ = log(1 + 2(e^{ε₂} − 1)/d)``.
+    d : float
+        Theorem 5's bound on ``‖P_{U|s} − P_{U|s'}‖₁`` over the ball.
+    utility : float
+        ``I_P(X; Y)`` at the maximiser, in nats.
+    grid : ndarray, shape=(k, 2)
+        The evaluated ``(ε₂, utility)`` pairs, sorted by ε₂ (the curve is not concave;
+        this shows the search).
+    """
+
+    mechanism: Mechanism
+    epsilon: float
+    epsilon2: float
+    delta2: float
+    d: float
+    utility: float
+    grid: np.ndarray
+
+
+def ir_distance_bound(ball: RenyiBall, shape: tuple[int, int]) -> float:
+    """``d`` of Theorem 5 (robust-LDP paper), with ``d_s = rad_s``:
+
+    .. math::
+
+        d = \\min\\Bigl\\{2,\\ \\max_s 2\\,\\mathrm{rad}_s +
+            \\max_{s, s'} \\|\\hat P_{U|s} - \\hat P_{U|s'}\\|_1\\Bigr\\}
+
+    (its proof, eq. 70, needs ``d_s + d_{s'}``, which ``max_s 2 d_s`` bounds).
+    ``rad_s`` comes from
+    :func:`~mechdesign.uncertainty.conditional_radii`.
+    """
+    _, conditional = _conditional(ball, shape)
+    radii = conditional_radii(ball, shape)
+    spread = float(np.abs(conditional[:, None, :] - conditional[None, :, :]).sum(axis=2).max())
+    return min(2.0, 2.0 * float(radii.max()) + spread)
+
+
+def design_independent_reporting(
+    epsilon: float,
+    ball: RenyiBall,
+    shape: tuple[int, int],
+    *,
+    prior: ArrayLike | None = None,
+) -> IndependentReporting:
+    """The IR protocol of the robust-LDP paper (Sec. 7), ``(ε, F)``-RLDP by Theorem 5.
+
+    For a split ``ε₂ ∈ [0, ε]``: ``R1 = GRR^{ε − ε₂}`` on S,
+    ``R2 = GRR^{δ₂}`` on U with ``δ₂ = log(1 + 2(e^{ε₂} − 1)/d)`` (``d`` from
+    :func:`ir_distance_bound`; ``d = 0`` gives ``δ₂ = ∞``, R2 the identity), and the
+    utility ``I_P(X; IR(X))`` (Theorem 6's sum, computed from the joint kernel) is
+    maximised over ε₂ (eq. 81). The utility is not concave in ε₂, so the search
+    evaluates a grid of :data:`IR_GRID_POINTS` points (both ends included: Example 5's
+    optimum is at ε₂ = ε) and refines around the best ones by bounded Brent search;
+    the maximiser is the best point evaluated.
+
+    Parameters
+    ----------
+    prior : array_like, optional
+        The distribution whose mutual information is maximised; default the ball's
+        center ``P̂`` (as the paper does).
+    """
+    eps = check_epsilon(epsilon)
+    if math.isinf(eps):
+        raise InvalidInputError("epsilon must be finite for independent reporting.")
+    if not isinstance(ball, RenyiBall):
+        raise InvalidInputError(f"ball must be a RenyiBall; got {type(ball).__name__}.")
+    a1, a2 = _check_shape(shape, ball.center.shape[0], "ball's center")
+    p = ball.center if prior is None else as_distribution(prior, "prior", a1 * a2)
+    d = ir_distance_bound(ball, (a1, a2))
+
+    def delta2(eps2: float) -> float:
+        if d == 0:
+            return math.inf if eps2 > 0 else 0.0
+        return math.log1p(2.0 * math.expm1(eps2) / d)
+
+    def build(eps2: float) -> Mechanism:
+        return independent_reporting(
+            randomized_response(a1, max(eps - eps2, 0.0)), randomized_response(a2, delta2(eps2))
+        )
+
+    values: dict[float, float] = {}
+
+    def utility(eps2: float) -> float:
+        eps2 = min(max(float(eps2), 0.0), eps)
+        if eps2 not in values:
+            values[eps2] = mutual_information(build(eps2), p)
+        return values[eps2]
+
+    grid = np.linspace(0.0, eps, IR_GRID_POINTS)
+    scores = np.array([utility(float(x)) for x in grid])
+    if eps > 0:
+        top = scores.max()
+        ties = np.flatnonzero(scores >= top - 1e-12 * max(1.0, abs(top)))
+        for i in {int(ties[0]), int(ties[-1])}:
+            lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+            minimize_scalar(
+                lambda x: -utility(x), bounds=(lo, hi), method="bounded",
+                options={"xatol": 1e-10 * max(1.0, eps)},
+            )
+    best = max(values, key=values.get)
+    curve = np.array(sorted(values.items()))
+    curve.setflags(write=False)
+    return IndependentReporting(
+        mechanism=build(best),
+        epsilon=eps,
+        epsilon2=best,
+        delta2=delta2(best),
+        d=d,
+        utility=values[best],
+        grid=curve,
+    )
