@@ -46,6 +46,11 @@ from mechdesign.contraction import (
     private_minimax_lower_bound,
     reverse_pinsker_kl,
 )
+from mechdesign.datasets import (
+    CategoricalPair,
+    categorical_pair,
+    empirical_pair,
+)
 from mechdesign.design import (
     Certificate,
     Design,
@@ -173,6 +178,7 @@ __all__ = [
     "PML",
     "SQUARED_HELLINGER",
     "TOTAL_VARIATION",
+    "CategoricalPair",
     "Certificate",
     "ChiSquaredContraction",
     "Design",
@@ -206,6 +212,7 @@ __all__ = [
     "binary_envelope",
     "binary_mechanism",
     "block_uniform_channel",
+    "categorical_pair",
     "chi2_radius",
     "chi_squared_contraction",
     "chi_squared_divergence",
@@ -228,6 +235,7 @@ __all__ = [
     "dp_epsilon",
     "dp_failure_probability",
     "duchi_kl_bound",
+    "empirical_pair",
     "envelope_lower_bound",
     "envelope_upper_bound",
     "estimate_input_distribution",

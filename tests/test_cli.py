@@ -215,3 +215,66 @@ def test_envelope_table_and_errors(example1_csv, capsys):
     assert main(["envelope", str(example1_csv), "--delta", "1.5"]) == 2
     assert "delta must lie in the open interval (0, 1)" in capsys.readouterr().err
     assert main(["envelope", str(example1_csv), "--delta", "0.1", "--prior", "nope.csv"]) == 2
+
+
+@pytest.fixture
+def pair_csv(tmp_path):
+    """Example 1's P̂ as 100 records of two columns (7, 10, 26, 57), plus a third column
+    and spaces after the commas, as in the Adult file."""
+    path = tmp_path / "pairs.csv"
+    counts = {("s1", "u1"): 7, ("s1", "u2"): 10, ("s2", "u1"): 26, ("s2", "u2"): 57}
+    lines = ["secret, other, noise"]
+    for (s, u), count in counts.items():
+        lines += [f"{s}, {u}, x"] * count
+    path.write_text("\n".join(lines) + "\n\n")
+    return path
+
+
+def test_design_rldp_reproduces_example3_from_a_csv(pair_csv, capsys):
+    """The data give Example 1's P̂ with n = 100: PolyOpt (paper variant) at ε = log 2 is
+    Example 3's 0.4228; the default variant 0.5630; both pass the exact audit."""
+    args = ["design", "--notion", "rldp", "--epsilon", str(math.log(2)), "--data",
+            str(pair_csv), "--sensitive", "secret", "--other", "other", "--json"]
+    assert main([*args, "--mechanism", "polyopt-paper"]) == 0
+    paper = json.loads(capsys.readouterr().out)
+    # Labels sort by frequency: s2 (83) before s1 (17), so rows are permuted.
+    assert paper["s_labels"] == ["s2", "s1"]
+    assert paper["n_samples"] == 100
+    assert paper["radius"] == pytest.approx(md.chi2_radius(100, 4, 0.05), rel=1e-12)
+    assert paper["utility"] == pytest.approx(0.4228, abs=5e-5)
+    assert paper["audit_passed"]
+    assert paper["robust_level"] <= math.log(2) + 1e-9
+    assert main(args) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert default["utility"] == pytest.approx(0.563050, abs=1e-6)
+    assert default["comparator_utilities"]["srr"] == pytest.approx(0.1005, abs=5e-5)
+    assert main([*args, "--mechanism", "ir"]) == 0
+    ir = json.loads(capsys.readouterr().out)
+    assert ir["utility"] == pytest.approx(0.0755, abs=5e-5)
+    assert ir["d"] == pytest.approx(1.4591, abs=5e-5)
+    assert main([*args[:-1], "--mechanism", "srr"]) == 0
+    assert "exact robust audit over the ball" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--sensitive", "secret", "--other", "missing"], "column 'missing' is not in"),
+        (["--sensitive", "secret"], "needs --other"),
+        (["--sensitive", "secret", "--other", "secret"], "must differ"),
+        (["--sensitive", "secret", "--other", "other", "--beta", "1.5"], "beta must lie"),
+        (["--sensitive", "secret", "--other", "other", "--c", "0.1"], "--c applies"),
+    ],
+)
+def test_design_rldp_bad_input_exits_2(pair_csv, capsys, extra, fragment):
+    args = ["design", "--notion", "rldp", "--epsilon", "1", "--data", str(pair_csv), *extra]
+    assert main(args) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_design_rldp_options_need_the_rldp_notion(pair_csv, capsys):
+    assert main(["design", "--notion", "ldp", "--data", str(pair_csv)]) == 2
+    assert "--data apply to --notion rldp only" in capsys.readouterr().err
+    assert main(["design", "--notion", "rldp", "--data", "nope.csv", "--sensitive", "a",
+                 "--other", "b"]) == 2
+    assert "does not exist" in capsys.readouterr().err

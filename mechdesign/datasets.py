@@ -1,0 +1,139 @@
+"""Categorical data for robust LDP: the estimate ``P̂`` of a pair of attributes.
+
+The robust-LDP paper's experiments (Sec. 8.1) take two categorical columns of a data set
+(e.g. the UCI Adult census data), one sensitive (``S``) and one not (``U``), and estimate
+``P̂`` on ``X = S × U`` by the empirical frequencies (the maximum-likelihood estimate).
+:func:`categorical_pair` does that for a CSV file with a header row, and
+:func:`empirical_pair` for columns already in memory.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mechdesign._numerics import check_alpha
+from mechdesign.errors import InvalidInputError
+from mechdesign.uncertainty import RenyiBall, chi2_radius
+
+__all__ = ["CategoricalPair", "categorical_pair", "empirical_pair"]
+
+
+@dataclass(frozen=True)
+class CategoricalPair:
+    """Counts of a sensitive attribute S against another attribute U.
+
+    Attributes
+    ----------
+    counts : ndarray of int, shape=(|S|, |U|)
+        ``counts[s, u]`` records with ``S = s`` and ``U = u``.
+    s_labels, u_labels : tuple of str
+        The category of each row / column, sorted by decreasing frequency (ties by
+        name): index 0 is the most common category.
+    sensitive, other : str
+        The column names.
+    """
+
+    counts: NDArray[np.int64]
+    s_labels: tuple[str, ...]
+    u_labels: tuple[str, ...]
+    sensitive: str
+    other: str
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(|S|, |U|)``."""
+        return (len(self.s_labels), len(self.u_labels))
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def p_hat(self) -> NDArray[np.float64]:
+        """The empirical distribution on ``X = S × U``, flattened S-major."""
+        return (self.counts / self.counts.sum()).ravel()
+
+    def ball(self, beta: float = 0.05, alpha: float = 2.0) -> RenyiBall:
+        """The paper's confidence set: the Rényi ball around ``P̂`` whose radius is
+        :func:`~mechdesign.uncertainty.chi2_radius` (``n`` records, ``|X|`` categories,
+        significance β). That radius is the χ² test's, so only α = 2 is offered."""
+        if check_alpha(alpha) != 2:
+            raise InvalidInputError(
+                f"alpha must be 2 for the χ² confidence radius (eq. 9); got {alpha!r}."
+            )
+        return RenyiBall(self.p_hat, 2.0, chi2_radius(self.n_samples, self.counts.size, beta))
+
+
+def empirical_pair(
+    s_values: Sequence[str], u_values: Sequence[str], *, sensitive: str = "S", other: str = "U"
+) -> CategoricalPair:
+    """Count co-occurrences of two equally long sequences of category labels."""
+    if len(s_values) != len(u_values):
+        raise InvalidInputError(
+            f"the two columns must have the same length; got {len(s_values)} and "
+            f"{len(u_values)}."
+        )
+    if len(s_values) == 0:
+        raise InvalidInputError("the columns are empty: no records to estimate P̂ from.")
+    s_labels = _labels(s_values)
+    u_labels = _labels(u_values)
+    s_index = {label: i for i, label in enumerate(s_labels)}
+    u_index = {label: i for i, label in enumerate(u_labels)}
+    counts = np.zeros((len(s_labels), len(u_labels)), dtype=np.int64)
+    np.add.at(
+        counts,
+        (np.array([s_index[v] for v in s_values]), np.array([u_index[v] for v in u_values])),
+        1,
+    )
+    counts.setflags(write=False)
+    return CategoricalPair(counts, s_labels, u_labels, sensitive, other)
+
+
+def _labels(values: Sequence[str]) -> tuple[str, ...]:
+    unique, counts = np.unique(np.asarray(values, dtype=str), return_counts=True)
+    order = sorted(range(len(unique)), key=lambda i: (-counts[i], unique[i]))
+    return tuple(str(unique[i]) for i in order)
+
+
+def categorical_pair(path: str | Path, sensitive: str, other: str) -> CategoricalPair:
+    """Read columns ``sensitive`` (S) and ``other`` (U) of a CSV file with a header row
+    and count them. Fields are stripped of surrounding spaces (the Adult file separates
+    them by ``", "``); every value, ``"?"`` included, is a category."""
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidInputError(f"data file {str(path)!r} does not exist.")
+    if sensitive == other:
+        raise InvalidInputError(
+            f"the sensitive and the other column must differ; both are {sensitive!r}."
+        )
+    with path.open(newline="") as handle:
+        reader = csv.reader(handle, skipinitialspace=True)
+        try:
+            header = [name.strip() for name in next(reader)]
+        except StopIteration:
+            raise InvalidInputError(f"data file {str(path)!r} is empty.") from None
+        missing = [name for name in (sensitive, other) if name not in header]
+        if missing:
+            raise InvalidInputError(
+                f"column {missing[0]!r} is not in {str(path)!r}; its columns are "
+                f"{', '.join(header)}."
+            )
+        i, j = header.index(sensitive), header.index(other)
+        s_values, u_values = [], []
+        for line, row in enumerate(reader, start=2):
+            if not row or all(not field.strip() for field in row):
+                continue  # blank line (the Adult file ends with one)
+            if len(row) != len(header):
+                raise InvalidInputError(
+                    f"line {line} of {str(path)!r} has {len(row)} fields; the header has "
+                    f"{len(header)}."
+                )
+            s_values.append(row[i].strip())
+            u_values.append(row[j].strip())
+    return empirical_pair(s_values, u_values, sensitive=sensitive, other=other)
