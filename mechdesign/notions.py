@@ -559,6 +559,12 @@ class RobustLDP:
                 f"variant must be 'default' or 'paper'; got {self.variant!r}."
             )
 
+    def __repr__(self) -> str:
+        return (
+            f"RobustLDP(epsilon={self.epsilon!r}, ball=Rényi ball of order {self.ball.alpha:g} "
+            f"and radius {self.ball.radius:.6g}, shape={self.shape}, variant={self.variant!r})"
+        )
+
     @property
     def input_size(self) -> int | None:
         return self.shape[0] * self.shape[1]
@@ -606,6 +612,12 @@ class NonRobustLDP:
         object.__setattr__(self, "p_hat", p)
         object.__setattr__(self, "shape", _check_shape(self.shape, p.shape[0], "p_hat"))
         _conditional(RenyiBall(p, 1.0, 0.0), self.shape)  # refuses P̂_s = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"NonRobustLDP(epsilon={self.epsilon!r}, p_hat={np.round(self.p_hat, 6).tolist()}, "
+            f"shape={self.shape})"
+        )
 
     @property
     def input_size(self) -> int | None:

@@ -278,3 +278,13 @@ def test_design_rldp_options_need_the_rldp_notion(pair_csv, capsys):
     assert main(["design", "--notion", "rldp", "--data", "nope.csv", "--sensitive", "a",
                  "--other", "b"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_demo_includes_polyopt_audited_over_the_ball(capsys):
+    assert main(["demo", "--json"]) == 0
+    robust = json.loads(capsys.readouterr().out)["robust_ldp"]
+    assert robust["polyopt_paper"]["utility"] == pytest.approx(0.4228, abs=5e-5)
+    assert robust["polyopt"]["utility"] == pytest.approx(0.563050, abs=1e-6)
+    for entry in robust.values():
+        assert entry["audit_passed"]
+        assert entry["privacy_level"] <= math.log(2) + 1e-9
