@@ -77,7 +77,7 @@ class Config:
         ("sex", "marital-status"),
         ("sex", "occupation"),
     )
-    scaling_seconds: float = 300.0
+    scaling_seconds: float = 150.0
     data: Path = field(default=ADULT)
 
 
