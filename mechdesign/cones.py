@@ -255,9 +255,9 @@ class RatioCone:
         if bound > max_vertices:
             raise TooLargeError(
                 f"{self.name} on N = {self.n} inputs may have up to {bound:,} vertices, above "
-                f"max_vertices = {max_vertices:,}; vertex enumeration is too large. Raise "
-                "max_vertices if you have the time and memory, or use column generation "
-                "(design(..., method='column_generation')), which does not enumerate."
+                f"max_vertices = {max_vertices:,}; vertex enumeration is too large (the bound is "
+                "McMullen's unless the notion knows better, and the true count is often far "
+                "smaller). Raise max_vertices if you have the time and memory."
             )
         start = time.perf_counter()
         exact = None
@@ -279,7 +279,7 @@ class RatioCone:
             _, first = np.unique(np.round(raw / grid), axis=0, return_index=True)
             points = raw[np.sort(first)]
         elif backend == "cdd":
-            points = _cdd_vertices(self.h_representation())
+            points, backend = _cdd_vertices(self.h_representation())
         else:
             exact_all = _exact_vertices(self.h_representation(), max_active_sets, self.name)
             if not exact_all:
@@ -311,26 +311,66 @@ class RatioCone:
 # -- backends ---------------------------------------------------------------------------
 
 
-def _cdd_vertices(h: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Vertices of ``{v : H v ≥ 0, Σ v = 1}`` by pycddlib (floating point)."""
+def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str]:
+    """Vertices of ``{v : H v ≥ 0, Σ v = 1}`` by pycddlib (floating point), and the name
+    of how they were found.
+
+    cddlib's floating-point double description can stop with "numerical inconsistency"
+    on very degenerate polytopes (PolyOpt's cones for large samples, whose simplices
+    ``D_s`` are tiny, are such). The row order changes the arithmetic, so then every
+    other row order is tried and the **union** of what they return is used. The orders
+    can disagree — on one such instance they returned 1,195, 1,185 and 1,146 distinct
+    points — so the union is the most complete set available; every point in it is
+    checked against the H-representation by the caller, so a design built on it is
+    feasible, but its LP certificate covers only these points (the backend name says
+    so). Without the GMP build of cddlib (pycddlib-standalone has none) exactness is out
+    of reach at these sizes; the ``"exact"`` backend covers small instances.
+    """
     import cdd
 
     n = h.shape[1]
     rows = np.hstack([np.zeros((h.shape[0], 1)), h])
     total = np.concatenate([[-1.0], np.ones(n)])
-    matrix = cdd.matrix_from_array(
-        np.vstack([rows, total]), rep_type=cdd.RepType.INEQUALITY, lin_set={h.shape[0]}
-    )
-    generators = np.array(cdd.copy_generators(cdd.polyhedron_from_matrix(matrix)).array)
-    if generators.size == 0:
-        return np.zeros((0, n))
-    is_vertex = generators[:, 0] > 0.5
-    if not np.all(is_vertex):
-        raise SolverError(
-            "cddlib returned rays for the normalised section, which is bounded",
-            status="unexpected rays",
+    array = np.vstack([rows, total])
+
+    def run(order) -> NDArray[np.float64]:
+        matrix = cdd.matrix_from_array(
+            array, rep_type=cdd.RepType.INEQUALITY, lin_set={h.shape[0]}
         )
-    return _deduplicate(generators[:, 1:])
+        if order is None:
+            polyhedron = cdd.polyhedron_from_matrix(matrix)
+        else:
+            polyhedron = cdd.polyhedron_from_matrix(matrix, row_order=order)
+        generators = np.array(cdd.copy_generators(polyhedron).array)
+        if generators.size == 0:
+            return np.zeros((0, n))
+        if not np.all(generators[:, 0] > 0.5):
+            raise SolverError(
+                "cddlib returned rays for the normalised section, which is bounded",
+                status="unexpected rays",
+            )
+        return generators[:, 1:]
+
+    try:
+        return _deduplicate(run(None)), "cdd"
+    except RuntimeError as exc:
+        first_error = str(exc)
+    found = []
+    for order in cdd.RowOrderType:
+        try:
+            found.append(run(order))
+        except RuntimeError:
+            continue
+    if not found:
+        raise SolverError(
+            f"cddlib failed with every row order ({first_error.strip()}); this polytope is "
+            "too degenerate for floating-point vertex enumeration",
+            status="cddlib numerical inconsistency",
+        )
+    return (
+        _deduplicate(np.vstack(found)),
+        f"cdd (union over {len(found)} row orders after a numerical inconsistency)",
+    )
 
 
 def _deduplicate(points: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -166,7 +166,7 @@ def test_contains_and_inequalities():
 
 
 def test_too_large_names_the_alternative():
-    with pytest.raises(TooLargeError, match="column generation"):
+    with pytest.raises(TooLargeError, match="Raise max_vertices"):
         md.LDP(1.0).cone(12).vertices(max_vertices=1000)
     with pytest.raises(TooLargeError, match="backend='cdd'"):
         md.LDP(1.0).cone(7).vertices("exact")
