@@ -495,7 +495,9 @@ def realised_epsilon(kernel: KernelLike, distribution: ArrayLike, shape: tuple[i
 
     The paper prints the ratio without the log; we report it in nats like every other
     level (``+∞`` when a denominator vanishes under a positive numerator, as the paper
-    notes). Secrets with ``P_s = 0`` are skipped (their conditional is undefined).
+    notes). Secrets with ``P_s = 0`` are skipped (their conditional is undefined); with
+    fewer than two secrets left there is no pair, and the level is ``−∞`` (the empty
+    maximum, as in every other audit).
     """
     p = as_distribution(distribution, "distribution")
     a1, a2 = _check_shape(shape, p.shape[0], "distribution")
