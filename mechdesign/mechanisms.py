@@ -33,7 +33,13 @@ from mechdesign._numerics import (
 from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import mutual_information
-from mechdesign.uncertainty import RenyiBall, _check_shape, _conditional, conditional_radii
+from mechdesign.uncertainty import (
+    RenyiBall,
+    _check_shape,
+    _conditional,
+    _pair_shape,
+    conditional_radii,
+)
 
 __all__ = [
     "IndependentReporting",
@@ -249,10 +255,7 @@ def secret_randomized_response(shape: tuple[int, int], epsilon: float) -> Mechan
     eps = check_epsilon(epsilon)
     if math.isinf(eps):
         raise InvalidInputError("epsilon must be finite for SRR.")
-    try:
-        a1, a2 = (check_positive_int(v, "shape") for v in shape)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"shape must be a pair (|S|, |U|); got {shape!r}.") from exc
+    a1, a2 = _pair_shape(shape)
     # Scaled by e^{−ε}: entries 1, e^{−2ε}, e^{−ε} (no overflow for large ε).
     same_secret = np.kron(np.eye(a1), np.ones((a2, a2)))
     matrix = np.where(same_secret > 0, math.exp(-2 * eps), math.exp(-eps))

@@ -52,6 +52,7 @@ from mechdesign.uncertainty import (
     RenyiBall,
     _check_shape,
     _conditional,
+    _pair_shape,
     conditional_lower_bounds,
 )
 
@@ -656,13 +657,7 @@ class SecretLDP:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
-        try:
-            a1, a2 = (check_positive_int(v, "shape") for v in self.shape)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInputError(
-                f"shape must be a pair (|S|, |U|); got {self.shape!r}."
-            ) from exc
-        object.__setattr__(self, "shape", (a1, a2))
+        object.__setattr__(self, "shape", _pair_shape(self.shape))
 
     @property
     def input_size(self) -> int | None:

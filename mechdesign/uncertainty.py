@@ -108,12 +108,18 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
     return float(math.log1p(chi2.ppf(1.0 - b, a - 1) / n))
 
 
-def _check_shape(shape: tuple[int, int], size: int, what: str) -> tuple[int, int]:
-    """``(|S|, |U|)`` as ints, refusing a shape whose product is not ``size``."""
+def _pair_shape(shape: tuple[int, int]) -> tuple[int, int]:
+    """``(|S|, |U|)`` as positive ints."""
     try:
         a1, a2 = (check_positive_int(v, "shape") for v in shape)
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"shape must be a pair (|S|, |U|); got {shape!r}.") from exc
+    return a1, a2
+
+
+def _check_shape(shape: tuple[int, int], size: int, what: str) -> tuple[int, int]:
+    """``(|S|, |U|)`` as ints, refusing a shape whose product is not ``size``."""
+    a1, a2 = _pair_shape(shape)
     if a1 * a2 != size:
         raise InvalidInputError(
             f"shape {tuple(shape)} does not factor the alphabet: |S|·|U| = {a1 * a2} but the "
