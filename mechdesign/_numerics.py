@@ -144,6 +144,25 @@ VERTEX_DEDUP_ATOL = 1e-9
 #: unit max-norm) to within this, and sum to one within it.
 VERTEX_FEASIBILITY_ATOL = 1e-9
 
+#: The cdd backend's LP probes (cones._probe_missing_vertices) report a vertex cddlib
+#: missed when the LP maximum of a direction d over the section exceeds the maximum over
+#: the enumerated points by more than this times ‖d‖₁.
+VERTEX_PROBE_ATOL = 1e-9
+
+#: Random directions per probing round (besides the 2N coordinate directions ±e_i) and
+#: the most rounds; a round that finds nothing ends the probing.
+VERTEX_PROBE_DIRECTIONS = 16
+VERTEX_PROBE_ROUNDS = 8
+
+#: When cddlib is known to have missed vertices, design() looks for improving columns by
+#: successive linearisation (design._price_by_linearisation): at most this many rounds,
+#: each from this many starting points (the best by reduced cost, then a fixed-seed
+#: random sample: on one PolyOpt instance only starts ranked 355th-476th of 487 led to
+#: the improving vertex), each ascent at most this many LPs.
+PRICING_ROUNDS = 20
+PRICING_STARTS = 512
+PRICING_ASCENT_STEPS = 20
+
 #: The exact backend decides a candidate active set in floating point only when its
 #: system is well conditioned (condition number below this); otherwise exactly.
 EXACT_SCREEN_COND = 1e6

@@ -48,9 +48,11 @@ from fractions import Fraction
 from typing import Literal
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from scipy.spatial import cKDTree
 
+from mechdesign._highs import solve_linear_program
 from mechdesign._numerics import (
     EXACT_SCREEN_ATOL,
     EXACT_SCREEN_COND,
@@ -58,6 +60,9 @@ from mechdesign._numerics import (
     MAX_VERTICES,
     VERTEX_DEDUP_ATOL,
     VERTEX_FEASIBILITY_ATOL,
+    VERTEX_PROBE_ATOL,
+    VERTEX_PROBE_DIRECTIONS,
+    VERTEX_PROBE_ROUNDS,
     as_float_array,
     check_epsilon,
 )
@@ -84,12 +89,18 @@ class VertexSet:
         Wall-clock enumeration time.
     exact : tuple of tuple of Fraction, or None
         The exact rational vertices (same order as ``points``) for the exact backend.
+    missed : int
+        For the cdd backend, how many vertices cddlib missed and LP probes found
+        (:func:`_probe_missing_vertices`); they are included in ``points``. When it is
+        positive the set may still be incomplete, and a design's certificate covers only
+        these points. Always 0 for the other backends.
     """
 
     points: NDArray[np.float64]
     backend: str
     seconds: float
     exact: tuple[tuple[Fraction, ...], ...] | None = None
+    missed: int = 0
 
     def __len__(self) -> int:
         return int(self.points.shape[0])
@@ -261,6 +272,7 @@ class RatioCone:
             )
         start = time.perf_counter()
         exact = None
+        missed = 0
         if backend == "closed_form":
             if self.closed_form is None:
                 raise InvalidInputError(
@@ -279,7 +291,9 @@ class RatioCone:
             _, first = np.unique(np.round(raw / grid), axis=0, return_index=True)
             points = raw[np.sort(first)]
         elif backend == "cdd":
-            points, backend = _cdd_vertices(self.h_representation())
+            points, backend, missed = _cdd_vertices(self.h_representation())
+            if missed:
+                backend += f" + {missed} vertices cddlib missed, found by LP probes"
         else:
             exact_all = _exact_vertices(self.h_representation(), max_active_sets, self.name)
             if not exact_all:
@@ -305,72 +319,191 @@ class RatioCone:
         if exact is not None:
             exact = tuple(exact[i] for i in order)
         points.setflags(write=False)
-        return VertexSet(points=points, backend=backend, seconds=seconds, exact=exact)
+        return VertexSet(
+            points=points,
+            backend=backend,
+            seconds=seconds,
+            exact=exact,
+            missed=missed,
+        )
 
 
 # -- backends ---------------------------------------------------------------------------
 
 
-def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str]:
-    """Vertices of ``{v : H v ≥ 0, Σ v = 1}`` by pycddlib (floating point), and the name
-    of how they were found.
+#: Row orders tried, in this sequence, when cddlib's default order (LexMin) fails or
+#: probes show it missed vertices: fast and most complete first, as measured on PolyOpt
+#: cones (paper variant, |X| = 12, ε = 3; exact GMP count 1,295): LexMax 0.07 s
+#: (covers 1,283), MaxIndex 0.09 s (all), MaxCutoff 0.3 s (765), Random 2 s (638);
+#: MinIndex, MinCutoff and MixCutoff failed after 12-37 s.
+CDD_ROW_ORDERS = (
+    "LEX_MAX", "MAX_INDEX", "MAX_CUTOFF", "RANDOM_ROW", "MIN_INDEX", "MIN_CUTOFF", "MIX_CUTOFF"
+)
 
-    cddlib's floating-point double description can stop with "numerical inconsistency"
-    on very degenerate polytopes (PolyOpt's cones for large samples, whose simplices
-    ``D_s`` are tiny, are such). The row order changes the arithmetic, so then every
-    other row order is tried and the **union** of what they return is used. The orders
-    can disagree — on one such instance they returned 1,195, 1,185 and 1,146 distinct
-    points — so the union is the most complete set available; every point in it is
-    checked against the H-representation by the caller, so a design built on it is
-    feasible, but its LP certificate covers only these points (the backend name says
-    so). Without the GMP build of cddlib (pycddlib-standalone has none) exactness is out
-    of reach at these sizes; the ``"exact"`` backend covers small instances.
+
+def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str, int]:
+    """Vertices of ``{v : H v ≥ 0, Σ v = 1}`` by pycddlib (floating point), the name of
+    how they were found, and how many vertices LP probes still found missing.
+
+    Floating-point cddlib fails in two ways on degenerate polytopes (PolyOpt's cones for
+    large samples, whose simplices ``D_s`` are tiny, are such): it stops with "numerical
+    inconsistency", or — worse — it silently returns a strict subset of the vertices.
+    On one PolyOpt cone (paper variant, |X| = 12, n = 32,561, ε = 3) the default order
+    returned 476 of the 1,295 vertices that cddlib's exact GMP arithmetic finds, and
+    ``1`` was not in their conic hull, so the design LP was infeasible. The row order
+    changes the arithmetic, so after a failure, or when :func:`_probe_missing_vertices`
+    finds a missed vertex, further orders (:data:`CDD_ROW_ORDERS`) are run one by one
+    and their **union** kept, until the probes find nothing. Every point is checked
+    against the H-representation by the caller. Probes cannot prove completeness;
+    without the GMP build of cddlib (pycddlib-standalone has none) exactness is out of
+    reach at these sizes, and the ``"exact"`` backend covers small instances.
     """
+    import cdd
+
+    n = h.shape[1]
+    try:
+        found = _deduplicate(_cdd_run(h, None))
+        reason = "the default order missed vertices LP probes found"
+    except RuntimeError as exc:
+        found = np.zeros((0, n))
+        reason = f"the default order failed: {str(exc).strip()}"
+    points, missed = _probe_missing_vertices(found, h)
+    if found.shape[0] and not missed:
+        return points, "cdd", 0
+    used = []
+    for name in CDD_ROW_ORDERS:
+        try:
+            more = _cdd_run(h, cdd.RowOrderType[name])
+        except RuntimeError:
+            continue
+        used.append(name)
+        found = _deduplicate(np.vstack([points, more]))
+        points, missed = _probe_missing_vertices(found, h)
+        if not missed:
+            break
+    if not used and not found.shape[0]:
+        raise SolverError(
+            f"cddlib failed with every row order ({reason}); this polytope is too "
+            "degenerate for floating-point vertex enumeration",
+            status="cddlib numerical inconsistency",
+        )
+    return points, f"cdd (union over row orders default, {', '.join(used)}: {reason})", missed
+
+
+def _cdd_run(h: NDArray[np.float64], order) -> NDArray[np.float64]:
+    """One pycddlib run with the given row order (``None``: cddlib's default)."""
     import cdd
 
     n = h.shape[1]
     rows = np.hstack([np.zeros((h.shape[0], 1)), h])
     total = np.concatenate([[-1.0], np.ones(n)])
-    array = np.vstack([rows, total])
-
-    def run(order) -> NDArray[np.float64]:
-        matrix = cdd.matrix_from_array(
-            array, rep_type=cdd.RepType.INEQUALITY, lin_set={h.shape[0]}
-        )
-        if order is None:
-            polyhedron = cdd.polyhedron_from_matrix(matrix)
-        else:
-            polyhedron = cdd.polyhedron_from_matrix(matrix, row_order=order)
-        generators = np.array(cdd.copy_generators(polyhedron).array)
-        if generators.size == 0:
-            return np.zeros((0, n))
-        if not np.all(generators[:, 0] > 0.5):
-            raise SolverError(
-                "cddlib returned rays for the normalised section, which is bounded",
-                status="unexpected rays",
-            )
-        return generators[:, 1:]
-
-    try:
-        return _deduplicate(run(None)), "cdd"
-    except RuntimeError as exc:
-        first_error = str(exc)
-    found = []
-    for order in cdd.RowOrderType:
-        try:
-            found.append(run(order))
-        except RuntimeError:
-            continue
-    if not found:
-        raise SolverError(
-            f"cddlib failed with every row order ({first_error.strip()}); this polytope is "
-            "too degenerate for floating-point vertex enumeration",
-            status="cddlib numerical inconsistency",
-        )
-    return (
-        _deduplicate(np.vstack(found)),
-        f"cdd (union over {len(found)} row orders after a numerical inconsistency)",
+    matrix = cdd.matrix_from_array(
+        np.vstack([rows, total]), rep_type=cdd.RepType.INEQUALITY, lin_set={h.shape[0]}
     )
+    if order is None:
+        polyhedron = cdd.polyhedron_from_matrix(matrix)
+    else:
+        polyhedron = cdd.polyhedron_from_matrix(matrix, row_order=order)
+    generators = np.array(cdd.copy_generators(polyhedron).array)
+    if generators.size == 0:
+        return np.zeros((0, n))
+    if not np.all(generators[:, 0] > 0.5):
+        raise SolverError(
+            "cddlib returned rays for the normalised section, which is bounded",
+            status="unexpected rays",
+        )
+    return generators[:, 1:]
+
+
+def section_argmax(h: NDArray[np.float64], direction: NDArray[np.float64]) -> NDArray[np.float64]:
+    """A vertex of ``S = {v : H v ≥ 0, Σ v = 1}`` maximising ``direction·v``.
+
+    HiGHS's simplex returns a basic optimal solution, which is a vertex of ``S``.
+    Raises :class:`~mechdesign.errors.SolverError` if HiGHS does not reach optimality.
+    """
+    n = h.shape[1]
+    return solve_linear_program(
+        np.asarray(direction, dtype=float),
+        sp.csc_array(np.vstack([h, np.ones((1, n))])),
+        np.concatenate([np.zeros(h.shape[0]), [1.0]]),
+        np.concatenate([np.full(h.shape[0], np.inf), [1.0]]),
+        col_lower=np.full(n, -np.inf),
+    ).x
+
+
+def _probe_missing_vertices(
+    points: NDArray[np.float64], h: NDArray[np.float64], seed: int = 0
+) -> tuple[NDArray[np.float64], int]:
+    """Look for vertices of ``S = {v : H v ≥ 0, Σ v = 1}`` that ``points`` lacks, by LP.
+
+    Floating-point cddlib can return a strict subset of the vertices **without any
+    error** on degenerate polytopes: on a PolyOpt cone (paper variant, |X| = 12,
+    n = 32,561 samples, ε = 3) it returned 476 of the 1,295 vertices that cddlib's exact
+    GMP arithmetic finds, and ``1`` was not even in their conic hull, so the design LP
+    was infeasible. Two checks, each adding the vertices it finds:
+
+    1. **Feasibility (Farkas).** ``1 ∈ cone(points)`` unless some ``y`` has
+       ``y·v ≤ 0`` for every point and ``y·1 > 0``; the LP ``max 1·y s.t. y·v ≤ 0,
+       y ≤ 1`` finds one (it is bounded: a recession direction would be ≤ 0). Since
+       ``1/N ∈ S``, the simplex LP ``max y·v`` over ``S`` then returns a vertex of ``S``
+       with ``y·v > 0``, a new one. Repeated until ``1 ∈ cone(points)``, which is what
+       the design LP needs to be feasible.
+    2. **Directions.** For ``±e_i`` and :data:`VERTEX_PROBE_DIRECTIONS` random
+       Gaussian ``d`` (fixed ``seed``), the simplex LP ``max d·v`` over ``S`` is compared
+       with ``max d·p`` over the points; a larger value by more than
+       :data:`VERTEX_PROBE_ATOL` ``· ‖d‖₁`` means its basic optimal solution, a vertex,
+       is missing. Rounds repeat (at most :data:`VERTEX_PROBE_ROUNDS`) until one finds
+       nothing.
+
+    Probing can prove a set incomplete, never complete: it returns the augmented points
+    and how many were added (0: no probe found a missing vertex).
+    """
+    n = h.shape[1]
+    free = np.full(n, -np.inf)
+    if points.shape[0] == 0:
+        return points, 0
+
+    def maximiser(direction: NDArray[np.float64]) -> NDArray[np.float64] | None:
+        try:
+            return section_argmax(h, direction)
+        except SolverError:
+            return None  # a probe that HiGHS cannot solve finds nothing
+
+    found: list[NDArray[np.float64]] = []
+
+    def add_if_missing(direction: NDArray[np.float64]) -> bool:
+        current = np.vstack([points, *found]) if found else points
+        v = maximiser(direction)
+        slack = VERTEX_PROBE_ATOL * float(np.abs(direction).sum())
+        if v is None or direction @ v <= (current @ direction).max() + slack:
+            return False
+        found.append(v)
+        return True
+
+    for _ in range(n * VERTEX_PROBE_ROUNDS):  # 1. feasibility of the design LP
+        current = np.vstack([points, *found]) if found else points
+        try:
+            farkas = solve_linear_program(
+                np.ones(n),
+                sp.csc_array(current),
+                np.full(current.shape[0], -np.inf),
+                np.zeros(current.shape[0]),
+                col_lower=free,
+                col_upper=np.ones(n),
+            )
+        except SolverError:
+            break
+        if farkas.objective <= VERTEX_PROBE_ATOL * n or not add_if_missing(farkas.x):
+            break
+    rng = np.random.default_rng(seed)
+    axes = np.vstack([np.eye(n), -np.eye(n)])
+    for _ in range(VERTEX_PROBE_ROUNDS):  # 2. directions
+        directions = np.vstack([axes, rng.standard_normal((VERTEX_PROBE_DIRECTIONS, n))])
+        if not sum(add_if_missing(d) for d in directions):
+            break
+    if not found:
+        return points, 0
+    return _deduplicate(np.vstack([points, *found])), len(found)
 
 
 def _deduplicate(points: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -38,10 +38,13 @@ from mechdesign._numerics import (
     AUDIT_ATOL,
     CERTIFICATE_ATOL,
     MAX_VERTICES,
+    PRICING_ASCENT_STEPS,
+    PRICING_ROUNDS,
+    PRICING_STARTS,
     STOCHASTIC_ATOL,
     as_distribution,
 )
-from mechdesign.cones import Backend, VertexSet
+from mechdesign.cones import Backend, _deduplicate, section_argmax
 from mechdesign.contraction import dobrushin_coefficient
 from mechdesign.divergences import KL, FGenerator, f_divergence
 from mechdesign.errors import InvalidInputError, SolverError
@@ -353,19 +356,35 @@ def design(
             f"prior has length {n} but the notion is defined on {size} inputs."
         )
 
-    vertex_set = notion.cone(n).vertices(backend, max_vertices=max_vertices)
-    values = objective.column_values(vertex_set.points)
+    cone = notion.cone(n)
+    vertex_set = cone.vertices(backend, max_vertices=max_vertices)
+    points = vertex_set.points
+    values = objective.column_values(points)
     if not np.all(np.isfinite(values)):
         raise InvalidInputError(
             f"the utility is infinite at a vertex of the notion ({objective.name}); the "
             "optimum is unbounded (for example KL between hypotheses with different "
             "supports under a notion that allows zeros)."
         )
-    weights, solution, dual = _solve_vertex_lp(vertex_set, values, time_limit)
+    weights, solution, dual = _solve_vertex_lp(points, values, time_limit)
+    backend_name = vertex_set.backend
+    if vertex_set.missed:
+        # cddlib returned an incomplete vertex set: look for better columns.
+        h = cone.h_representation()
+        for _ in range(PRICING_ROUNDS):
+            new = _price_by_linearisation(h, objective, points, values, dual)
+            if new.shape[0] == 0:
+                break
+            points = _deduplicate(np.vstack([points, new]))
+            values = objective.column_values(points)
+            weights, solution, dual = _solve_vertex_lp(points, values, time_limit)
+        added = points.shape[0] - len(vertex_set)
+        if added:
+            backend_name += f" + {added} columns by pricing"
     used = np.flatnonzero(weights > 0)
-    mechanism = Mechanism((weights[used, None] * vertex_set.points[used]).T).reduced()
+    mechanism = Mechanism((weights[used, None] * points[used]).T).reduced()
 
-    certificate = _certificate(vertex_set.points, values, weights, dual)
+    certificate = _certificate(points, values, weights, dual)
     achieved = objective.of(mechanism)
     scale = max(1.0, abs(certificate.primal_objective))
     if not certificate.holds or abs(achieved - certificate.primal_objective) > (
@@ -391,9 +410,9 @@ def design(
         mechanism=mechanism,
         utility=achieved,
         weights=weights[used],
-        vertices=vertex_set.points[used],
-        n_vertices=len(vertex_set),
-        backend=vertex_set.backend,
+        vertices=points[used],
+        n_vertices=int(points.shape[0]),
+        backend=backend_name,
         status=solution.status,
         certificate=certificate,
         privacy_level=level,
@@ -424,7 +443,7 @@ def _resolve_utility(
 
 
 def _solve_vertex_lp(
-    vertex_set: VertexSet, values: NDArray[np.float64], time_limit: float | None
+    points: NDArray[np.float64], values: NDArray[np.float64], time_limit: float | None
 ):
     """Solve the vertex LP; return polished weights, HiGHS's solution and the dual ``λ``.
 
@@ -435,12 +454,67 @@ def _solve_vertex_lp(
     solves it again at HiGHS's default tolerance, and the certificate check decides
     whether the answer stands.
     """
-    points = vertex_set.points
     n = points.shape[1]
     matrix = sp.csc_array(points.T)
     solution = solve_with_fallback(values, matrix, np.ones(n), np.ones(n), time_limit=time_limit)
     weights = _polish(points, solution.x)
     return weights, solution, solution.row_dual
+
+
+def _price_by_linearisation(
+    h: NDArray[np.float64],
+    objective: Utility,
+    points: NDArray[np.float64],
+    values: NDArray[np.float64],
+    dual: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """Columns of the section ``S = {v : H v ≥ 0, Σ v = 1}`` with positive reduced cost
+    ``μ(v) − λ·v``, found by successive linearisation (a heuristic).
+
+    ``μ`` is convex and positively homogeneous, so with ``g = ∇μ(v₀)`` Euler's identity
+    ``g·v₀ = μ(v₀)`` and convexity give ``μ(v) ≥ g·v`` for every ``v``. The simplex LP
+    ``v₁ = argmax_S (g − λ)·v`` therefore never decreases the reduced cost:
+    ``μ(v₁) − λ·v₁ ≥ (g − λ)·v₁ ≥ (g − λ)·v₀ = μ(v₀) − λ·v₀``, and ``v₁`` is a vertex.
+    Ascents start from up to :data:`PRICING_STARTS` points (the largest reduced costs
+    first, then a fixed-seed random sample of the rest: the ascent from a vertex of the
+    LP's basis stays there, and improving columns are often reached only from poorly
+    ranked starts) and stop when a step gains nothing. ``g`` is a forward difference;
+    the gain is checked with the true ``μ``. Finding nothing does not prove optimality:
+    pricing a
+    convex maximisation exactly is what column generation (issue 7) addresses.
+    """
+    scale = max(1.0, float(np.abs(values).max()))
+    tolerance = CERTIFICATE_ATOL * scale
+    reduced = values - points @ dual
+    order = np.argsort(-reduced)
+    if order.size > PRICING_STARTS:
+        head = PRICING_STARTS // 2
+        rest = np.random.default_rng(0).choice(order[head:], PRICING_STARTS - head, replace=False)
+        order = np.concatenate([order[:head], rest])
+    found = []
+    for start in order:
+        v, best = points[start], reduced[start]
+        for _ in range(PRICING_ASCENT_STEPS):
+            try:
+                candidate = section_argmax(h, _forward_gradient(objective, v) - dual)
+            except SolverError:
+                break
+            candidate = np.clip(candidate, 0.0, None)
+            candidate /= candidate.sum()
+            gain = float(objective.column_values(candidate[None])[0] - candidate @ dual)
+            if gain <= best + tolerance:
+                break
+            v, best = candidate, gain
+        if best > tolerance and best > reduced[start] + tolerance:
+            found.append(v)
+    return np.array(found).reshape(-1, points.shape[1])
+
+
+def _forward_gradient(objective: Utility, v: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``∇μ(v)`` by forward differences (steps into ``v ≥ 0`` at zero coordinates)."""
+    step = 1e-7
+    shifted = v[None, :] + step * np.eye(v.shape[0])
+    return (objective.column_values(shifted) - objective.column_values(v[None])[0]) / step
 
 
 def _polish(points: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:

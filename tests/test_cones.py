@@ -96,7 +96,13 @@ def test_cdd_loses_vertices_where_the_closed_form_does_not():
     exact = cone.vertices("exact").points
     assert exact.shape[0] == 30
     assert same_sets(cone.vertices("auto").points, exact)
-    assert cone.vertices("cdd").points.shape[0] < 30
+    from mechdesign.cones import _cdd_run, _deduplicate
+
+    assert _deduplicate(_cdd_run(cone.h_representation(), None)).shape[0] < 30
+    # The LP probes notice the loss and further row orders recover every vertex.
+    recovered = cone.vertices("cdd")
+    assert recovered.backend.startswith("cdd (union over row orders")
+    assert same_sets(recovered.points, exact)
 
 
 def test_ldp_vertices_at_the_ends():
@@ -197,3 +203,75 @@ def test_bad_backend_and_missing_closed_form():
         md.LDP(1.0).cone(3).vertices("lrs")
     with pytest.raises(InvalidInputError, match="closed_form"):
         md.PML(1.0, priors=np.full((2, 3), 1 / 3)).cone(3).vertices("closed_form")
+
+
+# -- cddlib's silent losses, found by LP probes -------------------------------------------
+
+
+def test_probes_find_nothing_on_a_complete_vertex_set():
+    cone = md.LDP(0.7).cone(5)
+    complete = cone.vertices("closed_form").points
+    from mechdesign.cones import _probe_missing_vertices
+
+    points, missed = _probe_missing_vertices(complete, cone.h_representation())
+    assert missed == 0
+    assert points is complete
+
+
+@pytest.mark.parametrize("keep", [1, 5, 17])
+def test_probes_restore_feasibility_of_a_truncated_vertex_set(keep):
+    # Keep a few LDP vertices (the 2^N − 2 normalised {1, e^ε} patterns): the Farkas
+    # step must add vertices until 1 is in their conic hull, and every addition is a
+    # true vertex (one of the closed-form patterns).
+    from scipy.optimize import linprog
+
+    from mechdesign.cones import _probe_missing_vertices
+
+    cone = md.LDP(1.3).cone(6)
+    complete = cone.vertices("closed_form").points
+    rng = np.random.default_rng(keep)
+    start = complete[rng.choice(complete.shape[0], keep, replace=False)]
+    points, missed = _probe_missing_vertices(start, cone.h_representation())
+    assert missed > 0
+    assert points.shape[0] > keep
+    for v in points:
+        assert np.min(np.abs(complete - v).max(axis=1)) < 1e-9
+    feasible = linprog(
+        np.zeros(points.shape[0]), A_eq=points.T, b_eq=np.ones(6), bounds=(0, None),
+        method="highs",
+    )
+    assert feasible.status == 0
+
+
+# The 2 × 6 PolyOpt instance on which floating-point cddlib silently lost vertices:
+# repetition 3 of the synthetic experiment (seed [2024, 2, 6, 3]), n = 32,561 samples.
+SILENT_LOSS_COUNTS = [85, 11767, 282, 7458, 4087, 161, 3477, 542, 3131, 771, 632, 168]
+#: The optimum over the 1,295 vertices that cddlib's exact GMP arithmetic (pycddlib with
+#: cdd.gmp, on the same floating-point H-representation taken exactly) enumerates,
+#: measured outside the test suite (pycddlib-standalone has no GMP).
+SILENT_LOSS_EXACT_OPTIMUM = 1.5646057763597945
+
+
+def silent_loss_notion():
+    p_hat = np.array(SILENT_LOSS_COUNTS) / 32_561
+    ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(32_561, 12, 0.05))
+    return md.RobustLDP(3.0, ball, (2, 6), variant="paper"), p_hat
+
+
+def test_cdd_default_order_silently_loses_polyopt_vertices():
+    from mechdesign.cones import _cdd_run, _deduplicate, _probe_missing_vertices
+
+    notion, _ = silent_loss_notion()
+    h = notion.cone(12).h_representation()
+    default = _deduplicate(_cdd_run(h, None))
+    assert default.shape[0] < 1_295 // 2  # 476 measured, no error raised
+    _, missed = _probe_missing_vertices(default, h)
+    assert missed > 0
+
+
+def test_design_recovers_the_exact_optimum_after_a_silent_cdd_loss():
+    notion, p_hat = silent_loss_notion()
+    result = md.design(notion, p_hat, max_vertices=10**12)
+    assert result.backend.startswith("cdd (union over row orders")
+    assert result.utility == pytest.approx(SILENT_LOSS_EXACT_OPTIMUM, abs=1e-7)
+    assert result.privacy_level <= 3.0 + 1e-9

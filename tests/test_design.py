@@ -288,3 +288,35 @@ def test_tiny_epsilon_solve_error_falls_back():
     assert result.certificate.holds
     assert result.audit_passed
     assert 0.0 <= result.utility <= 1e-12
+
+
+def test_pricing_by_linearisation_finds_columns_cdd_missed():
+    # The PolyOpt instance of tests/test_cones.py on which cddlib's default row order
+    # silently loses vertices: with only those (plus what the LP probes add), the LP's
+    # dual prices some true vertex positively, and the ascent finds such columns. Each
+    # found column must lie in the section and have positive reduced cost.
+    import importlib
+
+    from mechdesign.cones import _cdd_run, _deduplicate, _probe_missing_vertices
+
+    from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
+
+    design_module = importlib.import_module("mechdesign.design")
+    notion, p_hat = silent_loss_notion()
+    h = notion.cone(12).h_representation()
+    points, _ = _probe_missing_vertices(_deduplicate(_cdd_run(h, None)), h)
+    objective = design_module.MutualInformationUtility(p_hat)
+    values = objective.column_values(points)
+    weights, _, dual = design_module._solve_vertex_lp(points, values, None)
+    before = float(weights @ values)
+    assert before < SILENT_LOSS_EXACT_OPTIMUM - 1e-5
+    new = design_module._price_by_linearisation(h, objective, points, values, dual)
+    assert new.shape[0] >= 1
+    assert np.all(new @ h.T >= -1e-9)
+    assert np.allclose(new.sum(axis=1), 1.0)
+    assert np.all(objective.column_values(new) - new @ dual > 1e-8)
+    more = np.vstack([points, new])
+    more_values = objective.column_values(more)
+    weights, _, _ = design_module._solve_vertex_lp(more, more_values, None)
+    after = float(weights @ more_values)
+    assert before < after <= SILENT_LOSS_EXACT_OPTIMUM + 1e-9
