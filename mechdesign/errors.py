@@ -40,7 +40,18 @@ class SolverError(MechDesignError):
 
     def __init__(self, message: str, *, status: str) -> None:
         super().__init__(f"{message} (solver status: {status})")
+        self.message = message
         self.status = status
+
+    def __reduce__(self):
+        # Picklable, so the error crosses process boundaries (a multiprocessing worker
+        # that raised it otherwise broke the whole pool: the parent could not unpickle
+        # an exception whose __init__ needs the keyword argument ``status``).
+        return (_solver_error, (self.message, self.status))
+
+
+def _solver_error(message: str, status: str) -> SolverError:
+    return SolverError(message, status=status)
 
 
 class TooLargeError(MechDesignError):

@@ -320,3 +320,23 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
     weights, _, _ = design_module._solve_vertex_lp(more, more_values, None)
     after = float(weights @ more_values)
     assert before < after <= SILENT_LOSS_EXACT_OPTIMUM + 1e-9
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        md.errors.SolverError("HiGHS did not solve it", status="Infeasible"),
+        md.errors.InvalidInputError("epsilon must be ≥ 0"),
+        md.errors.InfeasibleError("empty"),
+        md.errors.TooLargeError("too many vertices"),
+    ],
+)
+def test_errors_survive_pickling(error):
+    # A process pool sends a worker's exception back pickled; an error that cannot be
+    # unpickled breaks the whole pool (this broke the full robust-LDP experiment).
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error)
+    assert str(copy) == str(error)
+    assert getattr(copy, "status", None) == getattr(error, "status", None)

@@ -61,3 +61,28 @@ def test_quick_experiments_run_and_agree_with_the_paper(experiments, tmp_path):
             assert r["realised_epsilon"] <= r["epsilon"] + 1e-9
         assert math.isfinite(r["nmi"])
     assert results["polyopt_scaling"][0]["status"] == "finished"
+
+
+def test_a_failed_design_is_a_row_with_its_error_not_a_crash(experiments, monkeypatch):
+    # The full run once died when one PolyOpt design raised (and the error could not
+    # cross the process boundary). Now a failure is recorded and left out of the means.
+    real = experiments._one_mechanism
+
+    def flaky(name, p_hat, shape, epsilon, ball):
+        if name == "NR" and epsilon == 1.5:
+            raise experiments.MechDesignError("simulated solver failure")
+        return real(name, p_hat, shape, epsilon, ball)
+
+    monkeypatch.setattr(experiments, "_one_mechanism", flaky)
+    config = replace(experiments.QUICK, epsilons=(0.5, 1.5), reps=2, betas=(), workers=1)
+    rows = experiments.synthetic_rows(config)
+    failed = [r for r in rows if r["error"]]
+    assert len(failed) == 2
+    assert all(r["mechanism"] == "NR" and math.isnan(r["nmi"]) for r in failed)
+    fig3 = experiments.summarise_synthetic(rows, config)["fig3_synthetic_nmi"]
+    nr = {r["epsilon"]: r for r in fig3 if r["mechanism"] == "NR"}
+    assert nr[1.5]["reps"] == 0
+    assert nr[1.5]["failed_designs"] == 2
+    assert math.isnan(nr[1.5]["mean_nmi"])
+    assert nr[0.5]["failed_designs"] == 0
+    assert nr[0.5]["reps"] == 2
