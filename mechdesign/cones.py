@@ -23,6 +23,10 @@ in ``C``. This module turns the pairs into
       :data:`~mechdesign._numerics.VERTEX_DEDUP_ATOL`) and every vertex is checked
       against the H-representation (:data:`~mechdesign._numerics.VERTEX_FEASIBILITY_ATOL`);
       coordinates that pass the check but are a rounding error below zero are set to 0.
+      Floating-point cddlib can silently return too few vertices on degenerate cones, so
+      the result is probed by LP (:func:`_probe_missing_vertices`); if a probe finds a
+      missed vertex, further row orders are unioned (:func:`_cdd_vertices`), and
+      :attr:`VertexSet.missed` reports what the probes still had to add.
   ``"exact"``
       exhaustive enumeration of active sets in integer arithmetic, independent of
       cddlib; see :func:`_exact_vertices` for the argument that it is complete and

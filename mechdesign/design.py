@@ -313,7 +313,12 @@ def design(
     backend : {"auto", "cdd", "exact", "closed_form"}
         Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
     method : "enumeration"
-        Enumerate every vertex, then one LP.
+        Enumerate every vertex, then one LP. When the cdd backend's LP probes show that
+        cddlib missed vertices even after every row order
+        (:attr:`~mechdesign.cones.VertexSet.missed` > 0), improving columns are then
+        searched by successive linearisation (:func:`_price_by_linearisation`), the
+        ``backend`` string of the result says so, and the certificate covers only the
+        columns found.
     max_vertices : int
         Refuse with :class:`~mechdesign.errors.TooLargeError` above this many vertices.
     time_limit : float, optional
