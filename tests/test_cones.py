@@ -275,3 +275,18 @@ def test_design_recovers_the_exact_optimum_after_a_silent_cdd_loss():
     assert result.backend.startswith("cdd (union over row orders")
     assert result.utility == pytest.approx(SILENT_LOSS_EXACT_OPTIMUM, abs=1e-7)
     assert result.privacy_level <= 3.0 + 1e-9
+
+
+@pytest.mark.parametrize("notion", [md.LDP(0.05), md.LDP(2.5), md.PML(0.4, c=0.2),
+                                    md.PML(1.5, c=0.15)])
+@pytest.mark.parametrize("n", [3, 5])
+def test_probes_raise_no_false_alarm_on_complete_sets(notion, n):
+    # No probe may "find" a vertex outside a complete set (the probe tolerance is not
+    # too tight): the complete set comes from the closed form or the exact backend.
+    from mechdesign.cones import _probe_missing_vertices
+
+    cone = notion.cone(n)
+    backend = "closed_form" if cone.closed_form is not None else "exact"
+    complete = cone.vertices(backend).points
+    _, missed = _probe_missing_vertices(complete, cone.h_representation(), seed=n)
+    assert missed == 0
