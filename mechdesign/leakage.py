@@ -155,7 +155,9 @@ def pml_capacity(kernel: KernelLike, c: float) -> float:
 
     All-zero columns are ignored. ``c`` must satisfy ``0 < c ≤ 1/N``; at ``c = 1/N``
     this is the PML level for the uniform prior, and as ``c → 0`` it tends to
-    :func:`ldp_level`.
+    :func:`ldp_level`. The denominator is at most ``N c max + (1 − Nc) max = max``, so
+    the level is ≥ 0 exactly; the result is clamped there (rounding gave −2.2e-16 for a
+    constant kernel, which ε ≥ 0 checks downstream then rejected).
     """
     k = as_matrix(kernel)
     n = k.shape[0]
@@ -163,7 +165,7 @@ def pml_capacity(kernel: KernelLike, c: float) -> float:
     col_max = k.max(axis=0)
     used = col_max > 0
     denominator = c_val * k[:, used].sum(axis=0) + (1.0 - n * c_val) * k[:, used].min(axis=0)
-    return float(np.max(np.log(col_max[used]) - np.log(denominator)))
+    return max(0.0, float(np.max(np.log(col_max[used]) - np.log(denominator))))
 
 
 def maximal_leakage(kernel: KernelLike) -> float:

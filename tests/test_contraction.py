@@ -576,3 +576,12 @@ def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
 def test_contraction_bad_input_names_the_argument(call, fragment):
     with pytest.raises(md.InvalidInputError, match=fragment):
         call()
+
+
+def test_theorem1_on_a_constant_kernel_regression():
+    # Hypothesis found it: rounding made pml_capacity −2.2e-16 for a constant kernel,
+    # and dobrushin_bound rejected that ε. The capacity's exact lower end is 0.
+    k = np.full((2, 3), 1 / 3)
+    eps = md.pml_capacity(k, 1 / 6)
+    assert eps == 0.0
+    assert md.dobrushin_coefficient(k) <= md.dobrushin_bound(eps, 1 / 6, 2) + 1e-12
