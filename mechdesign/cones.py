@@ -368,13 +368,14 @@ def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str, int
     try:
         found = _deduplicate(_cdd_run(h, None))
         reason = "the default order missed vertices LP probes found"
+        used = ["default"]
     except RuntimeError as exc:
         found = np.zeros((0, n))
         reason = f"the default order failed: {str(exc).strip()}"
+        used = []
     points, missed = _probe_missing_vertices(found, h)
     if found.shape[0] and not missed:
         return points, "cdd", 0
-    used = []
     for name in CDD_ROW_ORDERS:
         try:
             more = _cdd_run(h, cdd.RowOrderType[name])
@@ -385,13 +386,13 @@ def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str, int
         points, missed = _probe_missing_vertices(found, h)
         if not missed:
             break
-    if not used and not found.shape[0]:
+    if not used:
         raise SolverError(
             f"cddlib failed with every row order ({reason}); this polytope is too "
             "degenerate for floating-point vertex enumeration",
             status="cddlib numerical inconsistency",
         )
-    return points, f"cdd (union over row orders default, {', '.join(used)}: {reason})", missed
+    return points, f"cdd (union over row orders {', '.join(used)}: {reason})", missed
 
 
 def _cdd_run(h: NDArray[np.float64], order) -> NDArray[np.float64]:
