@@ -21,6 +21,10 @@ from mechdesign.amplification import (
     disjoint_support_pair,
     rldp_amplification_bound,
 )
+from mechdesign.colgen import (
+    ColumnGenerationReport,
+    price_ldp,
+)
 from mechdesign.cones import RatioCone, VertexSet
 from mechdesign.contraction import (
     ChiSquaredContraction,
@@ -181,6 +185,7 @@ __all__ = [
     "CategoricalPair",
     "Certificate",
     "ChiSquaredContraction",
+    "ColumnGenerationReport",
     "Design",
     "DobrushinMaximum",
     "FDivergenceUtility",
@@ -282,6 +287,7 @@ __all__ = [
     "pml_sdpi_bound",
     "pml_upper_quantile",
     "pointwise_leakage",
+    "price_ldp",
     "privacy_profile",
     "private_minimax_lower_bound",
     "project_to_simplex",

@@ -163,6 +163,17 @@ PRICING_ROUNDS = 20
 PRICING_STARTS = 512
 PRICING_ASCENT_STEPS = 20
 
+#: Exact LDP pricing (colgen.price_ldp) accepts a MIP solution when its epigraph
+#: variable is within this of the concave function (HiGHS's MIP feasibility tolerance is
+#: set to 1e-10, so tighter would only re-add the same cut).
+PRICING_CUT_ATOL = 1e-9
+
+#: Column generation stops as "optimal" when upper − lower ≤ this · max(1, |lower|).
+COLUMN_GENERATION_GAP = 1e-9
+
+#: Column generation gives up (status "feasible, gap g") after this many master LPs.
+COLUMN_GENERATION_MAX_ITERATIONS = 500
+
 #: The exact backend decides a candidate active set in floating point only when its
 #: system is well conditioned (condition number below this); otherwise exactly.
 EXACT_SCREEN_COND = 1e6

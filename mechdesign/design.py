@@ -37,6 +37,8 @@ from mechdesign._highs import solve_with_fallback
 from mechdesign._numerics import (
     AUDIT_ATOL,
     CERTIFICATE_ATOL,
+    COLUMN_GENERATION_GAP,
+    COLUMN_GENERATION_MAX_ITERATIONS,
     MAX_VERTICES,
     PRICING_ASCENT_STEPS,
     PRICING_ROUNDS,
@@ -44,6 +46,7 @@ from mechdesign._numerics import (
     STOCHASTIC_ATOL,
     as_distribution,
 )
+from mechdesign.colgen import ColumnGenerationReport
 from mechdesign.cones import Backend, _deduplicate, section_argmax
 from mechdesign.contraction import dobrushin_coefficient
 from mechdesign.divergences import KL, FGenerator, f_divergence
@@ -234,6 +237,9 @@ class Design:
         The notion's closed-form maximal Dobrushin coefficient (Ξ(ε, c) for
         ``(ε, c)``-PML, ``tanh(ε/2)`` for LDP), ``None`` where none is known.
     timings : Timings
+    column_generation : ColumnGenerationReport or None
+        The bracket, iterations and columns of ``method="column_generation"``
+        (``n_vertices`` then counts the generated columns).
     """
 
     notion: Notion
@@ -250,6 +256,7 @@ class Design:
     dobrushin_coefficient: float
     dobrushin_bound: float | None
     timings: Timings
+    column_generation: ColumnGenerationReport | None = None
 
     @property
     def epsilon(self) -> float:
@@ -280,6 +287,17 @@ class Design:
             "max_dual_violation": self.certificate.max_dual_violation,
             "dobrushin_coefficient": self.dobrushin_coefficient,
             "dobrushin_bound": self.dobrushin_bound,
+            **(
+                {}
+                if self.column_generation is None
+                else {
+                    "lower_bound": self.column_generation.lower_bound,
+                    "upper_bound": self.column_generation.upper_bound,
+                    "gap": self.column_generation.gap,
+                    "optimality": self.column_generation.status,
+                    "iterations": self.column_generation.iterations,
+                }
+            ),
             "seconds": {
                 "enumeration": self.timings.enumeration,
                 "linear_program": self.timings.linear_program,
@@ -294,7 +312,7 @@ def design(
     *,
     utility: Literal["mutual_information"] | Utility = "mutual_information",
     backend: Backend = "auto",
-    method: Literal["enumeration"] = "enumeration",
+    method: Literal["enumeration", "column_generation"] = "enumeration",
     max_vertices: int = MAX_VERTICES,
     time_limit: float | None = None,
 ) -> Design:
@@ -312,8 +330,13 @@ def design(
         :class:`FDivergenceUtility`, which then fixes N itself.
     backend : {"auto", "cdd", "exact", "closed_form"}
         Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
-    method : "enumeration"
-        Enumerate every vertex, then one LP. When the cdd backend's LP probes show that
+    method : {"enumeration", "column_generation"}
+        ``"enumeration"``: enumerate every vertex, then one LP.
+        ``"column_generation"``: a restricted master LP over generated vertices with
+        an exact pricing oracle (:mod:`mechdesign.colgen`), stopping with a certified
+        bracket (``Design.column_generation``); available for ε-LDP with mutual
+        information (0 < ε < ∞). Other notions raise ``NotImplementedError``: their
+        exact pricing is not built yet. When the cdd backend's LP probes show that
         cddlib missed vertices even after every row order
         (:attr:`~mechdesign.cones.VertexSet.missed` > 0), improving columns are then
         searched by successive linearisation (:func:`_price_by_linearisation`), the
@@ -340,10 +363,9 @@ def design(
         (carrying the status).
     """
     start = time.perf_counter()
-    if method != "enumeration":
+    if method not in ("enumeration", "column_generation"):
         raise InvalidInputError(
-            f"method must be 'enumeration'; got {method!r}. Column generation is not "
-            "available in this version."
+            f"method must be 'enumeration' or 'column_generation'; got {method!r}."
         )
     if time_limit is not None and not (
         isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
@@ -361,31 +383,40 @@ def design(
             f"prior has length {n} but the notion is defined on {size} inputs."
         )
 
-    cone = notion.cone(n)
-    vertex_set = cone.vertices(backend, max_vertices=max_vertices)
-    points = vertex_set.points
-    values = objective.column_values(points)
-    if not np.all(np.isfinite(values)):
-        raise InvalidInputError(
-            f"the utility is infinite at a vertex of the notion ({objective.name}); the "
-            "optimum is unbounded (for example KL between hypotheses with different "
-            "supports under a notion that allows zeros)."
+    report = None
+    if method == "column_generation":
+        points, values, weights, solution, dual, report = _column_generation(
+            notion, objective, time_limit
         )
-    weights, solution, dual = _solve_vertex_lp(points, values, time_limit)
-    backend_name = vertex_set.backend
-    if vertex_set.missed:
-        # cddlib returned an incomplete vertex set: look for better columns.
-        h = cone.h_representation()
-        for _ in range(PRICING_ROUNDS):
-            new = _price_by_linearisation(h, objective, points, values, dual)
-            if new.shape[0] == 0:
-                break
-            points = _deduplicate(np.vstack([points, new]))
-            values = objective.column_values(points)
-            weights, solution, dual = _solve_vertex_lp(points, values, time_limit)
-        added = points.shape[0] - len(vertex_set)
-        if added:
-            backend_name += f" + {added} columns by pricing"
+        backend_name = "column generation (exact LDP pricing)"
+        enumeration_seconds = 0.0
+    else:
+        cone = notion.cone(n)
+        vertex_set = cone.vertices(backend, max_vertices=max_vertices)
+        points = vertex_set.points
+        values = objective.column_values(points)
+        if not np.all(np.isfinite(values)):
+            raise InvalidInputError(
+                f"the utility is infinite at a vertex of the notion ({objective.name}); the "
+                "optimum is unbounded (for example KL between hypotheses with different "
+                "supports under a notion that allows zeros)."
+            )
+        weights, solution, dual = _solve_vertex_lp(points, values, time_limit)
+        backend_name = vertex_set.backend
+        if vertex_set.missed:
+            # cddlib returned an incomplete vertex set: look for better columns.
+            h = cone.h_representation()
+            for _ in range(PRICING_ROUNDS):
+                new = _price_by_linearisation(h, objective, points, values, dual)
+                if new.shape[0] == 0:
+                    break
+                points = _deduplicate(np.vstack([points, new]))
+                values = objective.column_values(points)
+                weights, solution, dual = _solve_vertex_lp(points, values, time_limit)
+            added = points.shape[0] - len(vertex_set)
+            if added:
+                backend_name += f" + {added} columns by pricing"
+        enumeration_seconds = vertex_set.seconds
     used = np.flatnonzero(weights > 0)
     mechanism = Mechanism((weights[used, None] * points[used]).T).reduced()
 
@@ -418,12 +449,13 @@ def design(
         vertices=points[used],
         n_vertices=int(points.shape[0]),
         backend=backend_name,
+        column_generation=report,
         status=solution.status,
         certificate=certificate,
         privacy_level=level,
         dobrushin_coefficient=dobrushin_coefficient(mechanism),
         dobrushin_bound=notion.dobrushin_bound(n),
-        timings=Timings(vertex_set.seconds, solution.seconds, total),
+        timings=Timings(enumeration_seconds, solution.seconds, total),
     )
 
 
@@ -464,6 +496,78 @@ def _solve_vertex_lp(
     solution = solve_with_fallback(values, matrix, np.ones(n), np.ones(n), time_limit=time_limit)
     weights = _polish(points, solution.x)
     return weights, solution, solution.row_dual
+
+
+def _column_generation(notion: Notion, objective: Utility, time_limit: float | None):
+    """Restricted master LP plus exact pricing (:mod:`mechdesign.colgen`).
+
+    Starts from the N singleton vertices (they sum to ``1``, so the master is feasible),
+    adds the best column of every size ``k`` with positive reduced cost each iteration,
+    and stops when ``upper − lower ≤`` :data:`COLUMN_GENERATION_GAP` ``· max(1, lower)``
+    (status ``"optimal"``), when pricing finds no improving column, at
+    :data:`COLUMN_GENERATION_MAX_ITERATIONS`, or at ``time_limit`` (status
+    ``"feasible, gap g"``). The upper bound is the least ``1·λ + N max(0, r*)`` seen.
+    """
+    from mechdesign.colgen import (
+        ColumnGenerationReport,
+        ldp_column,
+        ldp_initial_columns,
+        price_ldp,
+    )
+    from mechdesign.notions import LDP
+
+    if not isinstance(notion, LDP) or not isinstance(objective, MutualInformationUtility):
+        raise NotImplementedError(
+            "method='column_generation' needs an exact pricing oracle, which exists only for "
+            "epsilon-LDP with the mutual-information utility so far; use "
+            "method='enumeration' for other notions and utilities."
+        )
+    eps = notion.epsilon
+    if eps == 0 or np.isinf(eps):
+        raise InvalidInputError(
+            f"column generation needs 0 < epsilon < inf; got {eps!r} (use "
+            "method='enumeration', whose section is then a point or the simplex)."
+        )
+    start = time.perf_counter()
+    n = objective.n
+    points = ldp_initial_columns(eps, n)
+    best_upper = np.inf
+    history: list[tuple[float, float]] = []
+    for _ in range(COLUMN_GENERATION_MAX_ITERATIONS):
+        values = objective.column_values(points)
+        remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        weights, solution, dual = _solve_vertex_lp(points, values, remaining)
+        lower = float(weights @ values)
+        pricing = price_ldp(eps, objective.prior, dual)
+        best_upper = min(best_upper, float(dual.sum()) + n * max(0.0, pricing.reduced_cost))
+        history.append((lower, best_upper))
+        tolerance = COLUMN_GENERATION_GAP * max(1.0, abs(lower))
+        if best_upper - lower <= tolerance:
+            break
+        improving = pricing.by_size[pricing.by_size_costs > tolerance / n]
+        new = np.vstack([ldp_column(eps, b) for b in improving]) if len(improving) else None
+        if new is None or (time_limit is not None and time.perf_counter() - start > time_limit):
+            break
+        before = points.shape[0]
+        points = _deduplicate(np.vstack([points, new]))
+        if points.shape[0] == before:
+            break  # numerically stalled: every improving column is already present
+    if points.shape[0] != values.shape[0]:  # the iteration limit stopped after adding
+        points = points[: values.shape[0]]
+    gap = best_upper - lower
+    optimal = gap <= COLUMN_GENERATION_GAP * max(1.0, abs(lower))
+    report = ColumnGenerationReport(
+        lower_bound=lower,
+        upper_bound=best_upper,
+        exact_pricing=True,
+        status="optimal" if optimal else f"feasible, gap {gap:.3g}",
+        columns=int(points.shape[0]),
+        iterations=len(history),
+        history=tuple(history),
+        dual=dual,
+        seconds=time.perf_counter() - start,
+    )
+    return points, values, weights, solution, dual, report
 
 
 def _price_by_linearisation(

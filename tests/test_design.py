@@ -272,7 +272,7 @@ def test_bad_design_requests():
     with pytest.raises(InvalidInputError, match="utility"):
         md.design(md.LDP(1.0), [0.5, 0.5], utility="fisher")
     with pytest.raises(InvalidInputError, match="method"):
-        md.design(md.LDP(1.0), [0.5, 0.5], method="column_generation")
+        md.design(md.LDP(1.0), [0.5, 0.5], method="column-generation")
     with pytest.raises(InvalidInputError, match="time_limit"):
         md.design(md.LDP(1.0), [0.5, 0.5], time_limit=-1)
     with pytest.raises(TooLargeError, match="too large"):
