@@ -420,7 +420,7 @@ def _cdd_run(h: NDArray[np.float64], order) -> NDArray[np.float64]:
     return generators[:, 1:]
 
 
-def section_argmax(h: NDArray[np.float64], direction: NDArray[np.float64]) -> NDArray[np.float64]:
+def _section_argmax(h: NDArray[np.float64], direction: NDArray[np.float64]) -> NDArray[np.float64]:
     """A vertex of ``S = {v : H v ≥ 0, Σ v = 1}`` maximising ``direction·v``.
 
     HiGHS's simplex returns a basic optimal solution, which is a vertex of ``S``.
@@ -470,7 +470,7 @@ def _probe_missing_vertices(
 
     def maximiser(direction: NDArray[np.float64]) -> NDArray[np.float64] | None:
         try:
-            return section_argmax(h, direction)
+            return _section_argmax(h, direction)
         except SolverError:
             return None  # a probe that HiGHS cannot solve finds nothing
 

@@ -47,7 +47,7 @@ from mechdesign._numerics import (
     as_distribution,
 )
 from mechdesign.colgen import ColumnGenerationReport
-from mechdesign.cones import Backend, _deduplicate, section_argmax
+from mechdesign.cones import Backend, _deduplicate, _section_argmax
 from mechdesign.contraction import dobrushin_coefficient
 from mechdesign.divergences import KL, FGenerator, f_divergence
 from mechdesign.errors import InvalidInputError, SolverError
@@ -605,7 +605,7 @@ def _price_by_linearisation(
         v, best = points[start], reduced[start]
         for _ in range(PRICING_ASCENT_STEPS):
             try:
-                candidate = section_argmax(h, _forward_gradient(objective, v) - dual)
+                candidate = _section_argmax(h, _forward_gradient(objective, v) - dual)
             except SolverError:
                 break
             candidate = np.clip(candidate, 0.0, None)
