@@ -163,13 +163,39 @@ PRICING_ROUNDS = 20
 PRICING_STARTS = 512
 PRICING_ASCENT_STEPS = 20
 
-#: Exact LDP pricing (colgen.price_ldp) accepts a MIP solution when its epigraph
-#: variable is within this of the concave function (HiGHS's MIP feasibility tolerance is
-#: set to 1e-10, so tighter would only re-add the same cut).
-PRICING_CUT_ATOL = 1e-9
+#: Exact pricing (colgen.PricingOracle.price) accepts a MIP solution when its epigraph
+#: variable is within this of the convex function G(s) = s log s (HiGHS's MIP feasibility
+#: tolerance is set to 1e-10, so tighter would only re-add the same cut).
+PRICING_CUT_ATOL = 1e-12
+
+#: Tangent cuts of G each pricing MIP starts with (geometrically spaced over the range of
+#: the aggregate), and the most Dinkelbach steps of a family whose normaliser varies.
+PRICING_INITIAL_CUTS = 16
+
+#: Absolute optimality gap of a pricing MIP (relative gap 0). Near the column-generation
+#: optimum very many patterns have reduced cost within rounding of zero, and a gap of
+#: 1e-13 made one branch and bound at N = 20 run for minutes; the bound only has to be
+#: this accurate. A MIP that reaches the time limit stops with its dual bound, which is
+#: still an upper bound.
+PRICING_MIP_ABS_GAP = 1e-11
+PRICING_MIP_TIME_LIMIT = 30.0
+PRICING_DINKELBACH_STEPS = 30
+
+#: Heuristic pricing linearises G at this many aggregates (evenly spaced over its range)
+#: and sorts the linearised scores at each.
+PRICING_HEURISTIC_SLOPES = 48
+
+#: The heuristic then climbs by single flips and swaps from this many of its best
+#: patterns, at most this many steps each (every scanned pattern with positive reduced
+#: cost is kept as a candidate column).
+PRICING_LOCAL_STARTS = 4
+PRICING_LOCAL_STEPS = 50
+
+#: Column generation adds at most this many improving columns (best first) per iteration.
+COLUMN_GENERATION_BATCH = 32
 
 #: Column generation stops as "optimal" when upper − lower ≤ this · max(1, |lower|).
-COLUMN_GENERATION_GAP = 1e-9
+COLUMN_GENERATION_GAP = 1e-8
 
 #: Column generation gives up (status "feasible, gap g") after this many master LPs.
 COLUMN_GENERATION_MAX_ITERATIONS = 500

@@ -37,10 +37,12 @@ from mechdesign._highs import solve_with_fallback
 from mechdesign._numerics import (
     AUDIT_ATOL,
     CERTIFICATE_ATOL,
+    COLUMN_GENERATION_BATCH,
     COLUMN_GENERATION_GAP,
     COLUMN_GENERATION_MAX_ITERATIONS,
     MAX_VERTICES,
     PRICING_ASCENT_STEPS,
+    PRICING_MIP_ABS_GAP,
     PRICING_ROUNDS,
     PRICING_STARTS,
     STOCHASTIC_ATOL,
@@ -315,6 +317,7 @@ def design(
     method: Literal["enumeration", "column_generation"] = "enumeration",
     max_vertices: int = MAX_VERTICES,
     time_limit: float | None = None,
+    gap: float = COLUMN_GENERATION_GAP,
 ) -> Design:
     """The mechanism maximising a sublinear utility under a privacy notion.
 
@@ -347,6 +350,11 @@ def design(
     time_limit : float, optional
         HiGHS time limit in seconds; reaching it raises
         :class:`~mechdesign.errors.SolverError` with status ``"Time limit reached"``.
+        With ``method="column_generation"`` it bounds the whole loop instead, which then
+        stops with status ``"feasible, gap g"``.
+    gap : float
+        ``method="column_generation"`` only: stop as ``"optimal"`` once the certified
+        ``upper − lower ≤ gap · max(1, |lower|)`` (nats).
 
     Returns
     -------
@@ -386,9 +394,9 @@ def design(
     report = None
     if method == "column_generation":
         points, values, weights, solution, dual, report = _column_generation(
-            notion, objective, time_limit
+            notion, objective, time_limit, gap=_check_gap(gap)
         )
-        backend_name = "column generation (exact LDP pricing)"
+        backend_name = "column generation (exact pattern pricing)"
         enumeration_seconds = 0.0
     else:
         cone = notion.cone(n)
@@ -498,76 +506,112 @@ def _solve_vertex_lp(
     return weights, solution, solution.row_dual
 
 
-def _column_generation(notion: Notion, objective: Utility, time_limit: float | None):
-    """Restricted master LP plus exact pricing (:mod:`mechdesign.colgen`).
+def _check_gap(gap: float) -> float:
+    value = float(gap)
+    if not (np.isfinite(value) and value > 0):
+        raise InvalidInputError(f"gap must be a positive finite number; got {gap!r}.")
+    return value
 
-    Starts from the N singleton vertices (they sum to ``1``, so the master is feasible),
-    adds the best column of every size ``k`` with positive reduced cost each iteration,
-    and stops when ``upper − lower ≤`` :data:`COLUMN_GENERATION_GAP` ``· max(1, lower)``
-    (status ``"optimal"``), when pricing finds no improving column, at
-    :data:`COLUMN_GENERATION_MAX_ITERATIONS`, or at ``time_limit`` (status
-    ``"feasible, gap g"``). The upper bound is the least ``1·λ + N max(0, r*)`` seen.
+
+def _column_generation(
+    notion: Notion,
+    objective: Utility,
+    time_limit: float | None,
+    *,
+    gap: float = COLUMN_GENERATION_GAP,
+    warm: bool = True,
+):
+    """Restricted master LP plus pricing (:mod:`mechdesign.colgen`).
+
+    Starts from :meth:`~mechdesign.colgen.PricingOracle.initial_columns`. Each iteration
+    solves the master (warm-started, :class:`~mechdesign.colgen.RestrictedMaster`) and
+    prices its dual heuristically; the best :data:`COLUMN_GENERATION_BATCH` columns
+    with reduced cost above ``tolerance / N`` are added. Only when the heuristic finds
+    none does the exact oracle run: it tightens the upper bound ``1·λ + N max(0, r̄)``
+    and adds its improving columns; its MIPs prove their optimum to a tenth of the
+    remaining tolerance per input (``0.1 · tolerance / N``, at least
+    :data:`PRICING_MIP_ABS_GAP`), which is all the bound needs. Stops when
+    ``upper − lower ≤ gap · max(1, |lower|)`` (status ``"optimal"``), when the
+    exact oracle finds no improving column, at :data:`COLUMN_GENERATION_MAX_ITERATIONS`
+    or at ``time_limit`` (status ``"feasible, gap g"``). The returned weights are those
+    of a final (cold, polished) solve of the master, whose value is the lower bound.
     """
-    from mechdesign.colgen import (
-        ColumnGenerationReport,
-        ldp_column,
-        ldp_initial_columns,
-        price_ldp,
-    )
-    from mechdesign.notions import LDP
+    from mechdesign.colgen import PricingOracle, RestrictedMaster
 
-    if not isinstance(notion, LDP) or not isinstance(objective, MutualInformationUtility):
+    if not isinstance(objective, MutualInformationUtility):
         raise NotImplementedError(
-            "method='column_generation' needs an exact pricing oracle, which exists only for "
-            "epsilon-LDP with the mutual-information utility so far; use "
-            "method='enumeration' for other notions and utilities."
-        )
-    eps = notion.epsilon
-    if eps == 0 or np.isinf(eps):
-        raise InvalidInputError(
-            f"column generation needs 0 < epsilon < inf; got {eps!r} (use "
-            "method='enumeration', whose section is then a point or the simplex)."
+            "method='column_generation' prices mutual information only (its exact "
+            f"pricing uses the pattern of mu); got the utility {objective.name!r}. Use "
+            "method='enumeration'."
         )
     start = time.perf_counter()
+    oracle = PricingOracle(notion, objective.prior)
     n = objective.n
-    points = ldp_initial_columns(eps, n)
-    best_upper = np.inf
+    master = RestrictedMaster(n, warm=warm)
+    initial = oracle.initial_columns()
+    master.add(initial, objective.column_values(initial))
+    lower, upper = -np.inf, np.inf
     history: list[tuple[float, float]] = []
+    exact_pricings = mips = 0
     for _ in range(COLUMN_GENERATION_MAX_ITERATIONS):
-        values = objective.column_values(points)
         remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-        weights, solution, dual = _solve_vertex_lp(points, values, remaining)
-        lower = float(weights @ values)
-        pricing = price_ldp(eps, objective.prior, dual)
-        best_upper = min(best_upper, float(dual.sum()) + n * max(0.0, pricing.reduced_cost))
-        history.append((lower, best_upper))
-        tolerance = COLUMN_GENERATION_GAP * max(1.0, abs(lower))
-        if best_upper - lower <= tolerance:
+        _, dual, value = master.solve(remaining)
+        lower = max(lower, value)
+        tolerance = gap * max(1.0, abs(lower))
+        new = _improving(oracle.heuristic(dual), master.columns, tolerance / n)
+        if new.shape[0] == 0:
+            abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
+            # One Dinkelbach step finds improving columns; when it finds none new but its
+            # (looser) bound leaves the gap open, converge to tighten the bound.
+            for converge in (False, True):
+                pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap)
+                exact_pricings += 1
+                mips += pricing.mips
+                upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
+                if upper - lower <= tolerance:
+                    break
+                new = _improving(pricing, master.columns, 0.01 * tolerance / n)
+                if new.shape[0]:
+                    break
+        history.append((lower, upper))
+        if upper - lower <= tolerance or new.shape[0] == 0:
+            break  # optimal, or stalled: nothing new improves, yet the bound is not tight
+        if time_limit is not None and time.perf_counter() - start > time_limit:
             break
-        improving = pricing.by_size[pricing.by_size_costs > tolerance / n]
-        new = np.vstack([ldp_column(eps, b) for b in improving]) if len(improving) else None
-        if new is None or (time_limit is not None and time.perf_counter() - start > time_limit):
-            break
-        before = points.shape[0]
-        points = _deduplicate(np.vstack([points, new]))
-        if points.shape[0] == before:
-            break  # numerically stalled: every improving column is already present
-    if points.shape[0] != values.shape[0]:  # the iteration limit stopped after adding
-        points = points[: values.shape[0]]
-    gap = best_upper - lower
-    optimal = gap <= COLUMN_GENERATION_GAP * max(1.0, abs(lower))
+        master.add(new, objective.column_values(new))
+    points, values = master.columns, master.values
+    remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
+                                                    1.0)
+    weights, solution, dual = _solve_vertex_lp(points, values, remaining)
+    lower = float(weights @ values)
+    optimal = upper - lower <= gap * max(1.0, abs(lower))
     report = ColumnGenerationReport(
         lower_bound=lower,
-        upper_bound=best_upper,
+        upper_bound=upper,
         exact_pricing=True,
-        status="optimal" if optimal else f"feasible, gap {gap:.3g}",
+        status="optimal" if optimal else f"feasible, gap {upper - lower:.3g}",
         columns=int(points.shape[0]),
         iterations=len(history),
         history=tuple(history),
         dual=dual,
         seconds=time.perf_counter() - start,
+        exact_pricings=exact_pricings,
+        mips=mips,
     )
     return points, values, weights, solution, dual, report
+
+
+def _improving(pricing, existing: NDArray[np.float64], threshold: float) -> NDArray:
+    """Up to :data:`COLUMN_GENERATION_BATCH` of the priced columns with reduced cost
+    above ``threshold`` that are not already columns of the master (to 1e-12)."""
+    out: list[NDArray[np.float64]] = []
+    for column, cost in zip(pricing.columns, pricing.reduced_costs, strict=True):
+        if not cost > threshold or len(out) == COLUMN_GENERATION_BATCH:
+            break
+        seen = np.vstack([existing, *out]) if out else existing
+        if seen.shape[0] == 0 or np.abs(seen - column).max(axis=1).min() > 1e-12:
+            out.append(column[None, :])
+    return np.vstack(out) if out else np.zeros((0, existing.shape[1]))
 
 
 def _price_by_linearisation(

@@ -1,37 +1,47 @@
-"""Column generation (issue 7, first part): exact ε-LDP pricing against brute force over
-all 2^N − 2 vertices, and column-generation designs against full enumeration."""
+"""Column generation (issue 7): exact pricing against brute force over every vertex
+(cddlib's vertices up to N = 8, the closed forms up to N = 12), column-generation designs
+against full enumeration, the certificate, and the refusals."""
 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.colgen import ldp_column, price_ldp
+from mechdesign.colgen import PricingOracle, RestrictedMaster, ldp_column, price_ldp
 from mechdesign.notions import ldp_cone_vertices
 
 
-def brute_force_best(epsilon, prior, dual):
-    """Max reduced cost μ(v) − λ·v over every LDP vertex, with μ computed from the
-    definition of mutual information of one column (not from the oracle's φ)."""
-    best = -np.inf
-    n = len(prior)
+def mutual_information_of_columns(prior, columns):
+    """μ(v) = Σ_x P_x v_x log(v_x / P·v) from the definition, one column at a time."""
+    out = []
+    for v in columns:
+        p_y = prior @ v
+        out.append(sum(prior[x] * v[x] * math.log(v[x] / p_y)
+                       for x in range(len(prior)) if prior[x] > 0 and v[x] > 0))
+    return np.array(out)
+
+
+def brute_force_best(vertices, prior, dual):
+    return float(np.max(mutual_information_of_columns(prior, vertices) - vertices @ dual))
+
+
+def ldp_vertices_by_bits(epsilon, n):
+    rows = []
     for bits in itertools.product([False, True], repeat=n):
         b = np.array(bits)
         if b.all() or not b.any():
             continue
         v = np.where(b, np.exp(epsilon), 1.0)
-        v = v / v.sum()
-        p_y = prior @ v
-        mu = sum(prior[x] * v[x] * np.log(v[x] / p_y) for x in range(n) if prior[x] > 0)
-        best = max(best, mu - v @ dual)
-    return best
+        rows.append(v / v.sum())
+    return np.array(rows)
 
 
-# The instance on which pricing by sorted orders fails (φ is concave): the best set is
-# {0} (reduced cost 0.10860), sorted orders return {0, 1} (0.09744).
+# The instance on which pricing by sorted orders fails (the objective is concave in P(B)):
+# the best set is {0} (reduced cost 0.10860), sorted orders return {0, 1} (0.09744).
 COUNTEREXAMPLE = (
     2.203639571715931,
     np.array([0.21890661, 0.02474646, 0.54764933, 0.15481097, 0.0, 0.05388663]),
@@ -39,10 +49,10 @@ COUNTEREXAMPLE = (
 )
 
 
-def random_instances(count, seed):
+def random_instances(count, seed, sizes=(2, 9)):
     rng = np.random.default_rng(seed)
     for t in range(count):
-        n = int(rng.integers(2, 9))
+        n = int(rng.integers(*sizes))
         eps = float(rng.uniform(0.05, 4))
         p = rng.dirichlet(np.ones(n) * rng.uniform(0.2, 2))
         if t % 4 == 0:
@@ -52,23 +62,96 @@ def random_instances(count, seed):
 
 
 @pytest.mark.parametrize(
-    ("epsilon", "prior", "dual"), [COUNTEREXAMPLE, *random_instances(40, seed=7)]
+    ("epsilon", "prior", "dual"),
+    [COUNTEREXAMPLE, *random_instances(40, seed=7), *random_instances(6, 8, (9, 13))],
 )
-def test_exact_pricing_agrees_with_brute_force(epsilon, prior, dual):
+def test_exact_ldp_pricing_agrees_with_brute_force(epsilon, prior, dual):
     pricing = price_ldp(epsilon, prior, dual)
-    assert pricing.reduced_cost == pytest.approx(brute_force_best(epsilon, prior, dual),
-                                                 abs=1e-10)
-    v = ldp_column(epsilon, pricing.pattern)
-    p_y = prior @ v
-    positive = prior > 0
-    mu = float(np.sum(prior[positive] * v[positive] * np.log(v[positive] / p_y)))
-    assert mu - v @ dual == pytest.approx(pricing.reduced_cost, abs=1e-12)
+    best = brute_force_best(ldp_vertices_by_bits(epsilon, len(prior)), prior, dual)
+    assert pricing.exact
+    assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
+    assert best <= pricing.upper_bound + 1e-12
+    assert pricing.upper_bound <= best + 1e-9
+    # The returned column is a vertex and its reduced cost is what the oracle says.
+    v = pricing.column
+    assert np.min(np.abs(ldp_vertices_by_bits(epsilon, len(prior)) - v).max(axis=1)) < 1e-14
+    assert (mutual_information_of_columns(prior, v[None])[0] - v @ dual
+            == pytest.approx(pricing.reduced_cost, abs=1e-12))
 
 
 def test_counterexample_best_set_is_a_singleton():
     pricing = price_ldp(*COUNTEREXAMPLE)
-    assert pricing.pattern.tolist() == [True, False, False, False, False, False]
+    assert np.argmax(pricing.column) == 0
+    assert np.sum(pricing.column == pricing.column.max()) == 1
     assert pricing.reduced_cost == pytest.approx(0.10860, abs=1e-5)
+
+
+def c_pml_instances(count, seed, sizes, backend):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        n = int(rng.integers(*sizes))
+        eps = float(rng.choice([0.2, 1.0, 2.5]))
+        c = float(rng.choice([1.0, 0.5, 0.1, 1e-3])) / n
+        prior = rng.dirichlet(np.ones(n))
+        yield pytest.param(eps, c, prior, rng.normal(size=n) * 0.1, backend,
+                           id=f"n{n}-eps{eps}-cn{c * n:g}-{backend}")
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "c", "prior", "dual", "backend"),
+    [*c_pml_instances(24, 11, (2, 9), "cdd"), *c_pml_instances(6, 12, (9, 13), "closed_form")],
+)
+def test_exact_c_pml_pricing_agrees_with_brute_force(epsilon, c, prior, dual, backend):
+    notion = md.PML(epsilon, c=c)
+    n = len(prior)
+    vertices = notion.cone(n).vertices(backend).points
+    best = brute_force_best(vertices, prior, dual)
+    pricing = PricingOracle(notion, prior).price(dual)
+    assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
+    assert best <= pricing.upper_bound + 1e-12
+    assert pricing.upper_bound <= best + 1e-9
+    # Every column the oracle returns lies in the section.
+    h = notion.cone(n).h_representation()
+    assert np.all(pricing.columns @ h.T >= -1e-12)
+    assert np.allclose(pricing.columns.sum(axis=1), 1.0)
+
+
+def test_pricing_at_a_hard_dual_agrees_with_brute_force():
+    # The dual at the optimum: every basic column has reduced cost 0 and many others
+    # are close, the regime where branch and bound works hardest.
+    n, eps = 10, 1.0
+    prior = np.random.default_rng(3).dirichlet(np.ones(n))
+    design = md.design(md.LDP(eps), prior)
+    vertices = ldp_vertices_by_bits(eps, n)
+    dual = _optimal_dual(vertices, prior)
+    best = brute_force_best(vertices, prior, dual)
+    pricing = price_ldp(eps, prior, dual)
+    assert abs(best) < 1e-9  # dual feasible and tight
+    assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
+    assert dual.sum() == pytest.approx(design.utility, abs=1e-9)
+
+
+def _optimal_dual(vertices, prior):
+    from mechdesign.design import _solve_vertex_lp
+
+    values = mutual_information_of_columns(prior, vertices)
+    _, _, dual = _solve_vertex_lp(vertices, values, None)
+    return dual
+
+
+def test_heuristic_columns_lie_in_the_section_with_their_reduced_costs():
+    rng = np.random.default_rng(5)
+    prior = rng.dirichlet(np.ones(7))
+    dual = rng.normal(size=7) * 0.05
+    for notion in (md.LDP(0.9), md.PML(0.9, c=0.05)):
+        pricing = PricingOracle(notion, prior).heuristic(dual)
+        assert not pricing.exact
+        assert math.isinf(pricing.upper_bound)
+        h = notion.cone(7).h_representation()
+        assert np.all(pricing.columns @ h.T >= -1e-12)
+        recomputed = mutual_information_of_columns(prior, pricing.columns) - pricing.columns @ dual
+        assert np.allclose(recomputed, pricing.reduced_costs, atol=1e-12)
+        assert np.all(np.diff(pricing.reduced_costs) <= 0)
 
 
 def test_ldp_column_is_a_closed_form_vertex():
@@ -80,19 +163,25 @@ def test_ldp_column_is_a_closed_form_vertex():
         assert np.min(np.abs(vertices - v).max(axis=1)) < 1e-15
 
 
-@pytest.mark.parametrize("n", [3, 5, 8])
-@pytest.mark.parametrize("epsilon", [0.3, 1.0, 2.5])
-def test_column_generation_matches_enumeration(n, epsilon):
+CG_CASES = [
+    *[(md.LDP(eps), n) for n in (3, 5, 8, 12) for eps in (0.3, 1.0, 2.5)],
+    *[(md.PML(eps, c=cn / n), n) for n in (3, 6, 9) for eps in (0.5, 2.0)
+      for cn in (0.9, 0.3)],
+]
+
+
+@pytest.mark.parametrize(("notion", "n"), CG_CASES, ids=repr)
+def test_column_generation_matches_enumeration(notion, n):
     prior = np.random.default_rng(n).dirichlet(np.ones(n))
-    full = md.design(md.LDP(epsilon), prior)
-    cg = md.design(md.LDP(epsilon), prior, method="column_generation")
+    full = md.design(notion, prior)
+    cg = md.design(notion, prior, method="column_generation", gap=1e-9)
     report = cg.column_generation
     assert cg.utility == pytest.approx(full.utility, abs=1e-9)
     assert report.status == "optimal"
     assert report.exact_pricing
     # The certified bracket contains the enumerated optimum.
-    assert report.lower_bound - 1e-12 <= full.utility <= report.upper_bound + 1e-12
-    assert report.gap <= 1e-9
+    assert report.lower_bound - 1e-12 <= full.utility <= report.upper_bound + 1e-11
+    assert report.gap <= 1e-9 * max(1.0, report.lower_bound)
     gaps = [upper - lower for lower, upper in report.history]
     assert all(b <= a + 1e-12 for a, b in itertools.pairwise(gaps))
     assert cg.certificate.holds
@@ -101,22 +190,63 @@ def test_column_generation_matches_enumeration(n, epsilon):
 
 
 def test_column_generation_is_reproducible():
-    prior = np.array([0.1, 0.2, 0.3, 0.15, 0.25])
-    a = md.design(md.LDP(0.8), prior, method="column_generation")
-    b = md.design(md.LDP(0.8), prior, method="column_generation")
-    assert a.utility == b.utility
-    assert np.array_equal(a.mechanism.matrix, b.mechanism.matrix)
-    assert a.column_generation.history == b.column_generation.history
+    prior = np.random.default_rng(1).dirichlet(np.ones(9))
+    for notion in (md.LDP(0.8), md.PML(0.8, c=0.05)):
+        a = md.design(notion, prior, method="column_generation")
+        b = md.design(notion, prior, method="column_generation")
+        assert a.utility == b.utility
+        assert np.array_equal(a.mechanism.matrix, b.mechanism.matrix)
+        assert a.column_generation.history == b.column_generation.history
+
+
+def test_warm_and_cold_masters_agree():
+    from mechdesign.design import MutualInformationUtility, _column_generation
+
+    prior = np.random.default_rng(2).dirichlet(np.ones(10))
+    objective = MutualInformationUtility(prior)
+    warm = _column_generation(md.LDP(1.0), objective, None, warm=True)[-1]
+    cold = _column_generation(md.LDP(1.0), objective, None, warm=False)[-1]
+    assert warm.lower_bound == pytest.approx(cold.lower_bound, abs=1e-10)
+    assert warm.status == cold.status == "optimal"
+
+
+def test_restricted_master_duals_price_its_own_columns_out():
+    rng = np.random.default_rng(4)
+    n = 6
+    prior = rng.dirichlet(np.ones(n))
+    columns = ldp_vertices_by_bits(1.0, n)
+    values = mutual_information_of_columns(prior, columns)
+    master = RestrictedMaster(n)
+    master.add(columns[:20], values[:20])
+    master.add(columns[20:], values[20:])
+    theta, dual, objective = master.solve()
+    assert np.all(values - columns @ dual <= 1e-9)
+    assert theta @ values == pytest.approx(objective, abs=1e-12)
+    assert dual.sum() == pytest.approx(objective, abs=1e-9)
+
+
+def test_time_limit_gives_a_feasible_status():
+    prior = np.random.default_rng(0).dirichlet(np.ones(24))
+    design = md.design(md.LDP(1.0), prior, method="column_generation", time_limit=1e-3)
+    report = design.column_generation
+    assert report.status.startswith("feasible, gap")
+    assert report.lower_bound <= report.upper_bound
+    assert design.audit_passed
 
 
 def test_column_generation_refusals():
     prior = np.full(4, 0.25)
-    with pytest.raises(NotImplementedError, match="exact pricing"):
-        md.design(md.PML(1.0, c=0.1), prior, method="column_generation")
+    with pytest.raises(NotImplementedError, match="pattern"):
+        md.design(md.PML(1.0, prior=prior), prior, method="column_generation")
+    with pytest.raises(NotImplementedError, match="mutual information"):
+        md.design(md.LDP(1.0), utility=md.FDivergenceUtility([0.1, 0.2, 0.3, 0.4], prior),
+                  method="column_generation")
     with pytest.raises(md.InvalidInputError, match="epsilon"):
         md.design(md.LDP(0.0), prior, method="column_generation")
     with pytest.raises(md.InvalidInputError, match="method"):
         md.design(md.LDP(1.0), prior, method="simplex")
+    with pytest.raises(md.InvalidInputError, match="gap"):
+        md.design(md.LDP(1.0), prior, method="column_generation", gap=0.0)
     with pytest.raises(md.InvalidInputError, match="dual"):
         price_ldp(1.0, prior, [1.0, 2.0])
     with pytest.raises(md.InvalidInputError, match="pattern"):
