@@ -191,6 +191,19 @@ PRICING_HEURISTIC_SLOPES = 48
 PRICING_LOCAL_STARTS = 4
 PRICING_LOCAL_STEPS = 50
 
+#: PolyOpt's heuristic pricing (colgen.LinearisationOracle) climbs from this many starts
+#: per column-generation iteration, at most this many LPs each.
+LINEARISATION_STARTS = 16
+LINEARISATION_STEPS = 10
+
+#: When the starts find no improving column, column generation tries again with this
+#: many times as many, up to LINEARISATION_RETRIES times, before it stops.
+LINEARISATION_ESCALATION = 8
+LINEARISATION_RETRIES = 3
+
+#: The climb's gradient is taken at (1 − τ) v + τ/N with this τ (finite at zeros).
+LINEARISATION_SMOOTHING = 1e-3
+
 #: Column generation adds at most this many improving columns (best first) per iteration.
 COLUMN_GENERATION_BATCH = 32
 

@@ -58,14 +58,23 @@ only when it finds none. The certificate comes from the exact pricing alone.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import highspy
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._highs import PRIMAL_SIMPLEX
+from mechdesign._highs import NUMERICAL_FAILURES, PRIMAL_SIMPLEX
 from mechdesign._numerics import (
+    COLUMN_GENERATION_BATCH,
+    COLUMN_GENERATION_MAX_ITERATIONS,
+    LINEARISATION_ESCALATION,
+    LINEARISATION_RETRIES,
+    LINEARISATION_SMOOTHING,
+    LINEARISATION_STARTS,
+    LINEARISATION_STEPS,
+    LP_FALLBACK_FEASIBILITY_TOL,
     LP_FEASIBILITY_TOL,
     PRICING_CUT_ATOL,
     PRICING_DINKELBACH_STEPS,
@@ -82,11 +91,14 @@ from mechdesign.errors import InvalidInputError, SolverError
 
 __all__ = [
     "ColumnGenerationReport",
+    "ColumnGenerationRun",
+    "LinearisationOracle",
     "Pricing",
     "PricingOracle",
     "RestrictedMaster",
     "ldp_column",
     "price_ldp",
+    "run_column_generation",
 ]
 
 
@@ -298,6 +310,40 @@ class _Family:
             found_z.append(z[None, :])
             found_r.append(np.array([r]))
         return np.vstack(found_z), np.concatenate(found_r)
+
+    def heuristic_patterns(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+        """Patterns and reduced costs of :meth:`candidates` and of a local search from
+        the best :data:`PRICING_LOCAL_STARTS` of them."""
+        z = np.unique(self.candidates(dual), axis=0)
+        r = self.reduced_costs(z, dual)
+        starts = z[np.argsort(-r, kind="stable")[:PRICING_LOCAL_STARTS]]
+        near, near_r = self.local_search(starts, dual)
+        z, first = np.unique(np.vstack([z, near]), axis=0, return_index=True)
+        return z, np.concatenate([r, near_r])[first]
+
+    def heuristic_pricing(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+        z, r = self.heuristic_patterns(dual)
+        return self.points(z), r
+
+    def exact_pricing(
+        self, dual: NDArray[np.float64], converge: bool, abs_gap: float
+    ) -> tuple[NDArray, NDArray, float, int]:
+        """Columns, reduced costs, an upper bound on the family's best reduced cost,
+        and the MIPs solved (see :meth:`PricingOracle.price`)."""
+        guesses = np.unique(self.candidates(dual), axis=0)
+        guess_costs = self.reduced_costs(guesses, dual)
+        start = guesses[int(np.argmax(guess_costs))]
+        # Dinkelbach starts at the best heuristic ratio; a single step (column
+        # generation) starts at 0 at least, to find a column that improves.
+        best_guess = float(guess_costs.max())
+        floor = best_guess if converge else max(0.0, best_guess)
+        steps = PRICING_DINKELBACH_STEPS if converge else 1
+        z, r, bound, mips, met = self.exact(dual, floor, start, steps, abs_gap)
+        near, near_r = self.local_search(z[None, :], dual)
+        zs = np.vstack([z[None, :], near, met])
+        rs = np.concatenate([[r], near_r, self.reduced_costs(met, dual)])
+        zs, first = np.unique(zs, axis=0, return_index=True)
+        return self.points(zs), rs[first], bound, mips
 
     # -- exact MIP ----------------------------------------------------------------------
 
@@ -533,7 +579,7 @@ class PricingOracle:
     """
 
     def __init__(self, notion: object, prior: ArrayLike) -> None:
-        from mechdesign.notions import LDP, PML
+        from mechdesign.notions import LDP, PML, NonRobustLDP
 
         p = as_distribution(prior, "prior")
         n = p.shape[0]
@@ -551,12 +597,23 @@ class PricingOracle:
             c = notion.vertex_priors(n)[0].min()  # validates c against N
             self.families = _c_pml_families(p, eps, float(c))
             self._initial = np.full((1, n), 1.0 / n)
+        elif isinstance(notion, NonRobustLDP):
+            self._check_epsilon(eps)
+            _check_same_prior(p, notion.p_hat, notion)
+            self.families = [_NonRobustFamily(notion.p_hat, notion.shape, eps)]
+            self._initial = np.full((1, n), 1.0 / n)
         else:
             raise NotImplementedError(
                 f"exact pricing needs a known pattern of the vertices, known for "
-                f"epsilon-LDP and (epsilon, c)-PML only; got {notion!r}. Use "
-                "method='enumeration'."
+                f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {notion!r}. "
+                "Use method='enumeration' (or, for RobustLDP, LinearisationOracle)."
             )
+
+    exact = True
+
+    def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Mutual information ``μ(v)`` of every column (row)."""
+        return _mutual_information_columns(self.prior, columns)
 
     @staticmethod
     def _check_epsilon(eps: float) -> None:
@@ -583,24 +640,16 @@ class PricingOracle:
         """Columns of the linearised problems, best reduced cost first (not exhaustive:
         ``upper_bound`` is ``+inf``)."""
         lam = self._check_dual(dual)
-        columns, costs = [], []
-        for family in self.families:
-            z = np.unique(family.candidates(lam), axis=0)
-            r = family.reduced_costs(z, lam)
-            starts = z[np.argsort(-r, kind="stable")[:PRICING_LOCAL_STARTS]]
-            near, near_r = family.local_search(starts, lam)
-            z = np.vstack([z, near])
-            r = np.concatenate([r, near_r])
-            z, first = np.unique(z, axis=0, return_index=True)
-            columns.append(family.points(z))
-            costs.append(r[first])
-        return _sorted_pricing(np.vstack(columns), np.concatenate(costs), math.inf, False, 0)
+        found = [family.heuristic_pricing(lam) for family in self.families]
+        columns = np.vstack([f[0] for f in found])
+        costs = np.concatenate([f[1] for f in found])
+        return _sorted_pricing(columns, costs, math.inf, False, 0)
 
     def price(
         self, dual: ArrayLike, *, converge: bool = True, abs_gap: float = PRICING_MIP_ABS_GAP
     ) -> Pricing:
         """Exact pricing: a certified upper bound on ``max_v μ(v) − λ·v`` over every
-        vertex (up to :data:`PRICING_CUT_ATOL`) and the best column of every family.
+        vertex (up to :data:`PRICING_CUT_ATOL`) and the best columns of every family.
 
         With ``converge=False`` a family with a varying normaliser (ε-LDP) takes one
         Dinkelbach step only: the bound is still valid, but looser while it is positive,
@@ -609,26 +658,329 @@ class PricingOracle:
         gap: the bound is within about ``abs_gap / D_min`` of the best reduced cost.
         """
         lam = self._check_dual(dual)
-        columns, costs = [], []
-        upper, mips = -math.inf, 0
-        for family in self.families:
-            guesses = np.unique(family.candidates(lam), axis=0)
-            guess_costs = family.reduced_costs(guesses, lam)
-            start = guesses[int(np.argmax(guess_costs))]
-            # Dinkelbach starts at the best heuristic ratio; a single step (column
-            # generation) starts at 0 at least, to find a column that improves.
-            floor = float(guess_costs.max()) if converge else max(0.0, float(guess_costs.max()))
-            steps = PRICING_DINKELBACH_STEPS if converge else 1
-            z, r, bound, used, met = family.exact(lam, floor, start, steps, abs_gap)
+        found = [family.exact_pricing(lam, converge, abs_gap) for family in self.families]
+        columns = np.vstack([f[0] for f in found])
+        costs = np.concatenate([f[1] for f in found])
+        upper = max(f[2] for f in found)
+        return _sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
+
+
+def _mutual_information_columns(prior: NDArray[np.float64], columns: NDArray) -> NDArray:
+    """``μ(v) = Σ_x P_x v_x log(v_x / P·v)`` for every row ``v`` (``0 log 0 = 0``)."""
+    v = np.asarray(columns, dtype=float)
+    p_y = v @ prior
+    weighted = v * prior
+    positive = weighted > 0
+    log_ratio = np.zeros_like(v)
+    log_ratio[positive] = np.log(v[positive]) - np.log(
+        np.broadcast_to(p_y[:, None], v.shape)[positive]
+    )
+    return np.sum(weighted * log_ratio, axis=1)
+
+
+def _check_same_prior(prior: NDArray[np.float64], p_hat: NDArray[np.float64], notion) -> None:
+    if not np.allclose(prior, p_hat, rtol=0, atol=1e-12):
+        raise NotImplementedError(
+            f"column generation for {type(notion).__name__} prices mutual information "
+            "under the notion's own estimate P̂ (the PolyOpt setting); got a different "
+            "prior. Use method='enumeration'."
+        )
+
+
+class _NonRobustFamily:
+    """Exact pricing over the cone of non-robust RLDP (``NonRobustLDP``).
+
+    The cone is ``{v ≥ 0 : m_{s1} ≤ e^ε m_{s2}}`` with ``m_s = P̂_{U|s}·v_s``. Its
+    extreme rays are ``e_(s,u)`` with ``P̂(u|s) = 0`` and, for a pattern ``w = ℓ + (1 −
+    ℓ) 1_B`` (``ℓ = e^{−ε}``, ``∅ ≠ B ≠ S``) and one ``u_s`` per block,
+    ``v = Σ_s (w_s / P̂(u_s|s)) e_(s,u_s)``: given ``m(v) = Σ_j α_j w_j`` (extreme rays
+    of the LDP cone on ``S``), ``v = Σ_j α_j Σ_{(u_s)} Π_s φ_{s,u_s} Σ_s (w_{j,s} /
+    P̂(u_s|s)) e_(s,u_s)`` with ``φ_{s,u} = P̂(u|s) v_{s,u} / m_s``, plus its mass on
+    zero-probability cells. With the design prior ``P = P̂``, ``P_(s,u_s) v_(s,u_s) =
+    P̂_s w_s``, so for the Dinkelbach parameter ``θ`` (normaliser ``D = Σ_s w_s /
+    P̂(u_s|s)``)
+
+    .. math::
+
+        R - \theta D = \\sum_s \\hat P_s w_s \\log w_s + \\sum_s w_s \beta_s(\theta)
+        - G\\Bigl(\\sum_s \\hat P_s w_s\\Bigr), \\quad
+        \beta_s(\theta) = \\max_{u} \\Bigl[-\\hat P_s \\log \\hat P(u|s)
+        - \frac{\\lambda_{s,u} + \theta}{\\hat P(u|s)}\\Bigr]:
+
+    the best ``u_s`` is chosen block by block, and what remains is the ε-LDP problem on
+    ``S`` with prior ``P̂_S`` and dual ``−β(θ)`` (a :class:`_TwoLevel` MIP). ``D ≥
+    |S| ℓ + 1 − ℓ``.
+    """
+
+    def __init__(self, p_hat: NDArray[np.float64], shape: tuple[int, int], eps: float) -> None:
+        joint = p_hat.reshape(shape)
+        self.p_hat = p_hat
+        self.shape = shape
+        self.marginal = joint.sum(axis=1)
+        self.conditional = joint / self.marginal[:, None]
+        self.low = math.exp(-eps)
+        self.secrets = _TwoLevel(self.marginal, self.low, 1.0, 1, shape[0] - 1)
+        self.zero_cells = np.flatnonzero(p_hat == 0)
+        self.min_normaliser = shape[0] * self.low + 1.0 - self.low
+
+    def scores(self, dual: NDArray[np.float64], theta: float) -> NDArray[np.float64]:
+        """``−P̂_s log P̂(u|s) − (λ_(s,u) + θ)/P̂(u|s)`` (``−inf`` where ``P̂(u|s) = 0``),
+        shape ``(|S|, |U|)``."""
+        lam = dual.reshape(self.shape)
+        cond = self.conditional
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = -self.marginal[:, None] * np.log(cond) - (lam + theta) / cond
+        score[cond == 0] = -np.inf
+        return score
+
+    def _choices(self, dual: NDArray[np.float64], theta: float) -> tuple[NDArray, NDArray]:
+        """``β(θ)`` and the maximising ``u_s`` of every block."""
+        score = self.scores(dual, theta)
+        u = np.argmax(score, axis=1)
+        return score[np.arange(self.shape[0]), u], u
+
+    def _columns(self, z: NDArray[np.bool_], u: NDArray[np.int64]) -> NDArray[np.float64]:
+        a1, a2 = self.shape
+        w = np.where(z, 1.0, self.low)  # (m, |S|)
+        v = np.zeros((z.shape[0], a1, a2))
+        blocks = np.arange(a1)
+        v[:, blocks, u] = w / self.conditional[blocks, u][None, :]
+        v = v.reshape(z.shape[0], a1 * a2)
+        return v / v.sum(axis=1, keepdims=True)
+
+    def _with_zero_cells(self, columns, costs, dual):
+        if self.zero_cells.size == 0:
+            return columns, costs
+        cells = np.eye(self.p_hat.shape[0])[self.zero_cells]
+        return np.vstack([columns, cells]), np.concatenate([costs, -dual[self.zero_cells]])
+
+    def heuristic_pricing(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+        beta, u = self._choices(dual, 0.0)
+        z, _ = self.secrets.heuristic_patterns(-beta)
+        columns = self._columns(z, u)
+        costs = _mutual_information_columns(self.p_hat, columns) - columns @ dual
+        return self._with_zero_cells(columns, costs, dual)
+
+    def exact_pricing(
+        self, dual: NDArray[np.float64], converge: bool, abs_gap: float
+    ) -> tuple[NDArray, NDArray, float, int]:
+        theta = 0.0
+        found, mips = [], 0
+        upper = math.inf
+        for _ in range(PRICING_DINKELBACH_STEPS if converge else 1):
+            beta, u = self._choices(dual, theta)
+            z, bound, used, _ = self.secrets._max_linearised(-beta, 0.0, None, abs_gap)
             mips += used
-            upper = max(upper, bound)
-            near, near_r = family.local_search(z[None, :], lam)
-            zs = np.vstack([z[None, :], near, met])
-            rs = np.concatenate([[r], near_r, family.reduced_costs(met, lam)])
-            zs, first = np.unique(zs, axis=0, return_index=True)
-            columns.append(family.points(zs))
-            costs.append(rs[first])
-        return _sorted_pricing(np.vstack(columns), np.concatenate(costs), upper, True, mips)
+            column = self._columns(z[None, :], u)
+            r = float(_mutual_information_columns(self.p_hat, column)[0] - column[0] @ dual)
+            found.append((column, r))
+            upper = theta + max(0.0, bound) / self.min_normaliser
+            if bound <= PRICING_CUT_ATOL * self.min_normaliser or r <= theta:
+                break
+            theta = r
+        columns = np.vstack([c for c, _ in found])
+        costs = np.array([r for _, r in found])
+        upper = max(upper, float(costs.max()))
+        columns, costs = self._with_zero_cells(columns, costs, dual)
+        if self.zero_cells.size:
+            upper = max(upper, float(np.max(-dual[self.zero_cells])))
+        return columns, costs, upper, mips
+
+
+class LinearisationOracle:
+    """Heuristic pricing for PolyOpt (:class:`~mechdesign.notions.RobustLDP`), whose
+    vertices have no known pattern.
+
+    The section ``Γ_ε ∩ {Σ v = 1}`` is written compactly: with ``hi_s ≥ v_(s,u) ≥ lo_s``
+    the ``|S|² |U|²`` vertex pairs of eq. (41) become ``|S|(|S| − 1)`` rows
+    ``L_{s1}·v_{s1} + σ_{s1} hi_{s1} ≤ e^ε (L_{s2}·v_{s2} + σ_{s2} lo_{s2})``
+    (``σ_s = 1 − Σ_u L_{u|s}``; ``s1 = s2`` too for the paper variant), exact because
+    ``max_{R ∈ D_s} R·v_s = L_s·v_s + σ_s max_u v_(s,u)`` and the minimum likewise.
+    Pricing climbs ``r(v) = μ(v) − λ·v`` by successive linearisation: ``v ← argmax_{v'}
+    ∇r(v)·v'`` over the section (one LP), which never decreases the convex ``r``
+    (``r(v') ≥ r(v) + ∇r(v)·(v' − v) ≥ r(v)``), from
+    :data:`LINEARISATION_STARTS` starts per call (the directions ``−λ`` and random
+    perturbations of it, and the best columns found before). The gradient uses
+    ``log max(v_x, 1e-12)``. Not exhaustive: the upper bound comes from a relaxation
+    (:meth:`relaxation_upper_bound`).
+    """
+
+    exact = False
+
+    def __init__(self, notion, prior: ArrayLike, *, seed: int = 0) -> None:
+        from mechdesign.notions import NonRobustLDP, RobustLDP
+
+        if not isinstance(notion, RobustLDP):
+            raise NotImplementedError(
+                f"LinearisationOracle builds the compact section of RobustLDP only; got "
+                f"{notion!r}."
+            )
+        p = as_distribution(prior, "prior")
+        PricingOracle._check_epsilon(notion.epsilon)
+        _check_same_prior(p, notion.ball.center, notion)
+        self.notion = notion
+        self.prior = p
+        self.n = p.shape[0]
+        self.relaxation = NonRobustLDP(notion.epsilon, notion.ball.center, notion.shape)
+        self._relaxed_oracle = PricingOracle(self.relaxation, p)
+        self._rng = np.random.default_rng(seed)
+        self._model = _compact_robust_section(
+            notion.lower_bounds(), notion.epsilon, same_secret=notion.variant == "paper"
+        )
+        self._pool = np.zeros((0, self.n))
+        self.lps = 0
+
+    def initial_columns(self) -> NDArray[np.float64]:
+        return np.full((1, self.n), 1.0 / self.n)
+
+    def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        return _mutual_information_columns(self.prior, columns)
+
+    def _argmax(self, direction: NDArray[np.float64]) -> NDArray[np.float64]:
+        model = self._model
+        n = self.n
+        # The argmax is scale invariant; HiGHS is not (master duals reach 1e7 at a = 240
+        # and its dual simplex then fails with "excessive dual values").
+        direction = direction / max(float(np.abs(direction).max()), 1e-300)
+        model.changeColsCost(n, np.arange(n, dtype=np.int32), direction)
+        model.run()
+        self.lps += 1
+        status = model.getModelStatus()
+        if status != highspy.HighsModelStatus.kOptimal:
+            # Measured at a = 240: a warm basis can leave HiGHS at "Not Set" on an LP a
+            # fresh solve finishes in 335 iterations; solve it again from scratch.
+            model.clearSolver()
+            model.run()
+            status = model.getModelStatus()
+        if status != highspy.HighsModelStatus.kOptimal:
+            raise SolverError(
+                "HiGHS did not solve a PolyOpt pricing LP to optimality",
+                status=model.modelStatusToString(status),
+            )
+        v = np.maximum(np.array(model.getSolution().col_value[:n]), 0.0)
+        return v / v.sum()
+
+    def _reduced_cost(self, v: NDArray[np.float64], dual: NDArray[np.float64]) -> float:
+        return float(self.values(v[None, :])[0] - v @ dual)
+
+    def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
+        """Climb from ``effort · LINEARISATION_STARTS`` starts: ``−λ``, the gradients at
+        the best earlier finds, the gradients at the best columns of the non-robust
+        relaxation (one cell per block) with every cell off their support penalised, and
+        random perturbations of ``−λ`` at several scales."""
+        lam = np.asarray(dual, dtype=float)
+        n = self.n
+        count = effort * LINEARISATION_STARTS
+        starts = [-lam]
+        if self._pool.shape[0]:
+            costs = self.values(self._pool) - self._pool @ lam
+            for v in self._pool[np.argsort(-costs)[: count // 4]]:
+                starts.append(self._gradient(v, lam))
+        relaxed = self._relaxed_oracle.heuristic(lam)
+        for v in relaxed.columns[: count // 2]:
+            # The relaxation's columns put one cell per block; the best section point on
+            # their support is often the improving vertex.
+            g = self._gradient(v, lam)
+            g[v == 0] = -10.0 * (np.abs(g).max() + 1.0)
+            starts.append(g)
+        # One cell per block, drawn by the relaxation's scores with Gumbel noise: the
+        # best section point on that support (every other cell penalised).
+        family = self._relaxed_oracle.families[0]
+        score = family.scores(lam, 0.0)
+        spread = np.where(np.isfinite(score), score, np.nan)
+        spread = float(np.nanstd(spread)) or 1.0
+        for _ in range(count // 4):
+            noisy = score + spread * self._rng.gumbel(size=score.shape)
+            u = np.argmax(noisy, axis=1)
+            v = family._columns(self._rng.random(score.shape[0])[None, :] < 0.5, u)[0]
+            g = self._gradient(v, lam)
+            g[v == 0] = -10.0 * (np.abs(g).max() + 1.0)
+            starts.append(g)
+        scale = float(np.abs(lam).mean()) or 1.0
+        while len(starts) < count:
+            size = scale * 10.0 ** self._rng.uniform(-2, 1)
+            starts.append(-lam + size * self._rng.normal(size=n))
+        found, costs = [], []
+        for direction in starts:
+            v = self._argmax(direction)
+            r = self._reduced_cost(v, lam)
+            for _ in range(LINEARISATION_STEPS):
+                w = self._argmax(self._gradient(v, lam))
+                rw = self._reduced_cost(w, lam)
+                if rw <= r + 1e-15:
+                    break
+                v, r = w, rw
+            found.append(v)
+            costs.append(r)
+        columns = np.array(found)
+        costs = np.array(costs)
+        keep = costs > 0
+        self._pool = np.vstack([self._pool, columns[keep]])[-4 * LINEARISATION_STARTS:]
+        return _sorted_pricing(columns, costs, math.inf, False, 0)
+
+    def _gradient(self, v: NDArray[np.float64], dual: NDArray[np.float64]) -> NDArray:
+        """``∇μ(v') − λ`` at ``v' = (1 − τ) v + τ/N`` (``τ = LINEARISATION_SMOOTHING``):
+        ``∂μ/∂v_x = P_x log(v_x / P·v)`` is ``−∞`` at a zero coordinate, which would
+        forbid the climb from ever leaving a face."""
+        w = (1 - LINEARISATION_SMOOTHING) * v + LINEARISATION_SMOOTHING / v.shape[0]
+        return self.prior * np.log(w / float(self.prior @ w)) - dual
+
+    def price(self, dual: ArrayLike, **_) -> Pricing:
+        raise NotImplementedError(
+            "no exact pricing is known for PolyOpt (its vertices have no known pattern); "
+            "column generation prices it heuristically and bounds it by the non-robust "
+            "relaxation."
+        )
+
+    def relaxation_upper_bound(
+        self, gap: float, time_limit: float | None
+    ) -> tuple[float, ColumnGenerationReport]:
+        """A certified upper bound on PolyOpt's optimum: that of the non-robust
+        relaxation ``Γ_NR ⊇ Γ_ε`` (``P̂_{U|s} ∈ D_s``, so every PolyOpt constraint implies
+        the NR one), solved by column generation with exact pricing."""
+        oracle = PricingOracle(self.relaxation, self.prior)
+        result = run_column_generation(oracle, gap=gap, time_limit=time_limit)
+        return result.upper, result.report()
+
+
+def _compact_robust_section(
+    lower: NDArray[np.float64], eps: float, *, same_secret: bool
+) -> highspy.Highs:
+    """The HiGHS model of PolyOpt's section over ``(v, hi, lo)`` (see
+    :class:`LinearisationOracle`); costs on ``v`` are set per direction."""
+    a1, a2 = lower.shape
+    n = a1 * a2
+    sigma = np.maximum(1.0 - lower.sum(axis=1), 0.0)
+    r = math.exp(eps)
+    inf = highspy.kHighsInf
+    model = highspy.Highs()
+    model.setOptionValue("output_flag", False)
+    model.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
+    model.setOptionValue("dual_feasibility_tolerance", LP_FEASIBILITY_TOL)
+    model.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    for _ in range(n):
+        model.addVar(0.0, inf)
+    for _ in range(2 * a1):
+        model.addVar(0.0, inf)  # hi_s at n + s, lo_s at n + a1 + s
+    everything = np.arange(n, dtype=np.int32)
+    model.addRow(1.0, 1.0, n, everything, np.ones(n))
+    for s in range(a1):
+        for u in range(a2):
+            x = s * a2 + u
+            model.addRow(-inf, 0.0, 2, np.array([x, n + s], np.int32), np.array([1.0, -1.0]))
+            model.addRow(0.0, inf, 2, np.array([x, n + a1 + s], np.int32), np.array([1.0, -1.0]))
+    for s1 in range(a1):
+        for s2 in range(a1):
+            if s1 == s2 and not same_secret:
+                continue
+            coeff = np.zeros(n + 2 * a1)
+            coeff[s1 * a2 : (s1 + 1) * a2] += lower[s1]
+            coeff[n + s1] += sigma[s1]
+            coeff[s2 * a2 : (s2 + 1) * a2] -= r * lower[s2]
+            coeff[n + a1 + s2] -= r * sigma[s2]
+            nz = np.flatnonzero(coeff).astype(np.int32)
+            model.addRow(-inf, 0.0, nz.size, nz, coeff[nz])
+    return model
 
 
 def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Family]:
@@ -739,6 +1091,20 @@ class RestrictedMaster:
             model.setOptionValue("time_limit", max(float(time_limit), 1e-3))
         model.run()
         status = model.getModelStatus()
+        if model.modelStatusToString(status) in NUMERICAL_FAILURES:
+            # The master is feasible by construction (its first columns sum to 1): a
+            # warm basis gone bad at the tight tolerance. Start cold, then loosen.
+            model.clearSolver()
+            model.run()
+            status = model.getModelStatus()
+            if model.modelStatusToString(status) in NUMERICAL_FAILURES:
+                model.setOptionValue("primal_feasibility_tolerance", LP_FALLBACK_FEASIBILITY_TOL)
+                model.setOptionValue("dual_feasibility_tolerance", LP_FALLBACK_FEASIBILITY_TOL)
+                model.clearSolver()
+                model.run()
+                status = model.getModelStatus()
+                model.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
+                model.setOptionValue("dual_feasibility_tolerance", LP_FEASIBILITY_TOL)
         if status != highspy.HighsModelStatus.kOptimal:
             raise SolverError(
                 "HiGHS did not solve the restricted master LP to optimality",
@@ -748,3 +1114,137 @@ class RestrictedMaster:
         theta = np.array(solution.col_value, dtype=float)
         dual = np.array(solution.row_dual, dtype=float)
         return theta, dual, float(model.getInfo().objective_function_value)
+
+
+# -- the loop ------------------------------------------------------------------------------
+
+
+@dataclass
+class ColumnGenerationRun:
+    """The state column generation ends in (see :func:`run_column_generation`)."""
+
+    master: RestrictedMaster
+    lower: float
+    upper: float
+    history: list[tuple[float, float]]
+    dual: NDArray[np.float64]
+    exact_pricing: bool
+    exact_pricings: int
+    mips: int
+    seconds: float
+    gap_tolerance: float
+
+    def report(self, lower: float | None = None, dual=None, seconds=None) -> ColumnGenerationReport:
+        """The certificate, with ``lower`` (and ``dual``) replaced when the caller
+        re-solved the final master (design polishes it)."""
+        low = self.lower if lower is None else lower
+        optimal = self.exact_pricing and self.upper - low <= self.gap_tolerance * max(1.0, abs(low))
+        return ColumnGenerationReport(
+            lower_bound=low,
+            upper_bound=self.upper,
+            exact_pricing=self.exact_pricing,
+            status="optimal" if optimal else f"feasible, gap {self.upper - low:.3g}",
+            columns=int(self.master.columns.shape[0]),
+            iterations=len(self.history),
+            history=tuple(self.history),
+            dual=self.dual if dual is None else dual,
+            seconds=self.seconds if seconds is None else seconds,
+            exact_pricings=self.exact_pricings,
+            mips=self.mips,
+        )
+
+
+def run_column_generation(
+    oracle,
+    *,
+    gap: float,
+    time_limit: float | None = None,
+    warm: bool = True,
+    max_iterations: int = COLUMN_GENERATION_MAX_ITERATIONS,
+    progress: bool = False,
+) -> ColumnGenerationRun:
+    """Restricted master plus pricing, for mutual information.
+
+    Each iteration solves the master (:class:`RestrictedMaster`, warm-started) and
+    prices its dual heuristically; up to :data:`COLUMN_GENERATION_BATCH` new columns with
+    reduced cost above ``tolerance / N`` are added (``tolerance = gap · max(1,
+    |lower|)``). When the heuristic finds none and the oracle is exact, its MIPs run —
+    one Dinkelbach step first, converged if that leaves the gap open without a new
+    column — proving their optimum to ``0.1 · tolerance / N`` (at least
+    :data:`PRICING_MIP_ABS_GAP`), which is all the bound ``1·λ + N max(0, r̄)`` needs.
+    Stops when ``upper − lower ≤ tolerance``, when nothing new improves, at
+    ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf``
+    (the caller bounds it otherwise).
+    """
+    from tqdm.auto import tqdm
+
+    start = time.perf_counter()
+    n = oracle.n
+    master = RestrictedMaster(n, warm=warm)
+    initial = oracle.initial_columns()
+    master.add(initial, oracle.values(initial))
+    lower, upper = -math.inf, math.inf
+    history: list[tuple[float, float]] = []
+    exact_pricings = mips = 0
+    dual = np.zeros(n)
+    bar = tqdm(total=max_iterations, desc="column generation", disable=not progress,
+               leave=False)
+    for _ in range(max_iterations):
+        remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        _, dual, value = master.solve(remaining)
+        lower = max(lower, value)
+        tolerance = gap * max(1.0, abs(lower))
+        new = _improving(oracle.heuristic(dual), master.columns, tolerance / n)
+        for _ in range(0 if oracle.exact else LINEARISATION_RETRIES):
+            if new.shape[0]:
+                break
+            # A heuristic that finds nothing tries again, harder, before giving up.
+            pricing = oracle.heuristic(dual, effort=LINEARISATION_ESCALATION)
+            new = _improving(pricing, master.columns, tolerance / n)
+        if new.shape[0] == 0 and oracle.exact:
+            abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
+            for converge in (False, True):
+                pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap)
+                exact_pricings += 1
+                mips += pricing.mips
+                upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
+                if upper - lower <= tolerance:
+                    break
+                new = _improving(pricing, master.columns, 0.01 * tolerance / n)
+                if new.shape[0]:
+                    break
+        history.append((lower, upper))
+        bar.update()
+        bar.set_postfix(lower=f"{lower:.6g}", gap=f"{upper - lower:.2e}",
+                        columns=master.columns.shape[0])
+        if upper - lower <= tolerance or new.shape[0] == 0:
+            break  # optimal, or nothing new improves
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        master.add(new, oracle.values(new))
+    bar.close()
+    return ColumnGenerationRun(
+        master=master,
+        lower=lower,
+        upper=upper,
+        history=history,
+        dual=dual,
+        exact_pricing=bool(oracle.exact),
+        exact_pricings=exact_pricings,
+        mips=mips,
+        seconds=time.perf_counter() - start,
+        gap_tolerance=gap,
+    )
+
+
+def _improving(pricing: Pricing, existing: NDArray[np.float64], threshold: float) -> NDArray:
+    """Up to :data:`COLUMN_GENERATION_BATCH` of the priced columns with reduced cost
+    above ``threshold`` that are not already columns of the master (to 1e-12)."""
+    out: list[NDArray[np.float64]] = []
+    for column, cost in zip(pricing.columns, pricing.reduced_costs, strict=True):
+        if not cost > threshold or len(out) == COLUMN_GENERATION_BATCH:
+            break
+        seen = np.vstack([existing, *out]) if out else existing
+        if seen.shape[0] == 0 or np.abs(seen - column).max(axis=1).min() > 1e-12:
+            out.append(column[None, :])
+    return np.vstack(out) if out else np.zeros((0, existing.shape[1]))

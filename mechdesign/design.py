@@ -37,12 +37,9 @@ from mechdesign._highs import solve_with_fallback
 from mechdesign._numerics import (
     AUDIT_ATOL,
     CERTIFICATE_ATOL,
-    COLUMN_GENERATION_BATCH,
     COLUMN_GENERATION_GAP,
-    COLUMN_GENERATION_MAX_ITERATIONS,
     MAX_VERTICES,
     PRICING_ASCENT_STEPS,
-    PRICING_MIP_ABS_GAP,
     PRICING_ROUNDS,
     PRICING_STARTS,
     STOCHASTIC_ATOL,
@@ -396,7 +393,10 @@ def design(
         points, values, weights, solution, dual, report = _column_generation(
             notion, objective, time_limit, gap=_check_gap(gap)
         )
-        backend_name = "column generation (exact pattern pricing)"
+        backend_name = (
+            "column generation (exact pattern pricing)" if report.exact_pricing
+            else "column generation (heuristic pricing, non-robust relaxation bound)"
+        )
         enumeration_seconds = 0.0
     else:
         cone = notion.cone(n)
@@ -520,23 +520,21 @@ def _column_generation(
     *,
     gap: float = COLUMN_GENERATION_GAP,
     warm: bool = True,
+    progress: bool = False,
 ):
-    """Restricted master LP plus pricing (:mod:`mechdesign.colgen`).
+    """:func:`~mechdesign.colgen.run_column_generation` with the notion's oracle, then a
+    final cold solve of the master (:func:`_solve_vertex_lp`, polished), whose value is
+    the reported lower bound.
 
-    Starts from :meth:`~mechdesign.colgen.PricingOracle.initial_columns`. Each iteration
-    solves the master (warm-started, :class:`~mechdesign.colgen.RestrictedMaster`) and
-    prices its dual heuristically; the best :data:`COLUMN_GENERATION_BATCH` columns
-    with reduced cost above ``tolerance / N`` are added. Only when the heuristic finds
-    none does the exact oracle run: it tightens the upper bound ``1·λ + N max(0, r̄)``
-    and adds its improving columns; its MIPs prove their optimum to a tenth of the
-    remaining tolerance per input (``0.1 · tolerance / N``, at least
-    :data:`PRICING_MIP_ABS_GAP`), which is all the bound needs. Stops when
-    ``upper − lower ≤ gap · max(1, |lower|)`` (status ``"optimal"``), when the
-    exact oracle finds no improving column, at :data:`COLUMN_GENERATION_MAX_ITERATIONS`
-    or at ``time_limit`` (status ``"feasible, gap g"``). The returned weights are those
-    of a final (cold, polished) solve of the master, whose value is the lower bound.
+    ε-LDP, ``(ε, c)``-PML and non-robust RLDP are priced exactly
+    (:class:`~mechdesign.colgen.PricingOracle`). PolyOpt (``RobustLDP``) is priced by
+    successive linearisation (:class:`~mechdesign.colgen.LinearisationOracle`); its
+    upper bound is the certified optimum bound of the non-robust relaxation, computed
+    afterwards by column generation with exact pricing (within the time left, at least
+    a tenth of ``time_limit``), and its status is always ``"feasible, gap g"``.
     """
-    from mechdesign.colgen import PricingOracle, RestrictedMaster
+    from mechdesign.colgen import LinearisationOracle, PricingOracle, run_column_generation
+    from mechdesign.notions import RobustLDP
 
     if not isinstance(objective, MutualInformationUtility):
         raise NotImplementedError(
@@ -545,73 +543,24 @@ def _column_generation(
             "method='enumeration'."
         )
     start = time.perf_counter()
-    oracle = PricingOracle(notion, objective.prior)
-    n = objective.n
-    master = RestrictedMaster(n, warm=warm)
-    initial = oracle.initial_columns()
-    master.add(initial, objective.column_values(initial))
-    lower, upper = -np.inf, np.inf
-    history: list[tuple[float, float]] = []
-    exact_pricings = mips = 0
-    for _ in range(COLUMN_GENERATION_MAX_ITERATIONS):
-        remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-        _, dual, value = master.solve(remaining)
-        lower = max(lower, value)
-        tolerance = gap * max(1.0, abs(lower))
-        new = _improving(oracle.heuristic(dual), master.columns, tolerance / n)
-        if new.shape[0] == 0:
-            abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
-            # One Dinkelbach step finds improving columns; when it finds none new but its
-            # (looser) bound leaves the gap open, converge to tighten the bound.
-            for converge in (False, True):
-                pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap)
-                exact_pricings += 1
-                mips += pricing.mips
-                upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
-                if upper - lower <= tolerance:
-                    break
-                new = _improving(pricing, master.columns, 0.01 * tolerance / n)
-                if new.shape[0]:
-                    break
-        history.append((lower, upper))
-        if upper - lower <= tolerance or new.shape[0] == 0:
-            break  # optimal, or stalled: nothing new improves, yet the bound is not tight
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
-        master.add(new, objective.column_values(new))
-    points, values = master.columns, master.values
-    remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start),
-                                                    1.0)
-    weights, solution, dual = _solve_vertex_lp(points, values, remaining)
-    lower = float(weights @ values)
-    optimal = upper - lower <= gap * max(1.0, abs(lower))
-    report = ColumnGenerationReport(
-        lower_bound=lower,
-        upper_bound=upper,
-        exact_pricing=True,
-        status="optimal" if optimal else f"feasible, gap {upper - lower:.3g}",
-        columns=int(points.shape[0]),
-        iterations=len(history),
-        history=tuple(history),
-        dual=dual,
-        seconds=time.perf_counter() - start,
-        exact_pricings=exact_pricings,
-        mips=mips,
+    if isinstance(notion, RobustLDP):
+        oracle = LinearisationOracle(notion, objective.prior)
+    else:
+        oracle = PricingOracle(notion, objective.prior)
+    run = run_column_generation(oracle, gap=gap, time_limit=time_limit, warm=warm,
+                                progress=progress)
+    if not oracle.exact:
+        left = None if time_limit is None else max(
+            time_limit - (time.perf_counter() - start), 0.1 * time_limit
+        )
+        run.upper, _ = oracle.relaxation_upper_bound(gap, left)
+    points, values = run.master.columns, run.master.values
+    remaining = None if time_limit is None else max(
+        time_limit - (time.perf_counter() - start), 1.0
     )
+    weights, solution, dual = _solve_vertex_lp(points, values, remaining)
+    report = run.report(float(weights @ values), dual, time.perf_counter() - start)
     return points, values, weights, solution, dual, report
-
-
-def _improving(pricing, existing: NDArray[np.float64], threshold: float) -> NDArray:
-    """Up to :data:`COLUMN_GENERATION_BATCH` of the priced columns with reduced cost
-    above ``threshold`` that are not already columns of the master (to 1e-12)."""
-    out: list[NDArray[np.float64]] = []
-    for column, cost in zip(pricing.columns, pricing.reduced_costs, strict=True):
-        if not cost > threshold or len(out) == COLUMN_GENERATION_BATCH:
-            break
-        seen = np.vstack([existing, *out]) if out else existing
-        if seen.shape[0] == 0 or np.abs(seen - column).max(axis=1).min() > 1e-12:
-            out.append(column[None, :])
-    return np.vstack(out) if out else np.zeros((0, existing.shape[1]))
 
 
 def _price_by_linearisation(

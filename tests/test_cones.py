@@ -38,15 +38,18 @@ def test_ldp_closed_form_equals_cdd(n, epsilon):
     assert same_sets(closed, cone.vertices("cdd").points)
 
 
-@pytest.mark.parametrize("n", range(2, 9))
+@pytest.mark.parametrize("n", range(2, 10))
 @pytest.mark.parametrize("epsilon", [0.3, 1.0, 3.0])
-@pytest.mark.parametrize("c_times_n", [1.0, 0.5, 0.1])
+@pytest.mark.parametrize("c_times_n", [1.0, 0.5, 0.1, 0.01])
 def test_c_pml_closed_form_equals_cdd(n, epsilon, c_times_n):
+    # Every regime of the patterns (issue 7): c = 1/N (s = 0), the three-level and the
+    # no-zero two-level families, N ≤ 9. Column generation's exact PML pricing rests on
+    # this set.
     cone = md.PML(epsilon, c=c_times_n / n).cone(n)
     assert same_sets(cone.vertices("closed_form").points, cone.vertices("cdd").points)
 
 
-@pytest.mark.parametrize("n", range(2, 9))
+@pytest.mark.parametrize("n", range(2, 10))
 @pytest.mark.parametrize("epsilon", [0.3, 1.0, 3.0])
 def test_known_prior_closed_form_equals_cdd(n, epsilon):
     prior = np.random.default_rng(n).dirichlet(np.ones(n))
