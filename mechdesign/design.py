@@ -294,7 +294,9 @@ class Design:
                     "upper_bound": self.column_generation.upper_bound,
                     "gap": self.column_generation.gap,
                     "optimality": self.column_generation.status,
+                    "exact_pricing": self.column_generation.exact_pricing,
                     "iterations": self.column_generation.iterations,
+                    "columns": self.column_generation.columns,
                 }
             ),
             "seconds": {
@@ -332,11 +334,15 @@ def design(
         Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
     method : {"enumeration", "column_generation"}
         ``"enumeration"``: enumerate every vertex, then one LP.
-        ``"column_generation"``: a restricted master LP over generated vertices with
-        an exact pricing oracle (:mod:`mechdesign.colgen`), stopping with a certified
-        bracket (``Design.column_generation``); available for ε-LDP with mutual
-        information (0 < ε < ∞). Other notions raise ``NotImplementedError``: their
-        exact pricing is not built yet. When the cdd backend's LP probes show that
+        ``"column_generation"``: a restricted master LP over generated vertices
+        (:mod:`mechdesign.colgen`), stopping with a bracket ``lower ≤ OPT ≤ upper``
+        (``Design.column_generation``); mutual information only, ``0 < ε < ∞``.
+        Pricing is exact for ε-LDP, ``(ε, c)``-PML and
+        :class:`~mechdesign.notions.NonRobustLDP` (status ``"optimal"`` once the gap is
+        within ``gap``); PolyOpt (:class:`~mechdesign.notions.RobustLDP`, prior = its
+        estimate) is priced heuristically and bounded by the non-robust relaxation
+        (status ``"feasible, gap g"``). Other notions raise ``NotImplementedError``
+        (no pattern of their vertices is known). When the cdd backend's LP probes show that
         cddlib missed vertices even after every row order
         (:attr:`~mechdesign.cones.VertexSet.missed` > 0), improving columns are then
         searched by successive linearisation (:func:`_price_by_linearisation`), the

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mechdesign as md
 from mechdesign.colgen import (
@@ -171,7 +173,7 @@ def test_ldp_column_is_a_closed_form_vertex():
 
 CG_CASES = [
     *[(md.LDP(eps), n) for n in (3, 5, 8, 12) for eps in (0.3, 1.0, 2.5)],
-    *[(md.PML(eps, c=cn / n), n) for n in (3, 6, 9) for eps in (0.5, 2.0)
+    *[(md.PML(eps, c=cn / n), n) for n in (3, 6, 9, 12) for eps in (0.5, 2.0)
       for cn in (0.9, 0.3)],
 ]
 
@@ -347,3 +349,24 @@ def test_robust_column_generation_refuses_a_different_prior():
     with pytest.raises(NotImplementedError, match="estimate"):
         md.design(md.RobustLDP(1.0, ball, (2, 2)), [0.1, 0.2, 0.3, 0.4],
                   method="column_generation")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(2, 6),
+    epsilon=st.floats(0.05, 4.0),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.floats(1e-3, 1.0),
+)
+def test_dual_bound_holds_for_every_dual(n, epsilon, seed, scale):
+    # Weak duality behind the certificate: for ANY λ, OPT ≤ 1·λ + N max(0, max_v r(v)),
+    # and the exact oracle's upper bound may replace max_v r(v).
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(n))
+    dual = rng.normal(size=n) * scale
+    optimum = md.design(md.LDP(epsilon), prior).utility
+    vertices = ldp_vertices_by_bits(epsilon, n)
+    best = brute_force_best(vertices, prior, dual)
+    assert optimum <= dual.sum() + n * max(0.0, best) + 1e-10
+    pricing = price_ldp(epsilon, prior, dual)
+    assert optimum <= dual.sum() + n * max(0.0, pricing.upper_bound) + 1e-10
