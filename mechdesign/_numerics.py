@@ -210,8 +210,9 @@ COLUMN_GENERATION_BATCH = 32
 #: Column generation stops as "optimal" when upper − lower ≤ this · max(1, |lower|).
 COLUMN_GENERATION_GAP = 1e-8
 
-#: Column generation gives up (status "feasible, gap g") after this many master LPs.
-COLUMN_GENERATION_MAX_ITERATIONS = 500
+#: Column generation gives up (status "feasible, gap g") after this many master LPs (a
+#: backstop: the gap or the time limit normally decides; PolyOpt at a = 240 passed 500).
+COLUMN_GENERATION_MAX_ITERATIONS = 5000
 
 #: The exact backend decides a candidate active set in floating point only when its
 #: system is well conditioned (condition number below this); otherwise exactly.

@@ -363,7 +363,6 @@ class _Family:
         model.setOptionValue("output_flag", False)
         model.setOptionValue("mip_rel_gap", 0.0)
         model.setOptionValue("mip_abs_gap", PRICING_MIP_ABS_GAP)
-        model.setOptionValue("time_limit", PRICING_MIP_TIME_LIMIT)
         model.setOptionValue("mip_improving_solution_save", True)
         model.setOptionValue("mip_feasibility_tolerance", 1e-10)
         model.setOptionValue("primal_feasibility_tolerance", 1e-10)
@@ -418,6 +417,9 @@ class _Family:
                 s = self.aggregate_base + start.astype(float) @ self.aggregate
                 guess = np.concatenate([start.astype(float), _entropy_term(s).reshape(1)])
                 model.setSolution(n + 1, index, guess)
+            # HiGHS compares time_limit with the run time accumulated over every run of
+            # the object (HiGHS issues 1331, 1477), so the limit is set past it each time.
+            model.setOptionValue("time_limit", model.getRunTime() + PRICING_MIP_TIME_LIMIT)
             model.run()
             mips += 1
             status = model.getModelStatus()
@@ -611,7 +613,14 @@ class PricingOracle:
             self._check_epsilon(eps)
             _check_same_prior(p, notion.p_hat, notion)
             self.families = [_NonRobustFamily(notion.p_hat, notion.shape, eps)]
-            self._initial = np.full((1, n), 1.0 / n)
+            # Cells of probability 0 get their own columns e_x (rays of the cone), and
+            # the uniform point is surrounded (see _surrounding_columns).
+            family = self.families[0]
+            self._initial = np.unique(np.vstack([
+                np.full((1, n), 1.0 / n),
+                np.eye(n)[p == 0],
+                _surrounding_columns(family.contains, n),
+            ]), axis=0)
         else:
             raise NotImplementedError(
                 f"exact pricing needs a known pattern of the vertices, known for "
@@ -688,6 +697,38 @@ def _mutual_information_columns(prior: NDArray[np.float64], columns: NDArray) ->
     return np.sum(weighted * log_ratio, axis=1)
 
 
+def _ray_length(contains, start: NDArray[np.float64], direction: NDArray[np.float64]) -> float:
+    """The largest ``t`` with ``start + t·direction`` in a convex set (bisection on its
+    membership test; the feasible ``t`` form an interval containing 0)."""
+    low, high = 0.0, 1.0
+    while contains(start + high * direction) and high < 1e6:
+        low, high = high, 2 * high
+    for _ in range(60):
+        middle = 0.5 * (low + high)
+        if contains(start + middle * direction):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _surrounding_columns(contains, n: int) -> NDArray[np.float64]:
+    """The farthest section points from the uniform one along ``±(e_x − 1/N)``.
+
+    The uniform point is a positive combination of each pair, so a master that starts
+    from them can leave the uniform mechanism at once. Starting from the uniform point
+    and vertices alone, the robust masters at a = 240 stayed degenerate at utility 0 for
+    hundreds of iterations: the vertices did not surround the uniform point.
+    """
+    uniform = np.full(n, 1.0 / n)
+    out = []
+    for x in range(n):
+        for sign in (1.0, -1.0):
+            direction = sign * (np.eye(n)[x] - uniform)
+            out.append(uniform + _ray_length(contains, uniform, direction) * direction)
+    return np.array(out)
+
+
 def _check_same_prior(prior: NDArray[np.float64], p_hat: NDArray[np.float64], notion) -> None:
     if not np.allclose(prior, p_hat, rtol=0, atol=1e-12):
         raise NotImplementedError(
@@ -757,6 +798,14 @@ class _NonRobustFamily:
         v[:, blocks, u] = w / self.conditional[blocks, u][None, :]
         v = v.reshape(z.shape[0], a1 * a2)
         return v / v.sum(axis=1, keepdims=True)
+
+    def contains(self, v: NDArray[np.float64]) -> bool:
+        """``v ≥ 0`` and ``m_{s1} ≤ e^ε m_{s2}`` for ``s1 ≠ s2`` (with ``|S| ≥ 2`` that is
+        ``max m ≤ e^ε min m``)."""
+        if np.any(v < 0):
+            return False
+        m = np.sum(self.conditional * v.reshape(self.shape), axis=1)
+        return bool(m.max() * self.low <= m.min() + 1e-15)
 
     def _with_zero_cells(self, columns, costs, dual):
         if self.zero_cells.size == 0:
@@ -834,14 +883,35 @@ class LinearisationOracle:
         self.relaxation = NonRobustLDP(notion.epsilon, notion.ball.center, notion.shape)
         self._relaxed_oracle = PricingOracle(self.relaxation, p)
         self._rng = np.random.default_rng(seed)
+        self._lower = notion.lower_bounds()
+        self._sigma = np.maximum(1.0 - self._lower.sum(axis=1), 0.0)
         self._model = _compact_robust_section(
-            notion.lower_bounds(), notion.epsilon, same_secret=notion.variant == "paper"
+            self._lower, notion.epsilon, same_secret=notion.variant == "paper"
         )
         self._pool = np.zeros((0, self.n))
         self.lps = 0
 
     def initial_columns(self) -> NDArray[np.float64]:
-        return np.full((1, self.n), 1.0 / self.n)
+        """The uniform point, for every input ``x`` a vertex maximising ``v_x``, and
+        :func:`_surrounding_columns`."""
+        columns = [np.full((1, self.n), 1.0 / self.n)]
+        columns.append(np.array([self._argmax(np.eye(self.n)[x]) for x in range(self.n)]))
+        columns.append(_surrounding_columns(self._contains, self.n))
+        return np.unique(np.vstack(columns), axis=0)
+
+    def _contains(self, v: NDArray[np.float64]) -> bool:
+        """``v ≥ 0`` and ``L_{s1}·v_{s1} + σ_{s1} max v_{s1} ≤ e^ε (L_{s2}·v_{s2} +
+        σ_{s2} min v_{s2})`` for the notion's pairs of secrets."""
+        if np.any(v < 0):
+            return False
+        blocks = v.reshape(self._lower.shape)
+        mean = np.sum(self._lower * blocks, axis=1)
+        top = mean + self._sigma * blocks.max(axis=1)
+        bottom = mean + self._sigma * blocks.min(axis=1)
+        ok = top[:, None] <= math.exp(self.notion.epsilon) * bottom[None, :] + 1e-15
+        if self.notion.variant != "paper":
+            np.fill_diagonal(ok, True)
+        return bool(ok.all())
 
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         return _mutual_information_columns(self.prior, columns)
@@ -1066,8 +1136,9 @@ class RestrictedMaster:
     def __init__(self, n: int, *, warm: bool = True) -> None:
         self.n = n
         self.warm = warm
-        self.columns = np.zeros((0, n))
-        self.values = np.zeros(0)
+        self._columns: list[NDArray[np.float64]] = []
+        self._values: list[NDArray[np.float64]] = []
+        self.keys: set[bytes] = set()  # the columns rounded to 12 decimals
         model = highspy.Highs()
         model.setOptionValue("output_flag", False)
         model.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
@@ -1089,16 +1160,30 @@ class RestrictedMaster:
             m, values.astype(float), np.zeros(m), np.full(m, highspy.kHighsInf),
             m * self.n, starts, index, columns.astype(float).ravel(),
         )
-        self.columns = np.vstack([self.columns, columns])
-        self.values = np.concatenate([self.values, values])
+        self._columns.append(np.array(columns, dtype=float))
+        self._values.append(np.array(values, dtype=float))
+        self.keys.update(_column_key(c) for c in columns)
 
-    def solve(self, time_limit: float | None = None) -> tuple[NDArray, NDArray, float]:
-        """``(θ, λ, objective)`` of the current master."""
+    @property
+    def columns(self) -> NDArray[np.float64]:
+        """Every column added, in order (shape ``(m, N)``)."""
+        return np.vstack(self._columns) if self._columns else np.zeros((0, self.n))
+
+    @property
+    def values(self) -> NDArray[np.float64]:
+        """Their utilities ``μ``."""
+        return np.concatenate(self._values) if self._values else np.zeros(0)
+
+    def solve(self) -> tuple[NDArray, NDArray, float]:
+        """``(θ, λ, objective)`` of the current master.
+
+        No HiGHS time limit: the master takes milliseconds, and a time limit on a Highs
+        object that is solved again and again stopped an NR master at a = 240 with
+        "Time limit reached" after a fraction of the limit; column generation enforces
+        its own limit between iterations."""
         model = self._model
         if not self.warm:
             model.clearSolver()
-        if time_limit is not None:
-            model.setOptionValue("time_limit", max(float(time_limit), 1e-3))
         model.run()
         status = model.getModelStatus()
         if model.modelStatusToString(status) in NUMERICAL_FAILURES:
@@ -1200,17 +1285,16 @@ def run_column_generation(
     bar = tqdm(total=max_iterations, desc="column generation", disable=not progress,
                leave=False)
     for _ in range(max_iterations):
-        remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-        _, dual, value = master.solve(remaining)
+        _, dual, value = master.solve()
         lower = max(lower, value)
         tolerance = gap * max(1.0, abs(lower))
-        new = _improving(oracle.heuristic(dual), master.columns, tolerance / n)
+        new = _improving(oracle.heuristic(dual), master, tolerance / n)
         for _ in range(0 if oracle.exact else LINEARISATION_RETRIES):
             if new.shape[0]:
                 break
             # A heuristic that finds nothing tries again, harder, before giving up.
             pricing = oracle.heuristic(dual, effort=LINEARISATION_ESCALATION)
-            new = _improving(pricing, master.columns, tolerance / n)
+            new = _improving(pricing, master, tolerance / n)
         if new.shape[0] == 0 and oracle.exact:
             abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
             for converge in (False, True):
@@ -1220,19 +1304,29 @@ def run_column_generation(
                 upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
                 if upper - lower <= tolerance:
                     break
-                new = _improving(pricing, master.columns, 0.01 * tolerance / n)
+                new = _improving(pricing, master, 0.01 * tolerance / n)
                 if new.shape[0]:
                     break
         history.append((lower, upper))
         bar.update()
         bar.set_postfix(lower=f"{lower:.6g}", gap=f"{upper - lower:.2e}",
-                        columns=master.columns.shape[0])
+                        columns=len(master.keys))
         if upper - lower <= tolerance or new.shape[0] == 0:
             break  # optimal, or nothing new improves
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
         master.add(new, oracle.values(new))
     bar.close()
+    if oracle.exact and math.isinf(upper):
+        # Stopped (time or iteration limit) before the heuristic ran dry: price the last
+        # dual exactly once, so that the result still carries a certified bound.
+        tolerance = gap * max(1.0, abs(lower))
+        pricing = oracle.price(dual, converge=True,
+                               abs_gap=max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n))
+        exact_pricings += 1
+        mips += pricing.mips
+        upper = float(dual.sum()) + n * max(0.0, pricing.upper_bound)
+        history.append((lower, upper))
     return ColumnGenerationRun(
         master=master,
         lower=lower,
@@ -1247,14 +1341,21 @@ def run_column_generation(
     )
 
 
-def _improving(pricing: Pricing, existing: NDArray[np.float64], threshold: float) -> NDArray:
+def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float) -> NDArray:
     """Up to :data:`COLUMN_GENERATION_BATCH` of the priced columns with reduced cost
-    above ``threshold`` that are not already columns of the master (to 1e-12)."""
+    above ``threshold`` that are not already columns of the master (rounded to 12
+    decimals; a scan of the master instead took three quarters of the time at a = 240)."""
     out: list[NDArray[np.float64]] = []
+    keys: set[bytes] = set()
     for column, cost in zip(pricing.columns, pricing.reduced_costs, strict=True):
         if not cost > threshold or len(out) == COLUMN_GENERATION_BATCH:
             break
-        seen = np.vstack([existing, *out]) if out else existing
-        if seen.shape[0] == 0 or np.abs(seen - column).max(axis=1).min() > 1e-12:
-            out.append(column[None, :])
-    return np.vstack(out) if out else np.zeros((0, existing.shape[1]))
+        key = _column_key(column)
+        if key not in master.keys and key not in keys:
+            keys.add(key)
+            out.append(column)
+    return np.array(out) if out else np.zeros((0, master.n))
+
+
+def _column_key(column: NDArray[np.float64]) -> bytes:
+    return np.round(column, 12).tobytes()

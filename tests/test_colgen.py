@@ -370,3 +370,15 @@ def test_dual_bound_holds_for_every_dual(n, epsilon, seed, scale):
     assert optimum <= dual.sum() + n * max(0.0, best) + 1e-10
     pricing = price_ldp(epsilon, prior, dual)
     assert optimum <= dual.sum() + n * max(0.0, pricing.upper_bound) + 1e-10
+
+
+@pytest.mark.parametrize("notion", [md.LDP(1.0), md.PML(1.0, c=0.05)], ids=repr)
+def test_column_generation_with_zero_probability_inputs(notion):
+    # Rows of zero probability carry no utility but must still be covered by the master.
+    rng = np.random.default_rng(3)
+    prior = rng.dirichlet(np.ones(10))
+    prior[:3] = 0
+    prior /= prior.sum()
+    cg = md.design(notion, prior, method="column_generation", gap=1e-9)
+    assert cg.column_generation.status == "optimal"
+    assert cg.utility == pytest.approx(md.design(notion, prior).utility, abs=1e-9)
