@@ -111,8 +111,13 @@ def part_warm(epsilon, gap, n):
             "gap": report.gap,
             "iterations": report.iterations,
             "columns": report.columns,
+            "master_seconds": round(report.master_seconds, 4),
+            "master_seconds_per_iteration": report.master_seconds / report.iterations,
         })
     rows[0]["time_ratio"] = round(rows[0]["seconds"] / rows[1]["seconds"], 2)
+    rows[0]["master_time_ratio_per_iteration"] = round(
+        rows[0]["master_seconds_per_iteration"] / rows[1]["master_seconds_per_iteration"], 2
+    )
     return rows
 
 
@@ -170,7 +175,8 @@ def part_polyopt(data, epsilon, time_limit):
 
 def print_table(rows):
     keys = ["notion", "N", "method", "seconds", "time_ratio", "utility", "gap", "status",
-            "columns", "iterations", "utility_minus_enumeration"]
+            "columns", "iterations", "utility_minus_enumeration", "master_seconds",
+            "master_time_ratio_per_iteration"]
     print(" | ".join(keys))
     for row in rows:
         cells = []

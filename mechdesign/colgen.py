@@ -177,6 +177,8 @@ class ColumnGenerationReport:
         Iterations priced by the exact MIPs (the others by the heuristic).
     mips : int
         Mixed-integer programs solved in total.
+    master_seconds : float
+        Time spent solving the restricted master LPs.
     """
 
     lower_bound: float
@@ -190,6 +192,7 @@ class ColumnGenerationReport:
     seconds: float
     exact_pricings: int = 0
     mips: int = 0
+    master_seconds: float = 0.0
 
     @property
     def gap(self) -> float:
@@ -1139,6 +1142,7 @@ class RestrictedMaster:
         self._columns: list[NDArray[np.float64]] = []
         self._values: list[NDArray[np.float64]] = []
         self.keys: set[bytes] = set()  # the columns rounded to 12 decimals
+        self.seconds = 0.0  # spent in solve()
         model = highspy.Highs()
         model.setOptionValue("output_flag", False)
         model.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
@@ -1182,6 +1186,7 @@ class RestrictedMaster:
         "Time limit reached" after a fraction of the limit; column generation enforces
         its own limit between iterations."""
         model = self._model
+        started = time.perf_counter()
         if not self.warm:
             model.clearSolver()
         model.run()
@@ -1208,6 +1213,7 @@ class RestrictedMaster:
         solution = model.getSolution()
         theta = np.array(solution.col_value, dtype=float)
         dual = np.array(solution.row_dual, dtype=float)
+        self.seconds += time.perf_counter() - started
         return theta, dual, float(model.getInfo().objective_function_value)
 
 
@@ -1246,6 +1252,7 @@ class ColumnGenerationRun:
             seconds=self.seconds if seconds is None else seconds,
             exact_pricings=self.exact_pricings,
             mips=self.mips,
+            master_seconds=self.master.seconds,
         )
 
 
