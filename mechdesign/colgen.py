@@ -252,7 +252,6 @@ class _Family:
         self.aggregate_range = (max(lo, 0.0), hi)
         self._model: highspy.Highs | None = None
         self._cuts: list[float] = []
-        self.timeouts = 0  # pricing MIPs stopped by PRICING_MIP_TIME_LIMIT
 
     # -- exact values -------------------------------------------------------------------
 
@@ -440,9 +439,7 @@ class _Family:
             s = float(self.aggregate_base + z.astype(float) @ self.aggregate)
             g = float(_entropy_term(s))
             if timed_out:
-                # The dual bound of a stopped branch and bound is still an upper bound.
-                self.timeouts += 1
-                break
+                break  # the dual bound of a stopped branch and bound is still a bound
             if values[n] >= g - PRICING_CUT_ATOL or any(abs(c - s) < 1e-15 for c in self._cuts):
                 break
             self._add_cut(model, max(s, PRICING_CUT_ATOL))

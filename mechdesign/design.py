@@ -45,7 +45,7 @@ from mechdesign._numerics import (
     STOCHASTIC_ATOL,
     as_distribution,
 )
-from mechdesign.colgen import ColumnGenerationReport
+from mechdesign.colgen import ColumnGenerationReport, _mutual_information_columns
 from mechdesign.cones import Backend, _deduplicate, _section_argmax
 from mechdesign.contraction import dobrushin_coefficient
 from mechdesign.divergences import KL, FGenerator, f_divergence
@@ -103,15 +103,7 @@ class MutualInformationUtility:
         return int(self.prior.shape[0])
 
     def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
-        v = np.asarray(columns, dtype=float)
-        p_y = v @ self.prior
-        weighted = v * self.prior
-        positive = weighted > 0
-        log_ratio = np.zeros_like(v)
-        log_ratio[positive] = np.log(v[positive]) - np.log(
-            np.broadcast_to(p_y[:, None], v.shape)[positive]
-        )
-        return np.sum(weighted * log_ratio, axis=1)
+        return _mutual_information_columns(self.prior, columns)
 
     def of(self, kernel: Mechanism) -> float:
         return mutual_information(kernel, self.prior)
