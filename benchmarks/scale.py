@@ -64,20 +64,29 @@ def column_generation_row(notion, prior, gap, label, n, enumerate_up_to):
     }
     rows = [row]
     if n <= enumerate_up_to:
-        full, full_seconds = timed(lambda: md.design(notion, prior))
-        rows.append({
-            "notion": label,
-            "N": n,
-            "method": "enumeration",
-            "seconds": round(full_seconds, 3),
-            "utility": full.utility,
-            "columns": full.n_vertices,
-            "audit": full.audit_passed,
-        })
-        row["enumeration_seconds"] = round(full_seconds, 3)
-        row["time_ratio"] = round(seconds / full_seconds, 2)
-        row["utility_minus_enumeration"] = design.utility - full.utility
+        rows.append(enumeration_row(notion, prior, row, design, seconds))
     return rows
+
+
+def enumeration_row(notion, prior, row, design, seconds, entropy=None):
+    """Full enumeration on the same instance (the baseline, same process); adds the
+    time ratio and the utility difference to the column-generation ``row``."""
+    full, full_seconds = timed(lambda: md.design(notion, prior, max_vertices=10**100))
+    row["enumeration_seconds"] = round(full_seconds, 3)
+    row["time_ratio"] = round(seconds / full_seconds, 2)
+    row["utility_minus_enumeration"] = design.utility - full.utility
+    out = {
+        "notion": row["notion"],
+        "N": row["N"],
+        "method": "enumeration",
+        "seconds": round(full_seconds, 3),
+        "utility": full.utility,
+        "columns": full.n_vertices,
+        "audit": full.audit_passed,
+    }
+    if entropy is not None:
+        out["nmi"] = full.utility / entropy
+    return out
 
 
 def part_patterned(kind, sizes, epsilon, gap, enumerate_up_to):
@@ -155,21 +164,7 @@ def part_polyopt(data, epsilon, time_limit):
         }
         rows.append(row)
         if enumerate_it:
-            full, full_seconds = timed(lambda notion=notion, p_hat=p_hat: md.design(
-                notion, p_hat, max_vertices=10**100))
-            rows.append({
-                "notion": label,
-                "N": p_hat.size,
-                "method": "enumeration",
-                "seconds": round(full_seconds, 3),
-                "utility": full.utility,
-                "nmi": full.utility / entropy,
-                "columns": full.n_vertices,
-                "audit": full.audit_passed,
-            })
-            row["enumeration_seconds"] = round(full_seconds, 3)
-            row["time_ratio"] = round(seconds / full_seconds, 2)
-            row["utility_minus_enumeration"] = design.utility - full.utility
+            rows.append(enumeration_row(notion, p_hat, row, design, seconds, entropy))
     return rows
 
 

@@ -23,7 +23,12 @@ from mechdesign.amplification import (
 )
 from mechdesign.colgen import (
     ColumnGenerationReport,
+    LinearisationOracle,
+    Pricing,
+    PricingOracle,
+    RestrictedMaster,
     price_ldp,
+    run_column_generation,
 )
 from mechdesign.cones import RatioCone, VertexSet
 from mechdesign.contraction import (
@@ -194,16 +199,20 @@ __all__ = [
     "InfeasibleError",
     "InvalidInputError",
     "LeakageDistribution",
+    "LinearisationOracle",
     "MechDesignError",
     "Mechanism",
     "MutualInformationUtility",
     "NonRobustLDP",
     "PMLEnvelope",
     "PaperExample",
+    "Pricing",
+    "PricingOracle",
     "RandomizedResponseEnvelope",
     "RatioCone",
     "RenyiAmplification",
     "RenyiBall",
+    "RestrictedMaster",
     "RobustLDP",
     "RobustLevel",
     "SecretLDP",
@@ -303,6 +312,7 @@ __all__ = [
     "reverse_pinsker_kl",
     "rldp_amplification_bound",
     "robust_ldp_level",
+    "run_column_generation",
     "secret_ldp_level",
     "secret_randomized_response",
     "squared_hellinger",

@@ -98,6 +98,7 @@ from mechdesign._numerics import (
     PRICING_MIP_TIME_LIMIT,
     as_distribution,
     check_epsilon,
+    check_positive_int,
 )
 from mechdesign.errors import InvalidInputError, SolverError
 
@@ -1136,6 +1137,7 @@ class RestrictedMaster:
     """
 
     def __init__(self, n: int, *, warm: bool = True) -> None:
+        n = check_positive_int(n, "n")
         self.n = n
         self.warm = warm
         self._columns: list[NDArray[np.float64]] = []
@@ -1154,7 +1156,16 @@ class RestrictedMaster:
 
     def add(self, columns: NDArray[np.float64], values: NDArray[np.float64]) -> None:
         """Append columns (rows of ``columns``) with utilities ``values``."""
-        m = columns.shape[0]
+        columns = np.asarray(columns, dtype=float)
+        values = np.asarray(values, dtype=float)
+        m = columns.shape[0] if columns.ndim == 2 else -1
+        if columns.ndim != 2 or columns.shape[1] != self.n or values.shape != (m,):
+            raise InvalidInputError(
+                f"columns must have shape (m, {self.n}) and values shape (m,); got "
+                f"{columns.shape} and {values.shape}."
+            )
+        if not (np.all(np.isfinite(columns)) and np.all(np.isfinite(values))):
+            raise InvalidInputError("columns and values must be finite.")
         if m == 0:
             return
         starts = (np.arange(m) * self.n).astype(np.int32)
@@ -1279,6 +1290,7 @@ def run_column_generation(
     """
     from tqdm.auto import tqdm
 
+    gap = check_gap(gap)
     start = time.perf_counter()
     n = oracle.n
     master = RestrictedMaster(n, warm=warm)
@@ -1361,6 +1373,17 @@ def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float) -> 
             keys.add(key)
             out.append(column)
     return np.array(out) if out else np.zeros((0, master.n))
+
+
+def check_gap(gap: float) -> float:
+    """A column-generation gap tolerance: positive and finite."""
+    try:
+        value = float(gap)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidInputError(f"gap must be a positive finite number; got {gap!r}.")
+    return value
 
 
 def _column_key(column: NDArray[np.float64]) -> bytes:

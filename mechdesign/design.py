@@ -45,7 +45,7 @@ from mechdesign._numerics import (
     STOCHASTIC_ATOL,
     as_distribution,
 )
-from mechdesign.colgen import ColumnGenerationReport, _mutual_information_columns
+from mechdesign.colgen import ColumnGenerationReport, _mutual_information_columns, check_gap
 from mechdesign.cones import Backend, _deduplicate, _section_argmax
 from mechdesign.contraction import dobrushin_coefficient
 from mechdesign.divergences import KL, FGenerator, f_divergence
@@ -389,7 +389,7 @@ def design(
     report = None
     if method == "column_generation":
         points, values, weights, solution, dual, report = _column_generation(
-            notion, objective, time_limit, gap=_check_gap(gap)
+            notion, objective, time_limit, gap=check_gap(gap)
         )
         backend_name = (
             "column generation (exact pattern pricing)" if report.exact_pricing
@@ -502,13 +502,6 @@ def _solve_vertex_lp(
     solution = solve_with_fallback(values, matrix, np.ones(n), np.ones(n), time_limit=time_limit)
     weights = _polish(points, solution.x)
     return weights, solution, solution.row_dual
-
-
-def _check_gap(gap: float) -> float:
-    value = float(gap)
-    if not (np.isfinite(value) and value > 0):
-        raise InvalidInputError(f"gap must be a positive finite number; got {gap!r}.")
-    return value
 
 
 def _column_generation(

@@ -394,3 +394,21 @@ def test_polyopt_column_generation_is_reproducible():
     b = md.design(notion, p_hat, method="column_generation")
     assert a.utility == b.utility
     assert a.column_generation.history == b.column_generation.history
+
+
+def test_restricted_master_and_loop_refuse_bad_input():
+    master = RestrictedMaster(3)
+    with pytest.raises(md.InvalidInputError, match="shape"):
+        master.add(np.ones((2, 4)) / 4, np.zeros(2))
+    with pytest.raises(md.InvalidInputError, match="shape"):
+        master.add(np.ones((2, 3)) / 3, np.zeros(3))
+    with pytest.raises(md.InvalidInputError, match="finite"):
+        master.add(np.full((1, 3), np.nan), np.zeros(1))
+    with pytest.raises(md.InvalidInputError, match="n"):
+        RestrictedMaster(0)
+    from mechdesign.colgen import run_column_generation
+
+    with pytest.raises(md.InvalidInputError, match="gap"):
+        run_column_generation(PricingOracle(md.LDP(1.0), np.full(3, 1 / 3)), gap=float("nan"))
+    with pytest.raises(NotImplementedError, match="RobustLDP"):
+        LinearisationOracle(md.LDP(1.0), np.full(3, 1 / 3))
