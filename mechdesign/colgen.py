@@ -584,12 +584,16 @@ class PricingOracle:
     three-level family (zeros, ``r c`` on ``k`` inputs, ``1 − k r c`` on one). These
     families cover every vertex of the section
     (:func:`~mechdesign.notions.c_pml_vertices`, checked against cddlib), so pricing over
-    them is exact. Other notions raise ``NotImplementedError``: no pattern of their
-    vertices is known.
+    them is exact. :class:`~mechdesign.notions.NonRobustLDP` with ``prior = P̂`` is priced
+    over the extreme rays of its cone (:class:`_NonRobustFamily`). Other notions —
+    PML for a known prior or a hull of priors, PolyOpt — raise ``NotImplementedError``:
+    no pattern of their vertices is known to us (for a known prior the vertex values
+    depend on ``P(T)`` itself, see :func:`~mechdesign.notions.known_prior_vertices`; for
+    PolyOpt use :class:`LinearisationOracle`).
 
     Parameters
     ----------
-    notion : LDP or PML
+    notion : LDP, PML with ``c``, or NonRobustLDP
     prior : array_like, shape=(N,)
     """
 
