@@ -921,6 +921,7 @@ class LinearisationOracle:
         return bool(ok.all())
 
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Mutual information ``μ(v)`` of every column (row)."""
         return _mutual_information_columns(self.prior, columns)
 
     def _argmax(self, direction: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -1013,6 +1014,7 @@ class LinearisationOracle:
         return self.prior * np.log(w / float(self.prior @ w)) - dual
 
     def price(self, dual: ArrayLike, **_) -> Pricing:
+        """Refused: PolyOpt has no exact pricing (``NotImplementedError``)."""
         raise NotImplementedError(
             "no exact pricing is known for PolyOpt (its vertices have no known pattern); "
             "column generation prices it heuristically and bounds it by the non-robust "

@@ -103,9 +103,11 @@ class MutualInformationUtility:
         return int(self.prior.shape[0])
 
     def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``μ(v)`` for every row ``v`` of ``columns`` (see :class:`Utility`)."""
         return _mutual_information_columns(self.prior, columns)
 
     def of(self, kernel: Mechanism) -> float:
+        """The utility of a whole mechanism, computed independently of the columns."""
         return mutual_information(kernel, self.prior)
 
 
@@ -140,6 +142,7 @@ class FDivergenceUtility:
         return int(self.p0.shape[0])
 
     def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``μ(v)`` for every row ``v`` of ``columns`` (see :class:`Utility`)."""
         v = np.asarray(columns, dtype=float)
         a = v @ self.p0
         b = v @ self.p1
@@ -154,6 +157,7 @@ class FDivergenceUtility:
         return out
 
     def of(self, kernel: Mechanism) -> float:
+        """The utility of a whole mechanism, computed independently of the columns."""
         k = kernel.matrix
         return f_divergence(self.p0 @ k, self.p1 @ k, self.f)
 

@@ -295,6 +295,7 @@ class LDP:
         return None
 
     def cone(self, n: int) -> RatioCone:
+        """The notion's ratio cone on ``n`` inputs (see :class:`Notion`)."""
         n = check_positive_int(n, "n")
         return pml_cone(
             self.epsilon,
@@ -397,6 +398,7 @@ class PML:
         return np.array(self.priors)
 
     def cone(self, n: int) -> RatioCone:
+        """The notion's ratio cone on ``n`` inputs (see :class:`Notion`)."""
         n = self._check_n(n)
         if self.c is not None:
             generator = c_pml_vertices
@@ -575,6 +577,7 @@ class RobustLDP:
         return conditional_lower_bounds(self.ball, self.shape)
 
     def cone(self, n: int) -> RatioCone:
+        """The notion's ratio cone on ``n`` inputs (see :class:`Notion`)."""
         _check_size(n, self.input_size, self)
         polytopes = [simplex_vertices(row) for row in self.lower_bounds()]
         return secret_pairs_cone(
@@ -589,6 +592,7 @@ class RobustLDP:
         return robust_ldp_level(kernel, self.ball, self.shape)
 
     def dobrushin_bound(self, n: int) -> float | None:
+        """No closed-form bound on η_TV is known for this notion (``None``)."""
         return None
 
 
@@ -625,6 +629,7 @@ class NonRobustLDP:
         return self.shape[0] * self.shape[1]
 
     def cone(self, n: int) -> RatioCone:
+        """The notion's ratio cone on ``n`` inputs (see :class:`Notion`)."""
         _check_size(n, self.input_size, self)
         joint = self.p_hat.reshape(self.shape)
         conditionals = joint / joint.sum(axis=1, keepdims=True)
@@ -640,6 +645,7 @@ class NonRobustLDP:
         return realised_epsilon(kernel, self.p_hat, self.shape)
 
     def dobrushin_bound(self, n: int) -> float | None:
+        """No closed-form bound on η_TV is known for this notion (``None``)."""
         return None
 
 
@@ -664,6 +670,7 @@ class SecretLDP:
         return self.shape[0] * self.shape[1]
 
     def cone(self, n: int) -> RatioCone:
+        """The notion's ratio cone on ``n`` inputs (see :class:`Notion`)."""
         _check_size(n, self.input_size, self)
         a1, a2 = self.shape
         return secret_pairs_cone(
@@ -678,6 +685,7 @@ class SecretLDP:
         return secret_ldp_level(kernel, self.shape)
 
     def dobrushin_bound(self, n: int) -> float | None:
+        """No closed-form bound on η_TV is known for this notion (``None``)."""
         return None
 
 
