@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -168,3 +169,17 @@ def test_large_alpha_does_not_overflow():
     assert result.bound == pytest.approx(math.log(result.gamma_max), rel=2e-2)
     assert result.bound >= math.log(result.gamma_max)
     assert md.renyi_ldp_level(rr.then(channel), 1000.0) <= result.bound
+
+
+def test_fano_plane_channel_is_k_singular_without_disjoint_rows():
+    # docs/theorems.md, note on the f_α paper's Example 5: "any k-singular channel with
+    # k ≤ N/2" does not follow from Example 4. The Fano plane's 7 lines as rows (1/3 on
+    # each of 3 points) are 3-singular with 3 ≤ 7/2, yet every two lines meet, so no pair
+    # of rows has disjoint supports and η_TV = 1 − 1/3 = 2/3 < 1.
+    lines = [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+    kernel = np.zeros((7, 7))
+    for row, line in enumerate(lines):
+        kernel[row, list(line)] = 1 / 3
+    assert all(len(set(a) & set(b)) == 1 for a, b in itertools.combinations(lines, 2))
+    assert md.disjoint_support_pair(kernel) is None
+    assert md.dobrushin_coefficient(kernel) == pytest.approx(2 / 3, abs=1e-12)

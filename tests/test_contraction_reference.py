@@ -892,8 +892,11 @@ def r_alpha(u: float, v: float, alpha: float) -> float:
 
 
 def g_alpha_inverse(s: float, alpha: float) -> float:
-    """Remark 10."""
-    h1 = 2 - 2 / alpha
+    """Remark 10, with the first threshold corrected: the first branch of g_α ends at
+    g_α(1/α⁻) = exp(2(α−1)/α²) − 1 (the printed h_1 = 2 − 2/α lies inside the jump of
+    g_α at 1/α; with it this helper would differ from the library for s in
+    [exp(2(α−1)/α²) − 1, 2 − 2/α), a range no Example 12 input happens to hit)."""
+    h1 = math.exp(2 * (alpha - 1) / alpha**2) - 1
     h2 = (1 + 4 / alpha**2) ** (alpha - 1) - 1
     if alpha < 2 and s < h1:
         return math.sqrt(math.log(s + 1) / (2 * (alpha - 1)))
