@@ -41,15 +41,13 @@ def timed(function):
     return value, time.perf_counter() - start
 
 
-def column_generation_row(notion, prior, gap, label, n, enumerate_up_to):
-    design, seconds = timed(
-        lambda: md.design(notion, prior, method="column_generation", gap=gap)
-    )
+def design_row(label, n, method, design, seconds, **extra):
+    """One column-generation result as a table row."""
     report = design.column_generation
-    row = {
+    return {
         "notion": label,
         "N": n,
-        "method": "column generation",
+        "method": method,
         "seconds": round(seconds, 3),
         "utility": design.utility,
         "lower": report.lower_bound,
@@ -61,7 +59,15 @@ def column_generation_row(notion, prior, gap, label, n, enumerate_up_to):
         "exact_pricings": report.exact_pricings,
         "mips": report.mips,
         "audit": design.audit_passed,
+        **extra,
     }
+
+
+def column_generation_row(notion, prior, gap, label, n, enumerate_up_to):
+    design, seconds = timed(
+        lambda: md.design(notion, prior, method="column_generation", gap=gap)
+    )
+    row = design_row(label, n, "column generation", design, seconds)
     rows = [row]
     if n <= enumerate_up_to:
         rows.append(enumeration_row(notion, prior, row, design, seconds))
@@ -145,23 +151,10 @@ def part_polyopt(data, epsilon, time_limit):
                 notion, p_hat, method="column_generation", gap=1e-6, time_limit=time_limit
             )
         )
-        report = design.column_generation
-        row = {
-            "notion": label,
-            "N": p_hat.size,
-            "method": "column generation (heuristic pricing)",
-            "seconds": round(seconds, 3),
-            "utility": design.utility,
-            "nmi": design.utility / entropy,
-            "lower": report.lower_bound,
-            "upper": report.upper_bound,
-            "gap": report.gap,
-            "status": report.status,
-            "columns": report.columns,
-            "iterations": report.iterations,
-            "audit": design.audit_passed,
-            "privacy_level": design.privacy_level,
-        }
+        row = design_row(
+            label, p_hat.size, "column generation (heuristic pricing)", design, seconds,
+            nmi=design.utility / entropy, privacy_level=design.privacy_level,
+        )
         rows.append(row)
         if enumerate_it:
             rows.append(enumeration_row(notion, p_hat, row, design, seconds, entropy))

@@ -684,6 +684,7 @@ class PricingOracle:
         gap: the bound is within about ``abs_gap / D_min`` of the best reduced cost.
         """
         lam = self._check_dual(dual)
+        abs_gap = check_gap(abs_gap, "abs_gap")
         found = [family.exact_pricing(lam, converge, abs_gap) for family in self.families]
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
@@ -958,6 +959,9 @@ class LinearisationOracle:
         random perturbations of ``−λ`` at several scales."""
         lam = np.asarray(dual, dtype=float)
         n = self.n
+        if lam.shape != (n,) or not np.all(np.isfinite(lam)):
+            raise InvalidInputError(f"dual must be a finite vector of length {n}; got {dual!r}.")
+        effort = check_positive_int(effort, "effort")
         count = effort * LINEARISATION_STARTS
         starts = [-lam]
         if self._pool.shape[0]:
@@ -1297,6 +1301,9 @@ def run_column_generation(
     from tqdm.auto import tqdm
 
     gap = check_gap(gap)
+    if time_limit is not None:
+        time_limit = check_gap(time_limit, "time_limit")
+    max_iterations = check_positive_int(max_iterations, "max_iterations")
     start = time.perf_counter()
     n = oracle.n
     master = RestrictedMaster(n, warm=warm)
@@ -1381,14 +1388,14 @@ def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float) -> 
     return np.array(out) if out else np.zeros((0, master.n))
 
 
-def check_gap(gap: float) -> float:
-    """A column-generation gap tolerance: positive and finite."""
+def check_gap(gap: float, name: str = "gap") -> float:
+    """A gap tolerance (or a time limit): positive and finite."""
     try:
         value = float(gap)
     except (TypeError, ValueError):
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise InvalidInputError(f"gap must be a positive finite number; got {gap!r}.")
+        raise InvalidInputError(f"{name} must be a positive finite number; got {gap!r}.")
     return value
 
 

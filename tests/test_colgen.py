@@ -412,3 +412,48 @@ def test_restricted_master_and_loop_refuse_bad_input():
         run_column_generation(PricingOracle(md.LDP(1.0), np.full(3, 1 / 3)), gap=float("nan"))
     with pytest.raises(NotImplementedError, match="RobustLDP"):
         LinearisationOracle(md.LDP(1.0), np.full(3, 1 / 3))
+
+
+def test_closed_form_section_membership_matches_the_h_representations():
+    # LinearisationOracle._contains and _NonRobustFamily.contains (used to surround the
+    # uniform point) against the cones' full H-representations, on random points near and
+    # far from the uniform one.
+    rng = np.random.default_rng(12)
+    p_hat = rng.dirichlet(np.ones(9))
+    ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(500, 9, 0.05))
+    points = [np.full(9, 1 / 9) + t * rng.normal(size=9) / 9 for t in (0.05, 0.2, 0.5)
+              for _ in range(60)]
+    points = [v / v.sum() for v in points]
+    for variant in ("default", "paper"):
+        notion = md.RobustLDP(1.0, ball, (3, 3), variant=variant)
+        oracle = LinearisationOracle(notion, p_hat)
+        h = notion.cone(9).h_representation()
+        for v in points:
+            margin = float(np.min(h @ v))
+            if abs(margin) > 1e-9:
+                assert oracle._contains(v) == (margin >= 0)
+    nr = md.NonRobustLDP(1.0, p_hat, (3, 3))
+    family = PricingOracle(nr, p_hat).families[0]
+    h = nr.cone(9).h_representation()
+    for v in points:
+        margin = float(np.min(h @ v))
+        if abs(margin) > 1e-9:
+            assert family.contains(v) == (margin >= 0)
+
+
+def test_new_public_functions_refuse_bad_input():
+    from mechdesign.colgen import run_column_generation
+
+    prior = np.full(4, 0.25)
+    with pytest.raises(md.InvalidInputError, match="abs_gap"):
+        PricingOracle(md.LDP(1.0), prior).price(np.zeros(4), abs_gap=-1.0)
+    with pytest.raises(md.InvalidInputError, match="time_limit"):
+        run_column_generation(PricingOracle(md.LDP(1.0), prior), gap=1e-6, time_limit=-1)
+    with pytest.raises(md.InvalidInputError, match="max_iterations"):
+        run_column_generation(PricingOracle(md.LDP(1.0), prior), gap=1e-6, max_iterations=0)
+    ball = md.RenyiBall(prior, 2.0, 0.01)
+    oracle = LinearisationOracle(md.RobustLDP(1.0, ball, (2, 2)), prior)
+    with pytest.raises(md.InvalidInputError, match="dual"):
+        oracle.heuristic(np.zeros(3))
+    with pytest.raises(md.InvalidInputError, match="effort"):
+        oracle.heuristic(np.zeros(4), effort=0)
