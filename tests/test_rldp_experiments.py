@@ -1,34 +1,22 @@
-"""The robust-LDP experiment script (benchmarks/rldp_experiments.py) in a tiny setting:
-it runs end to end, writes its files, and its numbers obey what the paper claims."""
+"""The robust-LDP experiments (mechdesign.reproduce.robust_ldp, run by
+benchmarks/rldp_experiments.py and ``mechdesign reproduce``) in a tiny setting: they run
+end to end, write their files, and their numbers obey what the paper claims."""
 
 from __future__ import annotations
 
-import importlib
 import math
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "rldp_experiments.py"
-
-
-def _load():
-    # A plain import from benchmarks/ (not exec of the file): the script's subprocesses
-    # (spawn) pickle its functions by module name and inherit this sys.path.
-    if str(SCRIPT.parent) not in sys.path:
-        sys.path.insert(0, str(SCRIPT.parent))
-    return importlib.import_module("rldp_experiments")
+from mechdesign.reproduce import robust_ldp
 
 
 @pytest.fixture(scope="module")
 def experiments():
-    module = _load()
-    if not module.ADULT.is_file():
+    if robust_ldp.find_adult() is None:
         pytest.skip("the shared Adult data are not present")
-    return module
+    return robust_ldp
 
 
 def test_quick_experiments_run_and_agree_with_the_paper(experiments, tmp_path):

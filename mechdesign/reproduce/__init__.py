@@ -1,0 +1,241 @@
+"""Regenerate the figures, tables and printed numbers of the four papers.
+
+``mechdesign reproduce [--paper NAME] [--out DIR]`` runs :func:`reproduce`: every item (a
+figure, a table, the printed numbers of a group of examples) of the chosen papers writes
+its files into ``DIR/<paper>/`` and returns checks, each a claim of the paper set against
+mechdesign's value (:class:`Check`; statuses ``matches``, ``erratum`` and ``differs``).
+The summary goes to ``DIR/summary.md`` and ``DIR/checks.csv``.
+
+Papers (keys of :data:`PAPERS`):
+
+``dobrushin``
+    Grosse, Saeidian, Oechtering, Skoglund, *Dobrushin coefficients of private mechanisms
+    beyond local differential privacy*.
+``falpha``
+    Contraction of f_α-divergences and Rényi-LDP amplification (``falpha-contraction``).
+``envelopes``
+    Saeidian, Pinzón, Palamidessi, *Information leakage envelopes*.
+``robust-ldp``
+    Lopuhaä-Zwakenberg, Goseling, *Mechanisms for robust local differential privacy*
+    (its experiments take about 13 minutes on two cores at the paper's 100 repetitions).
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from mechdesign.errors import InvalidInputError
+from mechdesign.reproduce._core import (
+    Check,
+    Item,
+    ItemResult,
+    Settings,
+    check_claim,
+    check_printed,
+)
+
+__all__ = [
+    "PAPERS",
+    "Check",
+    "Item",
+    "ItemResult",
+    "Reproduction",
+    "Settings",
+    "check_claim",
+    "check_printed",
+    "items",
+    "reproduce",
+]
+
+#: Paper key → (citation, module whose ``ITEMS`` reproduce it), in the order they run.
+PAPERS: dict[str, tuple[str, str]] = {
+    "dobrushin": (
+        "Grosse, Saeidian, Oechtering, Skoglund: Dobrushin coefficients of private "
+        "mechanisms beyond local differential privacy",
+        "mechdesign.reproduce.dobrushin",
+    ),
+    "falpha": (
+        "Contraction of f_α-divergences and Rényi-LDP amplification",
+        "mechdesign.reproduce.falpha",
+    ),
+    "envelopes": (
+        "Saeidian, Pinzón, Palamidessi: Information leakage envelopes",
+        "mechdesign.reproduce.envelopes",
+    ),
+    "robust-ldp": (
+        "Lopuhaä-Zwakenberg, Goseling: Mechanisms for robust local differential privacy "
+        "(Entropy 26(3):233, 2024)",
+        "mechdesign.reproduce.robust_ldp",
+    ),
+}
+
+
+def items(paper: str) -> tuple[Item, ...]:
+    """The items that reproduce ``paper`` (a key of :data:`PAPERS`), in run order."""
+    if paper not in PAPERS:
+        raise InvalidInputError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
+    return importlib.import_module(PAPERS[paper][1]).ITEMS
+
+
+@dataclass
+class Reproduction:
+    """What :func:`reproduce` did: per item its result, seconds and any error.
+
+    Attributes
+    ----------
+    out : Path
+        The output folder.
+    runs : list of (Item, ItemResult, float, str)
+        Each item run, its result, its wall-clock seconds, and the error (traceback's
+        last line) if it raised, else ``""``.
+    """
+
+    out: Path
+    runs: list[tuple[Item, ItemResult, float, str]] = field(default_factory=list)
+
+    @property
+    def checks(self) -> list[Check]:
+        """Every check of every item, in run order."""
+        return [check for _, result, _, _ in self.runs for check in result.checks]
+
+    @property
+    def files(self) -> list[Path]:
+        """Every file written by the items (the summary files not included)."""
+        return [path for _, result, _, _ in self.runs for path in result.files]
+
+    @property
+    def errors(self) -> list[str]:
+        """``"paper / item: error"`` for each item that raised."""
+        return [f"{item.paper} / {item.name}: {error}" for item, _, _, error in self.runs
+                if error]
+
+    def counts(self) -> dict[str, int]:
+        """How many checks have each status."""
+        out = {"matches": 0, "erratum": 0, "differs": 0}
+        for check in self.checks:
+            out[check.status] += 1
+        return out
+
+    def summary(self) -> str:
+        """The Markdown summary written to ``summary.md``."""
+        counts = self.counts()
+        lines = [
+            "# mechdesign reproduce: summary",
+            "",
+            f"{len(self.checks)} checks: {counts['matches']} match the papers, "
+            f"{counts['erratum']} are known errata of the papers (the correct value is "
+            f"given), {counts['differs']} differ without a known erratum. "
+            f"{len(self.files)} files, {sum(s for *_, s, _ in self.runs):.0f} s.",
+            "",
+            "`matches`: agrees to the printed precision, or the stated claim holds. "
+            "`erratum`: the paper is wrong here; the note gives the correct value and its "
+            "source. `differs`: not reproduced, no known reason.",
+        ]
+        for paper in dict.fromkeys(item.paper for item, *_ in self.runs):
+            lines += ["", f"## {paper}: {PAPERS[paper][0]}", ""]
+            for item, result, seconds, error in self.runs:
+                if item.paper != paper:
+                    continue
+                state = (f"FAILED: {error}" if error else
+                         f"skipped: {result.skipped}" if result.skipped else f"{seconds:.1f} s")
+                lines.append(f"### {item.name} ({state})")
+                lines.append("")
+                if result.files:
+                    lines.append("Files: " + ", ".join(
+                        f"`{path.relative_to(self.out)}`" for path in result.files))
+                    lines.append("")
+                if result.checks:
+                    lines += ["| status | claim | printed | computed | note |",
+                              "| --- | --- | --- | --- | --- |"]
+                    lines += [
+                        f"| {c.status} | {_cell(c.item)} | {_cell(c.printed)} | "
+                        f"{_cell(c.computed)} | {_cell(c.erratum)} |" for c in result.checks
+                    ]
+                    lines.append("")
+        return "\n".join(lines) + "\n"
+
+    def write(self) -> None:
+        """Write ``summary.md`` and ``checks.csv`` into :attr:`out`."""
+        (self.out / "summary.md").write_text(self.summary())
+        with (self.out / "checks.csv").open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["paper", "item", "status", "printed", "computed", "erratum"])
+            for c in self.checks:
+                writer.writerow([c.paper, c.item, c.status, c.printed, c.computed, c.erratum])
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def reproduce(
+    papers: Sequence[str] | None = None,
+    out: str | Path = "reproduction",
+    settings: Settings | None = None,
+    *,
+    progress: bool = True,
+) -> Reproduction:
+    """Run every item of ``papers`` (default all, in :data:`PAPERS` order) into ``out``.
+
+    Each paper's files go to ``out/<paper>/``; ``out/summary.md`` and ``out/checks.csv``
+    are written at the end, and also when the run is interrupted (Ctrl-C), with the items
+    done so far. An item that raises is recorded with its error (and the traceback in
+    ``out/errors.log``) and the run goes on.
+
+    Parameters
+    ----------
+    papers : sequence of str, optional
+        Keys of :data:`PAPERS`.
+    out : str or Path
+        The output folder; created if missing, files in it are overwritten.
+    settings : Settings, optional
+        Grid sizes, repetitions, workers, data path; default ``Settings()``.
+    progress : bool
+        Show a tqdm bar over the items.
+
+    Returns
+    -------
+    Reproduction
+    """
+    chosen = list(PAPERS) if papers is None else list(papers)
+    unknown = [p for p in chosen if p not in PAPERS]
+    if unknown or not chosen:
+        raise InvalidInputError(
+            f"papers must be among {sorted(PAPERS)}, got {chosen}"
+        )
+    settings = settings or Settings()
+    out = Path(out)
+    todo = [item for paper in chosen for item in items(paper)]
+    report = Reproduction(out)
+    log: list[str] = []
+    try:
+        with tqdm(todo, desc="reproduce", unit="item", disable=not progress) as bar:
+            for item in bar:
+                bar.set_postfix_str(f"{item.paper}: {item.name}")
+                folder = out / item.paper
+                folder.mkdir(parents=True, exist_ok=True)
+                start = time.perf_counter()
+                try:
+                    result, error = item.run(folder, settings), ""
+                except Exception as exc:  # recorded, reported, and the run goes on
+                    result = ItemResult()
+                    error = f"{type(exc).__name__}: {exc}"
+                    log.append(f"== {item.paper} / {item.name}\n{traceback.format_exc()}")
+                report.runs.append((item, result, time.perf_counter() - start, error))
+    finally:
+        out.mkdir(parents=True, exist_ok=True)
+        report.write()
+        errors_log = out / "errors.log"
+        if log:
+            errors_log.write_text("\n".join(log))
+        elif errors_log.exists():  # from an earlier run into the same folder
+            errors_log.unlink()
+    return report

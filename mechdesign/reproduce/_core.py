@@ -1,0 +1,153 @@
+"""The pieces every paper's reproduction is made of: checks, items, settings, results.
+
+A paper's reproduction is a list of :class:`Item` s (a figure, a table, the printed numbers
+of a group of examples). Running an item writes its files into the paper's folder and
+returns :class:`Check` s: one claim of the paper (a printed number, or a statement a figure
+shows) set against what mechdesign computes. A check's status is
+
+``"matches"``
+    the computed value agrees with the printed one to the printed precision (or the
+    claim holds);
+``"erratum"``
+    it does not, and the paper is known to be wrong here: the check names the correct
+    value and where the erratum is recorded (``../shared/GUIDE.md``, a test, a docstring);
+``"differs"``
+    it does not, and no erratum explains it. ``mechdesign reproduce`` exits with status 1
+    when any check differs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mechdesign.errors import InvalidInputError
+
+__all__ = ["Check", "Item", "ItemResult", "Settings", "check_claim", "check_printed"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much to compute.
+
+    Attributes
+    ----------
+    quick : bool
+        Coarse grids and few repetitions: seconds per paper, for the test suite. The
+        figures are drawn all the same; checks that need the full settings are skipped.
+    workers : int
+        Processes for the robust-LDP synthetic repetitions.
+    reps : int or None
+        Synthetic repetitions of the robust-LDP paper (its Sec. 8.2 uses 100); ``None``
+        takes 100, or 3 when ``quick``.
+    data : Path or None
+        The UCI Adult CSV for the robust-LDP paper's Fig. 2; ``None`` searches
+        ``../shared/data/adult.csv`` and ``data/adult.csv`` from the working directory.
+        Without it that figure is skipped (reported, not an error).
+    seed : int
+        Seed of every random draw.
+    """
+
+    quick: bool = False
+    workers: int = 2
+    reps: int | None = None
+    data: Path | None = None
+    seed: int = 2024
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise InvalidInputError(f"workers must be at least 1, got {self.workers}")
+        if self.reps is not None and self.reps < 1:
+            raise InvalidInputError(f"reps must be at least 1, got {self.reps}")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One claim of a paper against mechdesign's value.
+
+    Attributes
+    ----------
+    paper : str
+        The paper's key (see ``mechdesign.reproduce.PAPERS``).
+    item : str
+        Where the claim is printed, e.g. ``"Example 2: η_TV(K1)"``.
+    printed : str
+        What the paper prints or states, as text.
+    computed : str
+        What mechdesign computes, as text.
+    matched : bool
+        Whether the two agree (to the printed precision, or the claim holds).
+    erratum : str
+        Empty, or why the paper is wrong here and the correct value, with its source.
+    """
+
+    paper: str
+    item: str
+    printed: str
+    computed: str
+    matched: bool
+    erratum: str = ""
+
+    @property
+    def status(self) -> str:
+        """``"matches"``, ``"erratum"`` or ``"differs"`` (module docstring)."""
+        if self.matched and not self.erratum:
+            return "matches"
+        if not self.matched and self.erratum:
+            return "erratum"
+        return "differs"
+
+
+def _decimals(printed: str) -> int:
+    mantissa = printed.strip().lower().split("e")[0]
+    return len(mantissa.split(".")[1]) if "." in mantissa else 0
+
+
+def check_printed(
+    paper: str, item: str, computed: float, printed: str, *, erratum: str = ""
+) -> Check:
+    """Compare ``computed`` with a number as the paper prints it.
+
+    The two match when ``computed`` rounds to ``printed`` at the printed precision:
+    ``|computed − printed| ≤ ½·10^(−d)`` for ``d`` printed decimals (with a relative
+    slack of 1e-9 for the rounding of ``computed`` itself). ``printed`` may use an
+    exponent (``"1.2e-3"``); the precision is that of its mantissa.
+    """
+    value = float(printed)
+    exponent = int(printed.lower().split("e")[1]) if "e" in printed.lower() else 0
+    half_unit = 0.5 * 10.0 ** (exponent - _decimals(printed))
+    matched = math.isfinite(computed) and abs(computed - value) <= half_unit * (1 + 1e-9) + 1e-12
+    digits = _decimals(printed) + 2
+    shown = f"{computed:.{digits}e}" if exponent else f"{computed:.{digits}f}"
+    return Check(paper, item, printed, shown, matched, erratum)
+
+
+def check_claim(
+    paper: str, item: str, claim: str, holds: bool, computed: str, *, erratum: str = ""
+) -> Check:
+    """A statement of the paper (``claim``), whether it ``holds``, and the evidence."""
+    return Check(paper, item, claim, computed, bool(holds), erratum)
+
+
+@dataclass
+class ItemResult:
+    """What running an item produced: the files written and the checks made."""
+
+    files: list[Path] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    skipped: str = ""
+
+
+@dataclass(frozen=True)
+class Item:
+    """A figure, table or group of examples of one paper.
+
+    ``run(folder, settings)`` writes its files into ``folder`` (the paper's output
+    folder, which exists) and returns an :class:`ItemResult`.
+    """
+
+    paper: str
+    name: str
+    run: Callable[[Path, Settings], ItemResult]

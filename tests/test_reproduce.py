@@ -1,0 +1,223 @@
+"""``mechdesign reproduce``: the check arithmetic, the runner, the robust-LDP items and
+the command line. The other papers' items are tested in tests/test_reproduce_*.py."""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import numpy as np
+import pytest
+
+from mechdesign.cli import main
+from mechdesign.errors import InvalidInputError
+from mechdesign.reproduce import (
+    PAPERS,
+    Item,
+    ItemResult,
+    Settings,
+    check_claim,
+    check_printed,
+    items,
+    reproduce,
+    robust_ldp,
+)
+
+# -- checks -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("computed", "printed", "matched"),
+    [
+        (0.075244, "0.0752", True),
+        (0.07525, "0.0752", True),  # exactly half a unit of the last printed digit
+        (0.075251, "0.0752", False),
+        (0.07515, "0.0752", True),
+        (0.07514, "0.0752", False),
+        (7 / 8, "0.875", True),
+        (0.8751, "0.875", True),
+        (0.8756, "0.875", False),
+        (3.0, "3", True),
+        (3.49, "3", True),
+        (3.51, "3", False),
+        (1.23e-3, "1.2e-3", True),
+        (1.26e-3, "1.2e-3", False),
+        (math.nan, "0.5", False),
+        (math.inf, "0.5", False),
+    ],
+)
+def test_check_printed_compares_at_the_printed_precision(computed, printed, matched):
+    check = check_printed("p", "item", computed, printed)
+    assert check.matched is matched
+    assert check.printed == printed
+
+
+def test_status_of_a_check():
+    assert check_printed("p", "i", 0.5, "0.5").status == "matches"
+    assert check_printed("p", "i", 0.6, "0.5", erratum="correct 0.6").status == "erratum"
+    assert check_printed("p", "i", 0.6, "0.5").status == "differs"
+    # An erratum that is not one (the value matches) is a difference to look at.
+    assert check_printed("p", "i", 0.5, "0.5", erratum="correct 0.6").status == "differs"
+    assert check_claim("p", "i", "claim", True, "evidence").status == "matches"
+    assert check_claim("p", "i", "claim", False, "evidence").status == "differs"
+
+
+def test_settings_refuse_bad_values():
+    with pytest.raises(InvalidInputError, match="workers"):
+        Settings(workers=0)
+    with pytest.raises(InvalidInputError, match="reps"):
+        Settings(reps=0)
+
+
+# -- the runner ---------------------------------------------------------------------------
+
+
+def test_every_paper_has_items_and_unknown_papers_are_refused(tmp_path):
+    for paper in PAPERS:
+        found = items(paper)
+        assert found
+        assert all(isinstance(item, Item) and item.paper == paper for item in found)
+    with pytest.raises(InvalidInputError, match="papers must be among"):
+        reproduce(["robust_ldp"], tmp_path)
+    with pytest.raises(InvalidInputError, match="paper must be one of"):
+        items("nope")
+
+
+def _fake_paper(monkeypatch, runs):
+    module = type("M", (), {"ITEMS": tuple(Item("robust-ldp", n, r) for n, r in runs)})
+    monkeypatch.setattr("mechdesign.reproduce.importlib.import_module", lambda name: module)
+
+
+def test_an_item_that_raises_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
+    def broken(folder, settings):
+        raise RuntimeError("boom")
+
+    def fine(folder, settings):
+        path = folder / "a.csv"
+        path.write_text("x\n1\n")
+        return ItemResult(files=[path], checks=[check_claim("robust-ldp", "A", "c", True, "e")])
+
+    _fake_paper(monkeypatch, [("broken", broken), ("fine", fine)])
+    report = reproduce(["robust-ldp"], tmp_path, progress=False)
+    assert report.errors == ["robust-ldp / broken: RuntimeError: boom"]
+    assert report.counts() == {"matches": 1, "erratum": 0, "differs": 0}
+    assert "RuntimeError: boom" in (tmp_path / "errors.log").read_text()
+    summary = (tmp_path / "summary.md").read_text()
+    assert "FAILED: RuntimeError: boom" in summary
+    assert "`robust-ldp/a.csv`" in summary
+
+
+def test_an_interrupted_run_still_writes_its_summary(tmp_path, monkeypatch):
+    def done(folder, settings):
+        return ItemResult(checks=[check_printed("robust-ldp", "first", 0.5, "0.5")])
+
+    def interrupted(folder, settings):
+        raise KeyboardInterrupt
+
+    _fake_paper(monkeypatch, [("done", done), ("interrupted", interrupted)])
+    (tmp_path / "errors.log").write_text("stale")
+    with pytest.raises(KeyboardInterrupt):
+        reproduce(["robust-ldp"], tmp_path, progress=False)
+    rows = list(csv.DictReader((tmp_path / "checks.csv").open()))
+    assert [(r["item"], r["status"]) for r in rows] == [("first", "matches")]
+    assert not (tmp_path / "errors.log").exists()
+
+
+# -- the robust-LDP paper -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def quick_robust(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reproduce")
+    return reproduce(["robust-ldp"], out, Settings(quick=True), progress=False)
+
+
+def test_quick_robust_ldp_reproduction(quick_robust):
+    report = quick_robust
+    assert report.errors == []
+    by_item = {check.item: check for check in report.checks}
+    # Example 2's printed values are the known erratum; everything else printed matches.
+    assert {c.item for c in report.checks if c.status == "erratum"} == {
+        *(f"Example 2: {n}" for n in ("B_s1", "B_s2", "L_u1|s1", "L_u2|s1", "L_u1|s2",
+                                      "L_u2|s2", "rad_s1", "rad_s2")),
+        "Example 3: I_P*(X; Q_PolyOpt)",
+    }
+    assert [c for c in report.checks if c.status == "differs"] == []
+    assert by_item["Example 3: I_P̂(X; Q_PolyOpt)"].printed == "0.4228"
+    assert by_item["Example 5: d"].status == "matches"
+    for path in report.files:
+        assert path.is_file()
+        assert path.stat().st_size > (10_000 if path.suffix == ".png" else 50), path
+    names = {path.name for path in report.files}
+    assert {"fig3_synthetic_nmi.png", "fig4_realised_epsilon.png", "table2_beta.md"} <= names
+    if robust_ldp.find_adult() is not None:
+        assert "fig2_adult_nmi.png" in names
+        assert by_item["Sec. 8.1: Γ̂ for occupation × education"].status == "matches"
+    summary = (report.out / "summary.md").read_text()
+    assert "## robust-ldp" in summary
+    assert "| erratum | Example 2: B_s1 | 0.3782 | 0.406733 |" in summary
+
+
+def test_fig2_is_skipped_without_the_adult_data(tmp_path, monkeypatch):
+    monkeypatch.setattr(robust_ldp, "find_adult", lambda given=None: None)
+    result = robust_ldp.ITEMS[1].run(tmp_path, Settings(quick=True))
+    assert result.skipped.startswith("the Adult CSV was not found")
+    assert result.files == []
+
+
+def test_find_adult_refuses_a_missing_given_path(tmp_path):
+    with pytest.raises(FileNotFoundError, match="data: no file"):
+        robust_ldp.find_adult(tmp_path / "none.csv")
+
+
+def _adult_row(pair, eps, name, nmi):
+    return {"pair": pair, "size": 10, "mechanism": name, "epsilon": eps, "nmi": nmi}
+
+
+def test_adult_checks_detect_a_broken_claim():
+    config = robust_ldp.Config(small_pairs=(("a", "b"),), large_pairs=())
+    values = {  # ε → NMI per mechanism; at ε = 2 GRR beats SRR, against the paper
+        0.5: {"GRR": 0.01, "SRR": 0.02, "IR": 0.05, "PolyOpt": 0.5, "NR": 0.52},
+        2.0: {"GRR": 0.4, "SRR": 0.3, "IR": 0.35, "PolyOpt": 0.7, "NR": 0.71},
+    }
+    rows = [_adult_row("a x b", e, n, v) for e, d in values.items() for n, v in d.items()]
+    checks = {c.printed: c for c in robust_ldp.adult_checks(rows, config)}
+    assert checks["GRR performed the worst in all experiments"].status == "differs"
+    assert "1 of 2" in checks["GRR performed the worst in all experiments"].computed
+    ir_srr = next(c for p, c in checks.items() if p.startswith("a x b: IR outperformed SRR"))
+    assert ir_srr.status == "differs"  # IR stays above SRR at the largest ε
+    values[2.0].update(GRR=0.2, IR=0.25)
+    rows = [_adult_row("a x b", e, n, v) for e, d in values.items() for n, v in d.items()]
+    assert all(c.matched for c in robust_ldp.adult_checks(rows, config))
+
+
+def test_bootstrap_standard_error_of_a_quantile():
+    # For n = 100 draws of U(0, 1) the 75 % quantile's standard deviation is about
+    # sqrt(q (1 − q) / n) = 0.0433 (the density is 1). One bootstrap estimate is itself
+    # noisy; their mean over 30 samples is close.
+    rng = np.random.default_rng(7)
+    estimates = [robust_ldp._bootstrap_se(rng.uniform(size=100), 0.75, rng) for _ in range(30)]
+    assert np.mean(estimates) == pytest.approx(math.sqrt(0.75 * 0.25 / 100), rel=0.15)
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def test_cli_reproduce_quick(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(robust_ldp, "find_adult", lambda given=None: None)
+    out = tmp_path / "rep"
+    assert main(["reproduce", "--paper", "robust-ldp", "--quick", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "robust-ldp Fig. 2" in printed.replace("  ", " ")
+    assert "skipped (the Adult CSV was not found" in printed
+    assert "0 differ" in printed
+    assert (out / "summary.md").is_file()
+    assert (out / "robust-ldp" / "fig3_synthetic_nmi.png").is_file()
+
+
+def test_cli_reproduce_refuses_bad_arguments(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["reproduce", "--paper", "nope"])
+    assert main(["reproduce", "--paper", "robust-ldp", "--workers", "0",
+                 "--out", str(tmp_path)]) == 2
+    assert "workers must be at least 1" in capsys.readouterr().err
