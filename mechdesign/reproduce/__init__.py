@@ -12,7 +12,8 @@ Papers (keys of :data:`PAPERS`):
     Grosse, Saeidian, Oechtering, Skoglund, *Dobrushin coefficients of private mechanisms
     beyond local differential privacy*.
 ``falpha``
-    Contraction of f_α-divergences and Rényi-LDP amplification (``falpha-contraction``).
+    Grosse, Saeidian, Oechtering, Skoglund, *Bounds on the privacy amplification of
+    arbitrary channels via the contraction of f_α-divergence* (Allerton 2025).
 ``envelopes``
     Saeidian, Pinzón, Palamidessi, *Information leakage envelopes*.
 ``robust-ldp``
@@ -63,7 +64,8 @@ PAPERS: dict[str, tuple[str, str]] = {
         "mechdesign.reproduce.dobrushin",
     ),
     "falpha": (
-        "Contraction of f_α-divergences and Rényi-LDP amplification",
+        "Grosse, Saeidian, Oechtering, Skoglund: Bounds on the privacy amplification of "
+        "arbitrary channels via the contraction of f_α-divergence (Allerton 2025)",
         "mechdesign.reproduce.falpha",
     ),
     "envelopes": (
