@@ -29,6 +29,11 @@ RANK_RTOL = 1e-10
 #: stop when the largest change of an estimated probability falls below it.
 EM_TOL = 1e-12
 
+#: Relative slack on Remark 2's validity conditions e^ε c q ≤ 1 and e^ε c (N − q) ≤ 1
+#: (Dobrushin paper): at equality they round either way (log(10/3), c = 0.05, N = 10,
+#: q = 4 gives 1 + 2e-16), and the kernel entry that is then 0 or 1 is set exactly.
+REMARK2_RTOL = 1e-12
+
 #: Iteration cap of the EM iteration; reaching it raises :class:`SolverError`.
 EM_MAX_ITER = 200_000
 

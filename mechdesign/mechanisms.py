@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 from scipy.optimize import minimize_scalar
 
 from mechdesign._numerics import (
+    REMARK2_RTOL,
     as_distribution,
     check_c,
     check_epsilon,
@@ -157,7 +158,8 @@ def extremal_binary_valid_q(epsilon: float, c: float, n: int) -> list[int]:
     n_val = check_positive_int(n, "n")
     c_val = check_c(c, n_val)
     scale = math.exp(eps) * c_val if math.isfinite(eps) else math.inf
-    return [q for q in range(1, n_val) if scale * q <= 1.0 and scale * (n_val - q) <= 1.0]
+    limit = 1.0 + REMARK2_RTOL  # equality rounds either way (REMARK2_RTOL)
+    return [q for q in range(1, n_val) if scale * q <= limit and scale * (n_val - q) <= limit]
 
 
 def extremal_binary_mechanism(epsilon: float, c: float, n: int, q: int) -> Mechanism:
@@ -184,8 +186,9 @@ def extremal_binary_mechanism(epsilon: float, c: float, n: int, q: int) -> Mecha
         )
     growth = math.exp(eps)
     denominator = 1.0 + growth * (1.0 - n_val * c_val)
-    low = (1.0 - growth * c_val * q) / denominator
-    high = growth * (1.0 - c_val * q) / denominator
+    # At equality in a validity condition the entry is exactly 0 or 1 (REMARK2_RTOL).
+    low = max((1.0 - growth * c_val * q) / denominator, 0.0)
+    high = min(growth * (1.0 - c_val * q) / denominator, 1.0)
     column = np.array([high] * q + [low] * (n_val - q))
     return Mechanism(np.column_stack([column, 1.0 - column]))
 

@@ -585,3 +585,17 @@ def test_theorem1_on_a_constant_kernel_regression():
     eps = md.pml_capacity(k, 1 / 6)
     assert eps == 0.0
     assert md.dobrushin_coefficient(k) <= md.dobrushin_bound(eps, 1 / 6, 2) + 1e-12
+
+
+def test_remark2_q_at_equality_is_valid_despite_rounding():
+    # ε = log(10/3), c = 0.05, N = 10: e^ε c (N − q) = 1 exactly for q = 4 (and q = 6 by
+    # symmetry), which rounds to 1 + 2e-16 in floating point. Remark 2's kernel then has an
+    # entry exactly 0 or 1 and still attains Ξ = 7/8 at level ε.
+    eps, c, n = math.log(10 / 3), 0.05, 10
+    assert md.extremal_binary_valid_q(eps, c, n) == [4, 5, 6]
+    for q in (4, 6):
+        kernel = md.extremal_binary_mechanism(eps, c, n, q)
+        assert kernel.matrix.min() >= 0.0
+        assert kernel.matrix.max() <= 1.0
+        assert md.dobrushin_coefficient(kernel) == pytest.approx(7 / 8, abs=1e-12)
+        assert md.pml_capacity(kernel, c=c) <= eps + 1e-12
