@@ -685,7 +685,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         state = (f"FAILED ({error})" if error else
                  f"skipped ({result.skipped})" if result.skipped else
                  f"{len(result.files)} files, {len(result.checks)} checks, {seconds:.0f} s")
-        print(f"  {item.paper:10s} {item.name:24s} {state}")
+        print(f"  {item.paper:10s} {item.name:38s} {state}")
     print(f"\n{len(report.checks)} checks: {counts['matches']} match the papers, "
           f"{counts['erratum']} are known errata (correct values in the summary), "
           f"{counts['differs']} differ")
