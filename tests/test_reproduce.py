@@ -191,13 +191,21 @@ def test_adult_checks_detect_a_broken_claim():
     assert all(c.matched for c in robust_ldp.adult_checks(rows, config))
 
 
-def test_bootstrap_standard_error_of_a_quantile():
-    # For n = 100 draws of U(0, 1) the 75 % quantile's standard deviation is about
-    # sqrt(q (1 − q) / n) = 0.0433 (the density is 1). One bootstrap estimate is itself
-    # noisy; their mean over 30 samples is close.
+def test_bootstrap_interval_of_a_quantile():
+    # n = 100 draws of U(0, 1): the 75 % quantile is about normal with sd
+    # sqrt(q (1 − q) / n) = 0.0433, so a 99 % interval is about ± 2.58 sd = ± 0.11 wide
+    # and covers 0.75 in most samples.
     rng = np.random.default_rng(7)
-    estimates = [robust_ldp._bootstrap_se(rng.uniform(size=100), 0.75, rng) for _ in range(30)]
-    assert np.mean(estimates) == pytest.approx(math.sqrt(0.75 * 0.25 / 100), rel=0.15)
+    intervals = [robust_ldp.bootstrap_interval(rng.uniform(size=100), 0.75, rng, draws=1000)
+                 for _ in range(40)]
+    half_widths = [(high - low) / 2 for low, high in intervals]
+    assert np.mean(half_widths) == pytest.approx(2.576 * math.sqrt(0.75 * 0.25 / 100), rel=0.2)
+    assert sum(low <= 0.75 <= high for low, high in intervals) >= 36
+    # Infinite values give an infinite end, not NaN.
+    values = np.concatenate([rng.uniform(size=80), np.full(20, np.inf)])
+    low, high = robust_ldp.bootstrap_interval(values, 0.75, rng)
+    assert math.isfinite(low)
+    assert high == math.inf
 
 
 # -- the command line ---------------------------------------------------------------------
