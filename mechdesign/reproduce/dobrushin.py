@@ -33,9 +33,8 @@ convention, ``f(t) = (1 − √t)²``).
 
 from __future__ import annotations
 
-import csv
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +48,7 @@ from mechdesign.reproduce._core import (
     check_claim,
     check_printed,
 )
-from mechdesign.reproduce._plot import pyplot, save
+from mechdesign.reproduce._plot import pyplot, save, write_csv
 
 __all__ = [
     "ITEMS",
@@ -171,13 +170,6 @@ def _fmt(value: float, digits: int = 6) -> str:
     return "∞" if value == math.inf else f"{value:.{digits}f}"
 
 
-def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
-
 
 # -- Theorem 1 (Ξ curve) -------------------------------------------------------------------
 
@@ -282,7 +274,7 @@ def run_theorem1(folder: Path, settings: Settings) -> ItemResult:
     ]
     files = [
         plot_theorem1(lp, folder / "theorem1_xi.png"),
-        _write_csv(folder / "theorem1_xi.csv", ("c", "epsilon", "xi_closed_form", "lp"), rows),
+        write_csv(folder / "theorem1_xi.csv", ("c", "epsilon", "xi_closed_form", "lp"), rows),
     ]
     return ItemResult(files=files, checks=theorem1_checks(lp))
 
@@ -638,7 +630,7 @@ def run_fig1(folder: Path, settings: Settings) -> ItemResult:
                                                         strict=True)]
     files = [
         plot_fig1(a, b, folder / "fig1_corollaries.png"),
-        _write_csv(folder / "fig1_corollaries.csv",
+        write_csv(folder / "fig1_corollaries.csv",
                    ("panel", "tv", "divergence", "corollary_bound", "asoodeh", "duchi"), rows),
     ]
     return ItemResult(files=files, checks=fig1_checks(a, b, 5001 if settings.quick else 50001))

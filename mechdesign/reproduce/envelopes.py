@@ -26,7 +26,6 @@ printed number of the paper reproduces; no erratum is known for it.
 
 from __future__ import annotations
 
-import csv
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from mechdesign.reproduce._core import (
     check_claim,
     check_printed,
 )
-from mechdesign.reproduce._plot import pyplot, save
+from mechdesign.reproduce._plot import pyplot, save, write_csv
 
 __all__ = ["ITEMS"]
 
@@ -78,14 +77,6 @@ range of δ the envelope of panel (d) loses less than this fraction of its δ �
 
 # -- shared helpers ------------------------------------------------------------------------
 
-
-def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[object]]) -> Path:
-    """Write ``rows`` under ``header`` to ``path`` and return the path."""
-    with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
 
 
 def _symbolic(
@@ -237,7 +228,7 @@ def run_fig1(folder: Path, settings: Settings) -> ItemResult:
     rows += [("upper_quantile", f"{data.upper:.15g}", y) for y in (0, 1)]
     files = [
         save(plot_fig1(data), folder / "fig1_cdf_quantiles.png"),
-        _write_csv(folder / "fig1_cdf_quantiles.csv", ("series", "x", "y"), rows),
+        write_csv(folder / "fig1_cdf_quantiles.csv", ("series", "x", "y"), rows),
     ]
     return ItemResult(files=files, checks=fig1_checks(data))
 
@@ -691,7 +682,7 @@ def run_fig2(folder: Path, settings: Settings) -> ItemResult:
     data = [panel_data(panel, grids) for panel in fig2_panels()]
     files = [
         save(plot_fig2(data), folder / "fig2_krr_envelopes.png"),
-        _write_csv(
+        write_csv(
             folder / "fig2_krr_envelopes.csv",
             ("panel", "series", "delta", "epsilon"),
             _fig2_rows(data),

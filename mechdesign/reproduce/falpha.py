@@ -37,7 +37,6 @@ Rows of a kernel are inputs, logarithms are natural.
 
 from __future__ import annotations
 
-import csv
 import itertools
 import math
 from collections.abc import Sequence
@@ -47,7 +46,7 @@ import numpy as np
 
 import mechdesign as md
 from mechdesign.reproduce._core import Check, Item, ItemResult, Settings, check_claim
-from mechdesign.reproduce._plot import pyplot, save
+from mechdesign.reproduce._plot import pyplot, save, write_csv
 
 __all__ = [
     "EXAMPLE5_P",
@@ -167,13 +166,6 @@ def alpha_ranges(alphas: np.ndarray, mask: np.ndarray) -> str:
             start = None
     return ", ".join(runs) or "none"
 
-
-def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
 
 
 # -- Fig. 1 --------------------------------------------------------------------------------
@@ -306,7 +298,7 @@ def run_fig1(folder: Path, settings: Settings) -> ItemResult:
                     md.f_alpha_tv_lower_boundary(t, FIG1_ALPHA), strict=True))
     files = [
         plot_fig1(points, t, folder / "fig1_joint_range.png"),
-        _write_csv(folder / "fig1_joint_range.csv", ("tv", "g_alpha", "exact_boundary"), rows),
+        write_csv(folder / "fig1_joint_range.csv", ("tv", "g_alpha", "exact_boundary"), rows),
     ]
     return ItemResult(files=files, checks=fig1_checks(points, t))
 
@@ -398,7 +390,7 @@ def run_fig2(folder: Path, settings: Settings) -> ItemResult:
             alphas, panel["bound"], panel["first"], panel["true"], strict=True)]
     files = [
         plot_fig2(panels, folder / "fig2_example12.png"),
-        _write_csv(folder / "fig2_example12.csv",
+        write_csv(folder / "fig2_example12.csv",
                    ("panel", "N", "epsilon", "k", "alpha", "bound_phi", "rldp_rr",
                     "rldp_cascade"), rows),
     ]
