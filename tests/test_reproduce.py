@@ -62,6 +62,11 @@ def test_status_of_a_check():
     assert check_claim("p", "i", "claim", False, "evidence").status == "differs"
 
 
+def test_check_printed_refuses_a_printed_value_that_is_not_a_number():
+    with pytest.raises(InvalidInputError, match="printed must be a number"):
+        check_printed("p", "i", 0.5, "log 4")
+
+
 def test_settings_refuse_bad_values():
     with pytest.raises(InvalidInputError, match="workers"):
         Settings(workers=0)

@@ -115,7 +115,12 @@ def check_printed(
     slack of 1e-9 for the rounding of ``computed`` itself). ``printed`` may use an
     exponent (``"1.2e-3"``); the precision is that of its mantissa.
     """
-    value = float(printed)
+    try:
+        value = float(printed)
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"printed must be a number as the paper prints it (e.g. '0.0752'), got {printed!r}"
+        ) from None
     exponent = int(printed.lower().split("e")[1]) if "e" in printed.lower() else 0
     half_unit = 0.5 * 10.0 ** (exponent - _decimals(printed))
     matched = math.isfinite(computed) and abs(computed - value) <= half_unit * (1 + 1e-9) + 1e-12
