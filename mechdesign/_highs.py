@@ -4,7 +4,7 @@ A linear program is passed to HiGHS in column-wise (CSC) form, solved, and its s
 vectors are read once. Every model status other than "Optimal" becomes a
 :class:`~mechdesign.errors.SolverError` carrying HiGHS's own status string.
 
-Sign convention, checked in ``tests/test_highs.py``: for ``max c·x s.t. l ≤ A x ≤ u``,
+Sign convention, checked in ``tests/test_design.py``: for ``max c·x s.t. l ≤ A x ≤ u``,
 HiGHS's row duals ``y`` satisfy ``c − Aᵀy = reduced costs`` with ``reduced costs ≤ 0`` on
 columns at their lower bound, so for ``A x = b, x ≥ 0`` the vector ``y`` is feasible for
 the dual ``min b·y s.t. Aᵀy ≥ c``.
@@ -24,10 +24,51 @@ from numpy.typing import NDArray
 from mechdesign._numerics import LP_FALLBACK_FEASIBILITY_TOL, LP_FEASIBILITY_TOL
 from mechdesign.errors import SolverError
 
-__all__ = ["LinearProgramSolution", "solve_linear_program", "solve_with_fallback"]
+__all__ = ["LinearProgramSolution", "new_model", "solve_linear_program", "solve_with_fallback"]
 
 #: HiGHS's code for the primal simplex method (option ``simplex_strategy``).
 PRIMAL_SIMPLEX = 4
+
+
+class _QuietHighs(highspy.Highs):
+    """A ``highspy.Highs`` whose log is off before its first call into HiGHS.
+
+    HiGHS writes its banner ("Running HiGHS …") from C to file descriptor 1, so
+    redirecting ``sys.stdout`` does not catch it, on the first call that logs while
+    ``output_flag`` is on. From highspy 1.16 the Python constructor makes such a call
+    itself (``enableCallbacks`` → ``setCallback``), before a caller can set any option,
+    and the banner corrupted every ``--json`` output. ``enableCallbacks`` is where the
+    constructor hands over, so the flag is cleared there first; on versions whose
+    constructor does not call it, :func:`new_model` clears it right after construction.
+    ``tests/test_highs.py`` checks in a subprocess that file descriptor 1 stays empty.
+    """
+
+    def enableCallbacks(self) -> None:
+        self.setOptionValue("output_flag", False)
+        super().enableCallbacks()
+
+
+def new_model(**options: bool | int | float | str) -> highspy.Highs:
+    """A silent HiGHS model with the given options: the only place mechdesign creates one.
+
+    Parameters
+    ----------
+    **options
+        HiGHS options by name (``primal_feasibility_tolerance=1e-10``, …).
+
+    Raises
+    ------
+    SolverError
+        HiGHS refused an option (unknown name or bad value for the installed version).
+    """
+    model = _QuietHighs()
+    for name, value in {"output_flag": False, **options}.items():
+        if model.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise SolverError(
+                f"HiGHS {model.version()} refused the option {name} = {value!r}",
+                status="option refused",
+            )
+    return model
 
 
 @dataclass(frozen=True)
@@ -98,16 +139,15 @@ def solve_linear_program(
     lp.a_matrix_.value_ = a.data.astype(float)
     lp.sense_ = highspy.ObjSense.kMaximize if sense == "maximize" else highspy.ObjSense.kMinimize
 
-    solver = highspy.Highs()
-    solver.setOptionValue("output_flag", False)
-    solver.setOptionValue("primal_feasibility_tolerance", feasibility_tolerance)
-    solver.setOptionValue("dual_feasibility_tolerance", feasibility_tolerance)
     # Primal simplex: the vertex LPs have N rows and up to millions of columns. Measured
     # on ε-LDP at N = 16 (65,534 columns): 0.5 s and 109 iterations, against 7.7 s and
     # 6,961 iterations for HiGHS's default dual simplex.
-    solver.setOptionValue("simplex_strategy", PRIMAL_SIMPLEX)
-    if time_limit is not None:
-        solver.setOptionValue("time_limit", float(time_limit))
+    solver = new_model(
+        primal_feasibility_tolerance=feasibility_tolerance,
+        dual_feasibility_tolerance=feasibility_tolerance,
+        simplex_strategy=PRIMAL_SIMPLEX,
+        **({} if time_limit is None else {"time_limit": float(time_limit)}),
+    )
     solver.passModel(lp)
     start = time.perf_counter()
     solver.run()

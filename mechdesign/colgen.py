@@ -77,7 +77,7 @@ import highspy
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._highs import NUMERICAL_FAILURES, PRIMAL_SIMPLEX
+from mechdesign._highs import NUMERICAL_FAILURES, PRIMAL_SIMPLEX, new_model
 from mechdesign._numerics import (
     COLUMN_GENERATION_BATCH,
     COLUMN_GENERATION_MAX_ITERATIONS,
@@ -364,13 +364,13 @@ class _Family:
 
     def _build(self) -> highspy.Highs:
         inf = highspy.kHighsInf
-        model = highspy.Highs()
-        model.setOptionValue("output_flag", False)
-        model.setOptionValue("mip_rel_gap", 0.0)
-        model.setOptionValue("mip_abs_gap", PRICING_MIP_ABS_GAP)
-        model.setOptionValue("mip_improving_solution_save", True)
-        model.setOptionValue("mip_feasibility_tolerance", 1e-10)
-        model.setOptionValue("primal_feasibility_tolerance", 1e-10)
+        model = new_model(
+            mip_rel_gap=0.0,
+            mip_abs_gap=PRICING_MIP_ABS_GAP,
+            mip_improving_solution_save=True,
+            mip_feasibility_tolerance=1e-10,
+            primal_feasibility_tolerance=1e-10,
+        )
         n = self.n_bin
         for _ in range(n):
             model.addVar(0.0, 1.0)
@@ -1046,10 +1046,10 @@ def _compact_robust_section(
     sigma = np.maximum(1.0 - lower.sum(axis=1), 0.0)
     r = math.exp(eps)
     inf = highspy.kHighsInf
-    model = highspy.Highs()
-    model.setOptionValue("output_flag", False)
-    model.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
-    model.setOptionValue("dual_feasibility_tolerance", LP_FEASIBILITY_TOL)
+    model = new_model(
+        primal_feasibility_tolerance=LP_FEASIBILITY_TOL,
+        dual_feasibility_tolerance=LP_FEASIBILITY_TOL,
+    )
     model.changeObjectiveSense(highspy.ObjSense.kMaximize)
     for _ in range(n):
         model.addVar(0.0, inf)
@@ -1154,11 +1154,11 @@ class RestrictedMaster:
         self._values: list[NDArray[np.float64]] = []
         self.keys: set[bytes] = set()  # the columns rounded to 12 decimals
         self.seconds = 0.0  # spent in solve()
-        model = highspy.Highs()
-        model.setOptionValue("output_flag", False)
-        model.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
-        model.setOptionValue("dual_feasibility_tolerance", LP_FEASIBILITY_TOL)
-        model.setOptionValue("simplex_strategy", PRIMAL_SIMPLEX)
+        model = new_model(
+            primal_feasibility_tolerance=LP_FEASIBILITY_TOL,
+            dual_feasibility_tolerance=LP_FEASIBILITY_TOL,
+            simplex_strategy=PRIMAL_SIMPLEX,
+        )
         model.changeObjectiveSense(highspy.ObjSense.kMaximize)
         for _ in range(n):
             model.addRow(1.0, 1.0, 0, np.zeros(0, np.int32), np.zeros(0))

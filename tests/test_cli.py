@@ -36,7 +36,7 @@ def test_audit_json(kernel_csv, capsys):
     assert report["ldp_level"] == "inf"
     assert report["renyi_ldp_level"] == {"alpha": 2.0, "value": "inf"}
     first = report["pml_capacity"][0]
-    assert first["c"] == 0.1
+    assert first["c"] == 0.1  # exact: the input, echoed
     assert first["pml_capacity"] == pytest.approx(math.log(10 / 3), rel=1e-12)
     assert first["dobrushin_within_bound"] is True
     assert report["pml_capacity"][1]["pml_capacity"] == pytest.approx(math.log(5 / 3), rel=1e-12)

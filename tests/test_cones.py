@@ -158,7 +158,8 @@ def test_cone_level_equals_the_notions_leakage_audit(seed):
 
 def test_level_conventions():
     cone = RatioCone(0.0, [[1.0, 0.0]], [[0.0, 1.0]])
-    assert cone.level([[0.0, 1.0], [0.0, 1.0]]) == 0.0  # 0/0 column ignored, 0/1 → −∞
+    # 0/0 column ignored, 0/1 → −∞
+    assert cone.level([[0.0, 1.0], [0.0, 1.0]]) == pytest.approx(0.0, abs=1e-12)
     assert cone.level([[0.5, 0.5], [0.0, 1.0]]) == math.inf  # positive/0
     assert cone.level([[0.5, 0.5], [0.25, 0.75]]) == pytest.approx(math.log(2), abs=1e-15)
 

@@ -32,9 +32,9 @@ def test_dobrushin_coefficient_against_pairwise_loop():
         for i, j in itertools.combinations(range(6), 2)
     )
     assert md.dobrushin_coefficient(k) == pytest.approx(expected, rel=1e-14)
-    assert md.dobrushin_coefficient(np.eye(3)) == 1.0
-    assert md.dobrushin_coefficient(np.full((3, 2), 0.5)) == 0.0
-    assert md.dobrushin_coefficient([[0.3, 0.7]]) == 0.0
+    assert md.dobrushin_coefficient(np.eye(3)) == pytest.approx(1.0, abs=1e-12)
+    assert md.dobrushin_coefficient(np.full((3, 2), 0.5)) == pytest.approx(0.0, abs=1e-12)
+    assert md.dobrushin_coefficient([[0.3, 0.7]]) == pytest.approx(0.0, abs=1e-12)
 
 
 @given(st.data())
@@ -106,16 +106,16 @@ def test_bound_special_values():
     assert md.dobrushin_bound(eps, 1e-15, 4) == pytest.approx((e - 1) / (e + 1), rel=1e-12)
     # c = 1/N: e^ε − 1 (Remark 1), capped at 1.
     assert md.dobrushin_bound(0.3, 0.25, 4) == pytest.approx(math.expm1(0.3), rel=1e-14)
-    assert md.dobrushin_bound(2.0, 0.25, 4) == 1.0
+    assert md.dobrushin_bound(2.0, 0.25, 4) == pytest.approx(1.0, abs=1e-12)
     # The bound reaches 1 exactly at ε = log(2/(Nc)) (Theorem 2's threshold).
     n, c = 5, 0.05
     threshold = math.log(2 / (n * c))
     assert md.dobrushin_bound(threshold, c, n) == pytest.approx(1.0, rel=1e-14)
     assert md.dobrushin_bound(threshold * 0.999, c, n) < 1.0
-    assert md.dobrushin_bound(threshold + 1, c, n) == 1.0
-    assert md.dobrushin_bound(0.0, c, n) == 0.0
-    assert md.dobrushin_bound(math.inf, c, n) == 1.0
-    assert md.dobrushin_bound(800.0, c, n) == 1.0  # no overflow
+    assert md.dobrushin_bound(threshold + 1, c, n) == pytest.approx(1.0, abs=1e-12)
+    assert md.dobrushin_bound(0.0, c, n) == pytest.approx(0.0, abs=1e-12)
+    assert md.dobrushin_bound(math.inf, c, n) == pytest.approx(1.0, abs=1e-12)
+    assert md.dobrushin_bound(800.0, c, n) == pytest.approx(1.0, abs=1e-12)  # no overflow
 
 
 @given(st.floats(0.0, 10.0), st.floats(0.0, 10.0), st.floats(0.01, 1.0), st.integers(1, 20))
@@ -218,7 +218,7 @@ def test_hull_pml_lies_between_its_vertices_and_the_c_set():
 
 def test_max_dobrushin_one_input_and_attributes():
     one = md.max_dobrushin(md.LDP(1.0), 1)
-    assert float(one) == 0.0
+    assert float(one) == pytest.approx(0.0, abs=1e-12)
     lp = md.max_dobrushin(md.PML(0.5, c=0.1), 4)
     assert lp.n_programs == 1  # permutation-invariant cone: one pair suffices
     skewed = md.max_dobrushin(md.PML(0.5, prior=[0.4, 0.3, 0.2, 0.1]), 4)
@@ -241,7 +241,7 @@ def test_theorem2_witness_is_log_2_over_nc_pml_and_decomposable(n, fraction):
     c = fraction / n
     k = md.decomposable_witness_kernel(n)
     assert md.pml_capacity(k, c) == pytest.approx(md.decomposable_threshold(c, n), rel=1e-12)
-    assert md.dobrushin_coefficient(k) == 1.0
+    assert md.dobrushin_coefficient(k) == pytest.approx(1.0, abs=1e-12)
     assert md.disjoint_support_pair(k) is not None
     assert md.chi_squared_contraction(k).lower_bound == pytest.approx(1.0, abs=1e-12)
 
@@ -391,7 +391,7 @@ def test_general_form_reduces_to_corollaries(eps, c, n):
     assert md.pml_sdpi_bound(eps, c, n, tv, md.SQUARED_HELLINGER) == pytest.approx(
         md.pml_hellinger_sdpi_bound(eps, c, n, tv), rel=1e-12
     )
-    assert md.pml_sdpi_bound(0.0, c, n, tv) == 0.0
+    assert md.pml_sdpi_bound(0.0, c, n, tv) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_comparators_hold_for_ldp_kernels():
@@ -583,7 +583,7 @@ def test_theorem1_on_a_constant_kernel_regression():
     # and dobrushin_bound rejected that ε. The capacity's exact lower end is 0.
     k = np.full((2, 3), 1 / 3)
     eps = md.pml_capacity(k, 1 / 6)
-    assert eps == 0.0
+    assert eps == pytest.approx(0.0, abs=1e-12)
     assert md.dobrushin_coefficient(k) <= md.dobrushin_bound(eps, 1 / 6, 2) + 1e-12
 
 

@@ -557,7 +557,7 @@ def test_cpml_tends_to_ldp_as_c_vanishes(n, eps, seed):
         assert u == pytest.approx(ref, rel=RTOL, abs=ATOL)
         assert u >= previous - 1e-9
         assert u <= _entropy(prior) + 1e-12
-        if c == 1e-6:
+        if c == 1e-6:  # exact: a parameter of the test grid
             assert u == pytest.approx(ldp, rel=0, abs=1e-4)
         previous = u
 

@@ -61,7 +61,7 @@ def test_pure_dp_has_zero_profile_and_hockey_stick_identity():
     """A kernel with LDP level ε has δ*(ε) = 0, and δ*(ε) is the largest E_{e^ε}."""
     rr = md.randomized_response(4, 1.0)
     assert md.privacy_profile(rr, 1.0) == pytest.approx(0.0, abs=1e-15)
-    assert md.dp_failure_probability(rr, 1.0) == 0.0
+    assert md.dp_failure_probability(rr, 1.0) == pytest.approx(0.0, abs=1e-12)
     assert md.privacy_profile(rr, 0.0) == pytest.approx(md.dobrushin_coefficient(rr), abs=1e-15)
     k = md.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
     eps = 0.3
@@ -74,10 +74,11 @@ def test_pure_dp_has_zero_profile_and_hockey_stick_identity():
 
 def test_infinite_epsilon_and_zeros():
     k = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
-    assert md.privacy_profile(k, math.inf) == 0.5  # mass of row 0 where row 1 is 0
-    assert md.dp_failure_probability(k, math.inf) == 0.0
-    assert md.dp_failure_probability(k, 5.0) == 0.5
-    assert md.privacy_profile(k, 800.0) == 0.5  # no overflow
+    # mass of row 0 where row 1 is 0
+    assert md.privacy_profile(k, math.inf) == pytest.approx(0.5, abs=1e-12)
+    assert md.dp_failure_probability(k, math.inf) == pytest.approx(0.0, abs=1e-12)
+    assert md.dp_failure_probability(k, 5.0) == pytest.approx(0.5, abs=1e-12)
+    assert md.privacy_profile(k, 800.0) == pytest.approx(0.5, abs=1e-12)  # no overflow
     with pytest.raises(md.InvalidInputError, match="epsilon must be >= 0"):
         md.privacy_profile(k, -1.0)
     with pytest.raises(md.InvalidInputError, match="row-stochastic"):
@@ -105,7 +106,9 @@ def test_example1_leakage_and_probabilistic_pml():
     np.testing.assert_allclose(
         md.pointwise_leakage(processed, P1), [math.log(6 / 5)] * 2, rtol=0, atol=1e-15
     )
-    assert md.pml_failure_probability(processed, P1, math.log(10 / 9)) == 1.0
+    assert md.pml_failure_probability(processed, P1, math.log(10 / 9)) == (
+        pytest.approx(1.0, abs=1e-12)
+    )
 
 
 def test_example2_quantiles():
@@ -237,7 +240,7 @@ def test_closed_failure_probability_example1():
     """Example 1: h lifts every outcome to log(6/5) > log(10/9), so δ_c(log 10/9) = 1;
     nothing ever leaks more than log 4, so δ_c(log 4) = 0 while δ_c(log 4 − 1e-9) ≥ 0.1."""
     assert md.closed_failure_probability(K1, P1, math.log(10 / 9)) == pytest.approx(1.0, abs=1e-9)
-    assert md.closed_failure_probability(K1, P1, math.log(4)) == 0.0
+    assert md.closed_failure_probability(K1, P1, math.log(4)) == pytest.approx(0.0, abs=1e-12)
     assert md.closed_failure_probability(K1, P1, math.log(4) - 1e-9) >= 0.1 - 1e-9
 
 
@@ -277,7 +280,7 @@ def test_theorem5_numbers_for_the_paper_priors():
     expected = middle if theta1 < 0.9 <= theta2 else math.log(alpha / q[2])
     assert bounds.lower == pytest.approx(expected, abs=1e-14)
     assert bounds.upper == pytest.approx(min(math.log(3 * alpha / delta), math.log(alpha / q[0])))
-    assert bounds.dp_epsilon == 0.0  # δ > α: (0, δ)-DP already
+    assert bounds.dp_epsilon == pytest.approx(0.0, abs=1e-12)  # δ > α: (0, δ)-DP already
     assert md.randomized_response_envelope(1.0, [0.2, 0.3, 0.5], 0.3).dp_epsilon == pytest.approx(
         math.log((alpha - 0.3) / beta), abs=1e-14
     )
@@ -331,7 +334,7 @@ def test_dp_epsilon_inverts_the_privacy_profile():
             math.log((alpha - delta) / beta), abs=1e-13
         )
     assert md.dp_epsilon(rr, alpha - beta) == pytest.approx(0.0, abs=1e-12)
-    assert md.dp_epsilon(rr, 0.9) == 0.0
+    assert md.dp_epsilon(rr, 0.9) == pytest.approx(0.0, abs=1e-12)
     rng = np.random.default_rng(3)
     for _ in range(20):
         k = random_kernel(rng, 3, 4, zeros=0.2)

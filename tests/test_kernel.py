@@ -51,7 +51,7 @@ def test_mechanism_is_immutable_and_copies_its_input():
     source = np.array(RR3)
     k = md.Mechanism(source)
     source[0, 0] = 0.0
-    assert k.matrix[0, 0] == 0.75
+    assert k.matrix[0, 0] == 0.75  # exact: the input, stored as given
     with pytest.raises(ValueError, match="read-only"):
         k.matrix[0, 0] = 0.1
     with pytest.raises(AttributeError):

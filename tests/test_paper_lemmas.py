@@ -455,5 +455,5 @@ def test_robust_ldp_lemma3_is_tight_for_randomized_response(eps, t):
     ratio = float((p @ k)[0] / (p_other @ k)[0])
     bound = 1 + math.expm1(eps) * l1 / 2
     assert ratio == pytest.approx(bound, rel=1e-12, abs=0)
-    if t == 1.0:
+    if t == 1.0:  # exact: a parameter of the test grid
         assert ratio == pytest.approx(math.exp(eps), rel=1e-12, abs=0)

@@ -662,8 +662,8 @@ def test_realised_epsilon_infinite_and_hand_made():
         max(expected, _brute_realised(kernel, p, shape)), abs=1e-12
     )
     constant = np.full((4, 2), 0.5)
-    assert md.secret_ldp_level(constant, shape) == 0.0
-    assert md.realised_epsilon(constant, np.full(4, 0.25), shape) == 0.0
+    assert md.secret_ldp_level(constant, shape) == pytest.approx(0.0, abs=1e-12)
+    assert md.realised_epsilon(constant, np.full(4, 0.25), shape) == pytest.approx(0.0, abs=1e-12)
 
 
 # ---------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import shutil
 import subprocess
 import sys
@@ -17,3 +19,47 @@ def test_ruff_check_is_clean():
         [ruff, "check", "--no-cache", str(ROOT)], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _float_equalities(source: str) -> list[int]:
+    """Lines of ``source`` comparing with ``==``/``!=`` against a float literal, unless the
+    line says ``# exact:`` and why (an input echoed back, a value returned by a branch)."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        if not any(isinstance(op, ast.Eq | ast.NotEq) for op in node.ops):
+            continue
+        operands = [node.left, *node.comparators]
+        literal = any(
+            (isinstance(o, ast.Constant) and type(o.value) is float)
+            or (isinstance(o, ast.UnaryOp) and isinstance(o.operand, ast.Constant)
+            and type(o.operand.value) is float)
+            for o in operands
+        )
+        if literal and "# exact:" not in lines[node.lineno - 1]:
+            found.append(node.lineno)
+    return found
+
+
+def test_no_exact_float_equality_in_tests_or_notebooks():
+    offenders = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        offenders += [f"{path.name}:{line}" for line in _float_equalities(path.read_text())]
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        for index, cell in enumerate(cells):
+            if cell["cell_type"] == "code":
+                source = "".join(cell["source"])
+                source = "\n".join(
+                    "pass" if line.lstrip().startswith(("%", "!")) else line
+                    for line in source.splitlines()
+                )
+                offenders += [f"{path.name} cell {index}, line {line}"
+                              for line in _float_equalities(source)]
+    assert not offenders, (
+        "compare computed floats with a stated tolerance (pytest.approx, math.isclose), or "
+        "mark an exact comparison '# exact: <why>': " + ", ".join(offenders)
+    )

@@ -543,7 +543,7 @@ def test_xi_plus_exceeds_printed_domain(alpha):
     assert hi <= 1 / rho + 1e-12
     if alpha < 1:  # α/(1−α) log(1/ρ) ≤ B: the point mass on x is in the ball
         assert hi == pytest.approx(1 / rho, rel=1e-9)
-        assert lo == 0.0
+        assert lo == pytest.approx(0.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("alpha", ALPHAS)
