@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from mechdesign._numerics import show
+
 __all__ = ["EvidenceFloat"]
 
 
@@ -37,7 +39,7 @@ class EvidenceFloat(float):
         return self
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}.")
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {show(name)}.")
 
     def __reduce__(self):
         return (_rebuild, (type(self), self.value, {n: getattr(self, n) for n in self._fields}))

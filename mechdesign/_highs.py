@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from mechdesign._numerics import LP_FALLBACK_FEASIBILITY_TOL, LP_FEASIBILITY_TOL
+from mechdesign._numerics import LP_FALLBACK_FEASIBILITY_TOL, LP_FEASIBILITY_TOL, show
 from mechdesign.errors import SolverError
 
 __all__ = ["LinearProgramSolution", "new_model", "solve_linear_program", "solve_with_fallback"]
@@ -65,7 +65,7 @@ def new_model(**options: bool | int | float | str) -> highspy.Highs:
     for name, value in {"output_flag": False, **options}.items():
         if model.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             raise SolverError(
-                f"HiGHS {model.version()} refused the option {name} = {value!r}",
+                f"HiGHS {model.version()} refused the option {name} = {show(value)}",
                 status="option refused",
             )
     return model

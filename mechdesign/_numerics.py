@@ -38,21 +38,39 @@ REMARK2_RTOL = 1e-12
 EM_MAX_ITER = 200_000
 
 
+def show(value: object) -> str:
+    """``repr`` for messages, with a numpy scalar shown as the plain number it holds
+    (``1.1``, not ``np.float64(1.1)``) and an array as its list of plain numbers."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    elif isinstance(value, np.ndarray):
+        value = value.tolist()
+    return repr(value)
+
+
+def _position(index: tuple[int, ...]) -> str:
+    """Where an entry is, counted from 1 as in a CSV file, with the 0-based numpy index:
+    ``entry 3 (index 2)``, ``row 1, column 2 (index (0, 1))``."""
+    if len(index) == 1:
+        return f"entry {index[0] + 1} (index {index[0]})"
+    if len(index) == 2:
+        return f"row {index[0] + 1}, column {index[1] + 1} (index {index})"
+    return f"entry {index}"
+
+
 def as_float_array(value: ArrayLike, name: str, ndim: int) -> NDArray[np.float64]:
     """Convert ``value`` to a finite float array with ``ndim`` dimensions, or raise."""
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{name} must be a numeric array; got {value!r}.") from exc
+        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
     if array.ndim != ndim:
         raise InvalidInputError(f"{name} must be {ndim}-dimensional; got shape {array.shape}.")
     if array.size == 0:
         raise InvalidInputError(f"{name} must not be empty; got shape {array.shape}.")
     if not np.all(np.isfinite(array)):
-        bad = np.argwhere(~np.isfinite(array))[0]
-        raise InvalidInputError(
-            f"{name} must be finite; entry {tuple(int(i) for i in bad)} is {array[tuple(bad)]!r}."
-        )
+        bad = tuple(int(i) for i in np.argwhere(~np.isfinite(array))[0])
+        raise InvalidInputError(f"{name} must be finite; {_position(bad)} is {show(array[bad])}.")
     return array
 
 
@@ -69,10 +87,14 @@ def as_distribution(
         raise InvalidInputError(f"{name} must have length {n}; got length {p.shape[0]}.")
     if np.any(p < 0):
         i = int(np.argmin(p))
-        raise InvalidInputError(f"{name} must be non-negative; entry {i} is {p[i]!r}.")
+        raise InvalidInputError(
+            f"{name} must be non-negative; {_position((i,))} is {show(p[i])}."
+        )
     total = float(p.sum())
     if abs(total - 1.0) > atol:
-        raise InvalidInputError(f"{name} must sum to 1 (within {atol:g}); it sums to {total!r}.")
+        raise InvalidInputError(
+            f"{name} must sum to 1 (within {atol:g}); it sums to {show(total)}."
+        )
     p.setflags(write=False)
     return p
 
@@ -83,17 +105,15 @@ def as_stochastic_matrix(
     """A validated row-stochastic matrix (a read-only copy), or raise naming ``name``."""
     k = as_float_array(value, name, ndim=2)
     if np.any(k < 0):
-        bad = np.unravel_index(int(np.argmin(k)), k.shape)
-        raise InvalidInputError(
-            f"{name} must be non-negative; entry {tuple(int(i) for i in bad)} is {k[bad]!r}."
-        )
+        bad = tuple(int(i) for i in np.unravel_index(int(np.argmin(k)), k.shape))
+        raise InvalidInputError(f"{name} must be non-negative; {_position(bad)} is {show(k[bad])}.")
     sums = k.sum(axis=1)
     off = np.abs(sums - 1.0)
     if np.any(off > atol):
         row = int(np.argmax(off))
         raise InvalidInputError(
             f"{name} must be row-stochastic (rows are inputs; each row sums to 1 within "
-            f"{atol:g}); row {row} sums to {sums[row]!r}."
+            f"{atol:g}); row {row + 1} (index {row}) sums to {show(sums[row])}."
         )
     k.setflags(write=False)
     return k
@@ -103,7 +123,7 @@ def check_epsilon(epsilon: float, name: str = "epsilon") -> float:
     """ε ≥ 0 (``math.inf`` allowed); returns it as a float."""
     value = _as_real(epsilon, name)
     if math.isnan(value) or value < 0:
-        raise InvalidInputError(f"{name} must be >= 0; got {epsilon!r}.")
+        raise InvalidInputError(f"{name} must be >= 0; got {show(epsilon)}.")
     return value
 
 
@@ -111,7 +131,7 @@ def check_alpha(alpha: float, name: str = "alpha") -> float:
     """Rényi order α > 0 (``math.inf`` allowed); returns it as a float."""
     value = _as_real(alpha, name)
     if math.isnan(value) or value <= 0:
-        raise InvalidInputError(f"{name} must be > 0; got {alpha!r}.")
+        raise InvalidInputError(f"{name} must be > 0; got {show(alpha)}.")
     return value
 
 
@@ -121,7 +141,8 @@ def check_c(c: float, n: int, name: str = "c") -> float:
     # A tiny slack lets c = 1/n computed in floating point pass.
     if not (value > 0 and value <= 1.0 / n * (1 + 1e-12)):
         raise InvalidInputError(
-            f"{name} must satisfy 0 < {name} <= 1/N = {1.0 / n!r} for N = {n} inputs; got {c!r}."
+            f"{name} must satisfy 0 < {name} <= 1/N = {show(1.0 / n)} for N = {n} inputs; "
+            f"got {show(c)}."
         )
     return min(value, 1.0 / n)
 
@@ -129,13 +150,13 @@ def check_c(c: float, n: int, name: str = "c") -> float:
 def check_positive_int(value: int, name: str) -> int:
     """An integer ≥ 1."""
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise InvalidInputError(f"{name} must be a positive integer; got {value!r}.")
+        raise InvalidInputError(f"{name} must be a positive integer; got {show(value)}.")
     return int(value)
 
 
 def _as_real(value: float, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise InvalidInputError(f"{name} must be a real number; got {value!r}.")
+        raise InvalidInputError(f"{name} must be a real number; got {show(value)}.")
     return float(value)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import check_alpha, check_positive_int
+from mechdesign._numerics import check_alpha, check_positive_int, show
 from mechdesign.contraction import cross_channel_gamma, dobrushin_coefficient
 from mechdesign.divergences import (
     f_alpha_from_renyi,
@@ -78,7 +78,7 @@ def block_uniform_channel(n: int, k: int) -> Mechanism:
     k_val = check_positive_int(k, "k")
     if n_val % k_val:
         raise InvalidInputError(
-            f"k = {k!r} must divide n = {n!r} for the block-uniform channel of Example 12; "
+            f"k = {show(k)} must divide n = {show(n)} for the block-uniform channel of Example 12; "
             "use circulant_singular_channel(n, k) for other sizes."
         )
     block = np.full((k_val, k_val), 1.0 / k_val)
@@ -100,7 +100,7 @@ def circulant_singular_channel(n: int, k: int) -> Mechanism:
     n_val = check_positive_int(n, "n")
     k_val = check_positive_int(k, "k")
     if k_val > n_val:
-        raise InvalidInputError(f"k must be <= n; got k = {k!r}, n = {n!r}.")
+        raise InvalidInputError(f"k must be <= n; got k = {show(k)}, n = {show(n)}.")
     offsets = (np.arange(n_val)[None, :] - np.arange(n_val)[:, None]) % n_val
     return Mechanism(np.where(offsets < k_val, 1.0 / k_val, 0.0))
 
@@ -181,7 +181,7 @@ def rldp_amplification_bound(
     """
     a = check_alpha(alpha)
     if not (a > 1 and math.isfinite(a)):
-        raise InvalidInputError(f"alpha must be finite and > 1; got {alpha!r}.")
+        raise InvalidInputError(f"alpha must be finite and > 1; got {show(alpha)}.")
     w = as_matrix(first)
     k = as_matrix(second)
     if w.shape[1] != k.shape[0]:
@@ -225,9 +225,9 @@ def _eta_tv(w: NDArray[np.float64], k: NDArray[np.float64], choice: float | str)
                     best = max(best, total_variation(outputs[i], outputs[j]) / before)
             return min(best, 1.0)
         raise InvalidInputError(
-            f"eta_tv must be 'rows', 'dobrushin' or a number in [0, 1]; got {choice!r}."
+            f"eta_tv must be 'rows', 'dobrushin' or a number in [0, 1]; got {show(choice)}."
         )
     value = float(choice)
     if not 0 <= value <= 1:
-        raise InvalidInputError(f"eta_tv must be in [0, 1]; got {choice!r}.")
+        raise InvalidInputError(f"eta_tv must be in [0, 1]; got {show(choice)}.")
     return value

@@ -49,7 +49,14 @@ from typing import Any
 
 import numpy as np
 
-from mechdesign._numerics import AUDIT_ATOL, as_distribution
+from mechdesign import __version__
+from mechdesign._numerics import (
+    AUDIT_ATOL,
+    COLUMN_GENERATION_GAP,
+    MAX_VERTICES,
+    as_distribution,
+    show,
+)
 from mechdesign.contraction import (
     asoodeh_zhang_kl_contraction,
     decomposable_threshold,
@@ -64,7 +71,7 @@ from mechdesign.contraction import (
     pml_sdpi_bound,
 )
 from mechdesign.datasets import CategoricalPair, categorical_pair
-from mechdesign.design import Design, design
+from mechdesign.design import METHODS, Design, design
 from mechdesign.divergences import CHI_SQUARED
 from mechdesign.envelope import (
     binary_envelope,
@@ -76,7 +83,7 @@ from mechdesign.envelope import (
     pml_lower_quantile,
     pml_upper_quantile,
 )
-from mechdesign.errors import InvalidInputError, MechDesignError
+from mechdesign.errors import InvalidInputError, MechDesignError, TooLargeError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import (
     ldp_level,
@@ -106,17 +113,22 @@ _BOUND_RTOL = 1e-9
 def read_matrix(path: str | Path) -> np.ndarray:
     """Read a CSV of decimals or fractions into a 2-D float array."""
     rows: list[list[float]] = []
-    with open(path, newline="") as handle:
-        for line_no, row in enumerate(csv.reader(handle), start=1):
-            cells = [cell.strip() for cell in row if cell.strip()]
-            if not cells or cells[0].startswith("#"):
-                continue
-            try:
-                rows.append([float(Fraction(cell)) for cell in cells])
-            except (ValueError, ZeroDivisionError) as exc:
-                raise InvalidInputError(
-                    f"{path}: line {line_no} has a cell that is not a number or fraction: {row!r}."
-                ) from exc
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            lines = list(enumerate(csv.reader(handle), start=1))
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"{path}: not a UTF-8 text file ({exc.reason}).") from exc
+    for line_no, row in lines:
+        cells = [cell.strip() for cell in row if cell.strip()]
+        if not cells or cells[0].startswith("#"):
+            continue
+        try:
+            rows.append([float(Fraction(cell)) for cell in cells])
+        except (ValueError, ZeroDivisionError) as exc:
+            raise InvalidInputError(
+                f"{path}: line {line_no} has a cell that is not a number or fraction: "
+                f"{show(row)}."
+            ) from exc
     if not rows:
         raise InvalidInputError(f"{path}: no numbers found.")
     if len({len(r) for r in rows}) != 1:
@@ -268,12 +280,24 @@ def _format_design(title: str, result: Design) -> str:
             f"{_fmt(info['dobrushin_coefficient'])} <= "
             f"{_fmt(bound) if bound is not None else 'n/a (no closed form)'}",
         ),
-        ("vertices enumerated (backend)", f"{info['n_vertices']} ({info['backend']})"),
+        (
+            "vertices enumerated (backend)" if "lower_bound" not in info
+            else "columns generated (method)",
+            f"{info['n_vertices']} ({info['backend']})",
+        ),
         (
             "seconds (enumeration, LP, total)",
             ", ".join(f"{v:.3g}" for v in info["seconds"].values()),
         ),
     ]
+    if "lower_bound" in info:
+        rows.append(
+            (
+                "certified bracket lower <= OPT <= upper",
+                f"{_fmt(info['lower_bound'])} <= OPT <= {_fmt(info['upper_bound'])} "
+                f"({info['optimality']})",
+            )
+        )
     width = max(len(name) for name, _ in rows)
     lines.extend(f"  {name.ljust(width)}  {value}" for name, value in rows)
     return "\n".join(lines)
@@ -287,16 +311,43 @@ def _design_json(result: Design) -> dict[str, Any]:
     }
 
 
+def _design_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`~mechdesign.design.design` that the flags set."""
+    return {
+        "method": args.method,
+        "max_vertices": MAX_VERTICES if args.max_vertices is None else args.max_vertices,
+        "time_limit": args.time_limit,
+        "gap": COLUMN_GENERATION_GAP if args.gap is None else args.gap,
+    }
+
+
+def _run_design(notion: Any, prior: np.ndarray, **options: Any) -> Design:
+    try:
+        return design(notion, prior, **options)
+    except TooLargeError as exc:
+        raise TooLargeError(
+            f"{exc} On the command line: --max-vertices N, or --method column_generation."
+        ) from exc
+
+
 def _cmd_design(args: argparse.Namespace) -> int:
-    data_options = ("data", "sensitive", "other", "beta", "mechanism", "max_vertices")
+    data_options = ("data", "sensitive", "other", "beta", "mechanism")
     if args.notion == "rldp":
         return _cmd_design_rldp(args)
     given = [f"--{name.replace('_', '-')}" for name in data_options if getattr(args, name)]
     if given:
         raise InvalidInputError(f"{', '.join(given)} apply to --notion rldp only.")
     if args.prior == "uniform":
-        prior = np.full(args.n, 1.0 / args.n)
+        n = 4 if args.n is None else args.n
+        if n < 2:
+            raise InvalidInputError(f"--n must be at least 2; got {n}.")
+        prior = np.full(n, 1.0 / n)
     else:
+        if args.n is not None:
+            raise InvalidInputError(
+                "--n sets the size of a uniform prior; with --prior FILE the file fixes N "
+                "(drop --n, or use --prior uniform)."
+            )
         prior = _read_prior(args.prior, len(read_matrix(args.prior).ravel()))
     if args.notion == "ldp":
         if args.c is not None:
@@ -306,7 +357,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
         notion = PML(args.epsilon, c=args.c)
     else:
         notion = PML(args.epsilon, prior=prior)
-    result = design(notion, prior, backend=args.backend)
+    result = _run_design(notion, prior, backend=args.backend, **_design_options(args))
     if args.json:
         print(json.dumps(_jsonable(_design_json(result)), indent=2))
     else:
@@ -326,6 +377,7 @@ def rldp_report(
     beta: float = 0.05,
     mechanism: str = "polyopt",
     max_vertices: int = RLDP_MAX_VERTICES,
+    **design_options: Any,
 ) -> dict[str, Any]:
     """Design a robust-LDP mechanism for the data of ``pair`` and audit it exactly.
 
@@ -333,6 +385,8 @@ def rldp_report(
     or ``"srr"``. The report has the data summary, the mechanism, its utility
     ``I_P̂(X; Y)`` and NMI (divided by ``H_P̂(X)``), the utilities of GRR and SRR at the
     same ε, and the exact robust level over the ball with its projection bound.
+    ``design_options`` (``method``, ``time_limit``, ``gap``) go to
+    :func:`~mechdesign.design.design` for PolyOpt.
     """
     ball = pair.ball(beta)
     shape = pair.shape
@@ -341,7 +395,10 @@ def rldp_report(
     extra: dict[str, Any] = {}
     if mechanism in ("polyopt", "polyopt-paper"):
         variant = "paper" if mechanism == "polyopt-paper" else "default"
-        result = design(RobustLDP(epsilon, ball, shape, variant), p_hat, max_vertices=max_vertices)
+        result = _run_design(
+            RobustLDP(epsilon, ball, shape, variant), p_hat, max_vertices=max_vertices,
+            **design_options,
+        )
         kernel = result.mechanism
         extra = {
             "n_vertices": result.summary()["n_vertices"],
@@ -357,7 +414,7 @@ def rldp_report(
     else:
         raise InvalidInputError(
             "mechanism must be 'polyopt', 'polyopt-paper', 'ir' or 'srr'; got "
-            f"{mechanism!r}."
+            f"{show(mechanism)}."
         )
     level = robust_ldp_level(kernel, ball, shape)
     utility = mutual_information(kernel, p_hat)
@@ -438,13 +495,20 @@ def _cmd_design_rldp(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"--notion rldp needs {', '.join(missing)}.")
     if args.c is not None:
         raise InvalidInputError("--c applies to --notion pml only.")
+    if args.n is not None or args.prior != "uniform":
+        raise InvalidInputError(
+            "--n and --prior do not apply to --notion rldp: the data fix P̂ and N."
+        )
     pair = categorical_pair(args.data, args.sensitive, args.other)
+    options = _design_options(args)
+    if args.max_vertices is None:
+        options["max_vertices"] = RLDP_MAX_VERTICES
     report = rldp_report(
         pair,
         args.epsilon,
         beta=0.05 if args.beta is None else args.beta,
         mechanism=args.mechanism or "polyopt",
-        max_vertices=args.max_vertices or RLDP_MAX_VERTICES,
+        **options,
     )
     if args.json:
         print(json.dumps(_jsonable(report), indent=2))
@@ -702,7 +766,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mechdesign",
         description="Design and audit privacy mechanisms on finite alphabets (values in nats).",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"mechdesign {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     audit = sub.add_parser("audit", help="print every leakage measure of a kernel")
     audit.add_argument("kernel", help="CSV file, one row per input (decimals or fractions)")
@@ -720,15 +785,53 @@ def build_parser() -> argparse.ArgumentParser:
     audit.set_defaults(handler=_cmd_audit)
 
     des = sub.add_parser("design", help="design the optimal mechanism under a notion")
-    des.add_argument("--notion", choices=["ldp", "pml", "rldp"], default="pml")
+    des.add_argument(
+        "--notion",
+        choices=["ldp", "pml", "rldp"],
+        required=True,
+        help="ldp: ε-LDP; pml: (ε,c)-PML with --c, else ε-PML for the known prior --prior; "
+        "rldp: robust LDP of a sensitive column, from data (--data, --sensitive, --other)",
+    )
     des.add_argument("--epsilon", type=float, default=1.0, help="ε in nats (default 1)")
     des.add_argument("--c", type=float, help="(ε,c)-PML with this c (0 < c <= 1/N)")
     des.add_argument(
         "--prior", default="uniform", help="CSV file with the prior, or 'uniform' (default)"
     )
-    des.add_argument("--n", type=int, default=4, help="inputs N for a uniform prior (default 4)")
+    des.add_argument(
+        "--n", type=int, help="inputs N of a uniform prior (default 4; not with --prior FILE)"
+    )
     des.add_argument("--utility", choices=["mi"], default="mi", help="mutual information")
-    des.add_argument("--backend", choices=["auto", "cdd", "exact", "closed_form"], default="auto")
+    des.add_argument(
+        "--method",
+        choices=list(METHODS),
+        default=METHODS[0],
+        help="enumeration (default): every vertex of the notion, then one LP; "
+        "column_generation: a restricted master priced by MIPs, with a certified bracket, "
+        "for sizes enumeration cannot reach",
+    )
+    des.add_argument(
+        "--backend",
+        choices=["auto", "cdd", "exact", "closed_form"],
+        default="auto",
+        help="vertex enumeration backend: auto (default: closed_form where the vertices are "
+        "known in closed form, else cdd), cdd (cddlib, floating point, checked), exact "
+        "(rational arithmetic, small N), closed_form (ε-LDP and (ε,c)-PML)",
+    )
+    des.add_argument(
+        "--max-vertices",
+        type=int,
+        help=f"refuse an enumeration above this many vertices (default {MAX_VERTICES:,}; "
+        f"rldp {RLDP_MAX_VERTICES:.0e})",
+    )
+    des.add_argument(
+        "--time-limit", type=float, help="seconds; column generation stops with its bracket"
+    )
+    des.add_argument(
+        "--gap",
+        type=float,
+        help="column generation: stop once upper − lower <= gap · max(1, |lower|) "
+        f"(default {COLUMN_GENERATION_GAP:g})",
+    )
     des.add_argument("--data", help="rldp: CSV file with a header row")
     des.add_argument("--sensitive", help="rldp: the sensitive column S")
     des.add_argument("--other", help="rldp: the non-sensitive column U")
@@ -737,9 +840,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--mechanism",
         choices=["polyopt", "polyopt-paper", "ir", "srr"],
         help="rldp: which mechanism (default polyopt, the default variant)",
-    )
-    des.add_argument(
-        "--max-vertices", type=int, help="rldp: refuse PolyOpt above this many vertices"
     )
     des.add_argument("--json", action="store_true", help="machine-readable output")
     des.set_defaults(handler=_cmd_design)
@@ -796,7 +896,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mechdesign`` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
     try:
         return args.handler(args)
     except MechDesignError as exc:
@@ -805,6 +909,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"mechdesign: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("mechdesign: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

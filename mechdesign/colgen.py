@@ -99,6 +99,7 @@ from mechdesign._numerics import (
     as_distribution,
     check_epsilon,
     check_positive_int,
+    show,
 )
 from mechdesign.errors import InvalidInputError, SolverError
 
@@ -631,7 +632,7 @@ class PricingOracle:
         else:
             raise NotImplementedError(
                 f"exact pricing needs a known pattern of the vertices, known for "
-                f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {notion!r}. "
+                f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {show(notion)}. "
                 "Use method='enumeration' (or, for RobustLDP, LinearisationOracle)."
             )
 
@@ -646,7 +647,7 @@ class PricingOracle:
         check_epsilon(eps)
         if eps == 0 or math.isinf(eps):
             raise InvalidInputError(
-                f"column generation needs 0 < epsilon < inf; got {eps!r} (use "
+                f"column generation needs 0 < epsilon < inf; got {show(eps)} (use "
                 "method='enumeration', whose section is then a point or the simplex)."
             )
 
@@ -658,7 +659,7 @@ class PricingOracle:
         lam = np.asarray(dual, dtype=float)
         if lam.shape != (self.n,) or not np.all(np.isfinite(lam)):
             raise InvalidInputError(
-                f"dual must be a finite vector of length {self.n}; got {dual!r}."
+                f"dual must be a finite vector of length {self.n}; got {show(dual)}."
             )
         return lam
 
@@ -880,7 +881,7 @@ class LinearisationOracle:
         if not isinstance(notion, RobustLDP):
             raise NotImplementedError(
                 f"LinearisationOracle builds the compact section of RobustLDP only; got "
-                f"{notion!r}."
+                f"{show(notion)}."
             )
         p = as_distribution(prior, "prior")
         PricingOracle._check_epsilon(notion.epsilon)
@@ -960,7 +961,9 @@ class LinearisationOracle:
         lam = np.asarray(dual, dtype=float)
         n = self.n
         if lam.shape != (n,) or not np.all(np.isfinite(lam)):
-            raise InvalidInputError(f"dual must be a finite vector of length {n}; got {dual!r}.")
+            raise InvalidInputError(
+                f"dual must be a finite vector of length {n}; got {show(dual)}."
+            )
         effort = check_positive_int(effort, "effort")
         count = effort * LINEARISATION_STARTS
         starts = [-lam]
@@ -1114,7 +1117,7 @@ def ldp_column(epsilon: float, pattern: ArrayLike) -> NDArray[np.float64]:
     if b.ndim != 1 or b.all() or not b.any():
         raise InvalidInputError(
             f"pattern must be a non-empty proper subset of the inputs (a 1-D boolean "
-            f"array with some but not all entries True); got {pattern!r}."
+            f"array with some but not all entries True); got {show(pattern)}."
         )
     # Divided by e^ε: 1 on B, e^{−ε} off B (no overflow at large ε).
     raw = np.where(b, 1.0, math.exp(-eps))
@@ -1395,7 +1398,7 @@ def check_gap(gap: float, name: str = "gap") -> float:
     except (TypeError, ValueError):
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise InvalidInputError(f"{name} must be a positive finite number; got {gap!r}.")
+        raise InvalidInputError(f"{name} must be a positive finite number; got {show(gap)}.")
     return value
 
 

@@ -69,6 +69,7 @@ from mechdesign._numerics import (
     VERTEX_PROBE_ROUNDS,
     as_float_array,
     check_epsilon,
+    show,
 )
 from mechdesign.errors import InfeasibleError, InvalidInputError, SolverError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -263,7 +264,7 @@ class RatioCone:
             The exact backend refuses when it would examine more active sets than this.
         """
         if backend not in BACKENDS:
-            raise InvalidInputError(f"backend must be one of {BACKENDS}; got {backend!r}.")
+            raise InvalidInputError(f"backend must be one of {BACKENDS}; got {show(backend)}.")
         if backend == "auto":
             backend = "closed_form" if self.closed_form is not None else "cdd"
         bound = self.vertex_bound()
@@ -272,7 +273,9 @@ class RatioCone:
                 f"{self.name} on N = {self.n} inputs may have up to {bound:,} vertices, above "
                 f"max_vertices = {max_vertices:,}; vertex enumeration is too large (the bound is "
                 "McMullen's unless the notion knows better, and the true count is often far "
-                "smaller). Raise max_vertices if you have the time and memory."
+                "smaller). Raise max_vertices if you have the time and memory, or use "
+                "method='column_generation', which never enumerates (ε-LDP, (ε, c)-PML, "
+                "robust LDP)."
             )
         start = time.perf_counter()
         exact = None

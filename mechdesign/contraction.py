@@ -31,6 +31,7 @@ from mechdesign._numerics import (
     check_c,
     check_epsilon,
     check_positive_int,
+    show,
 )
 from mechdesign.divergences import KL, FGenerator, reverse_pinsker
 from mechdesign.errors import InvalidInputError, SolverError
@@ -153,8 +154,8 @@ class DobrushinMaximum(EvidenceFloat):
 
     def __repr__(self) -> str:
         return (
-            f"DobrushinMaximum({self.value!r}, pair={self.pair}, "
-            f"closed_form={self.closed_form!r})"
+            f"DobrushinMaximum({show(self.value)}, pair={self.pair}, "
+            f"closed_form={show(self.closed_form)})"
         )
 
 
@@ -198,7 +199,7 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
     n_val = check_positive_int(n, "n")
     if not callable(getattr(notion, "cone", None)):
         raise InvalidInputError(
-            f"notion must be a privacy notion with a ratio cone (LDP, PML, …); got {notion!r}."
+            f"notion must be a privacy notion with a ratio cone (LDP, PML, …); got {show(notion)}."
         )
     cone = notion.cone(n_val)
     closed_form = notion.dobrushin_bound(n_val) if hasattr(notion, "dobrushin_bound") else None
@@ -283,7 +284,8 @@ def _snap_to_bounds(p: NDArray[np.float64]) -> NDArray[np.float64]:
     out[np.abs(out - 1.0) <= LP_SNAP_ATOL] = 1.0
     if np.any(out < 0) or np.any(out > 1):
         raise SolverError(
-            f"the LP solution leaves [0, 1] by more than {LP_SNAP_ATOL}: {p!r}", status="Optimal"
+            f"the LP solution leaves [0, 1] by more than {LP_SNAP_ATOL}: {show(p)}",
+            status="Optimal",
         )
     return out
 
@@ -315,7 +317,7 @@ def decomposable_witness_kernel(n: int) -> Mechanism:
     """
     n_val = check_positive_int(n, "n")
     if n_val < 2:
-        raise InvalidInputError(f"n must be >= 2 for the eq. (22) kernel; got {n!r}.")
+        raise InvalidInputError(f"n must be >= 2 for the eq. (22) kernel; got {show(n)}.")
     p = np.full(n_val, 0.5)
     p[-2], p[-1] = 1.0, 0.0
     return Mechanism(np.column_stack([p, 1.0 - p]))
@@ -471,7 +473,7 @@ def reverse_pinsker_kl(tv: float, q_min: float) -> float:
     delta = _check_tv(tv)
     q = float(q_min)
     if not (q > 0 and q <= 1):
-        raise InvalidInputError(f"q_min must be in (0, 1]; got {q_min!r}.")
+        raise InvalidInputError(f"q_min must be in (0, 1]; got {show(q_min)}.")
     return math.log1p(2.0 * delta**2 / q)
 
 
@@ -514,16 +516,16 @@ def private_minimax_lower_bound(
     n_val = check_positive_int(n_samples, "n_samples")
     d = float(delta)
     if not 0 < d < 0.25:
-        raise InvalidInputError(f"delta must be in (0, 1/4); got {delta!r}.")
+        raise InvalidInputError(f"delta must be in (0, 1/4); got {show(delta)}.")
     c_val = check_c(c, 4)
     if c_val > 0.25 - d:
         raise InvalidInputError(
-            f"c = {c!r} must be <= 1/4 - delta = {0.25 - d!r} so that both P_theta lie in "
+            f"c = {show(c)} must be <= 1/4 - delta = {show(0.25 - d)} so that both P_theta lie in "
             "Q_X(c)."
         )
     loss = d if separation is None else float(separation)
     if not (loss > 0 and math.isfinite(loss)):
-        raise InvalidInputError(f"separation must be finite and > 0; got {separation!r}.")
+        raise InvalidInputError(f"separation must be finite and > 0; got {show(separation)}.")
     divergence = n_val * pml_kl_sdpi_bound(epsilon, c_val, 4, 2.0 * d)
     return loss / 4.0 * math.exp(-divergence)
 
@@ -589,7 +591,7 @@ def max_cross_channel_gamma(notion: Notion, n: int, priors: ArrayLike | None = N
     if priors is None:
         if not hasattr(notion, "vertex_priors"):
             raise InvalidInputError(
-                f"{notion!r} has no prior set of its own (LDP allows every prior, where "
+                f"{show(notion)} has no prior set of its own (LDP allows every prior, where "
                 "Γ_max is unbounded); pass priors."
             )
         prior_rows = notion.vertex_priors(n_val)
@@ -734,7 +736,7 @@ def _check_tv(tv: float) -> float:
     try:
         value = float(tv)
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"tv must be a number in [0, 1]; got {tv!r}.") from exc
+        raise InvalidInputError(f"tv must be a number in [0, 1]; got {show(tv)}.") from exc
     if not 0 <= value <= 1:
-        raise InvalidInputError(f"tv must be a total variation distance in [0, 1]; got {tv!r}.")
+        raise InvalidInputError(f"tv must be a total variation distance in [0, 1]; got {show(tv)}.")
     return value

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from mechdesign._numerics import check_alpha
+from mechdesign._numerics import check_alpha, show
 from mechdesign.errors import InvalidInputError
 from mechdesign.uncertainty import RenyiBall, chi2_radius
 
@@ -65,7 +65,7 @@ class CategoricalPair:
         significance β). That radius is the χ² test's, so only α = 2 is offered."""
         if check_alpha(alpha) != 2:
             raise InvalidInputError(
-                f"alpha must be 2 for the χ² confidence radius (eq. 9); got {alpha!r}."
+                f"alpha must be 2 for the χ² confidence radius (eq. 9); got {show(alpha)}."
             )
         return RenyiBall(self.p_hat, 2.0, chi2_radius(self.n_samples, self.counts.size, beta))
 
@@ -107,21 +107,31 @@ def categorical_pair(path: str | Path, sensitive: str, other: str) -> Categorica
     them by ``", "``); every value, ``"?"`` included, is a category."""
     path = Path(path)
     if not path.is_file():
-        raise InvalidInputError(f"data file {str(path)!r} does not exist.")
+        raise InvalidInputError(f"data file {show(str(path))} does not exist.")
     if sensitive == other:
         raise InvalidInputError(
-            f"the sensitive and the other column must differ; both are {sensitive!r}."
+            f"the sensitive and the other column must differ; both are {show(sensitive)}."
         )
-    with path.open(newline="") as handle:
+    try:
+        s_values, u_values = _read_pair(path, sensitive, other)
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"data file {show(str(path))} is not UTF-8 text ({exc.reason})."
+        ) from exc
+    return empirical_pair(s_values, u_values, sensitive=sensitive, other=other)
+
+
+def _read_pair(path: Path, sensitive: str, other: str) -> tuple[list[str], list[str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
         reader = csv.reader(handle, skipinitialspace=True)
         try:
             header = [name.strip() for name in next(reader)]
         except StopIteration:
-            raise InvalidInputError(f"data file {str(path)!r} is empty.") from None
+            raise InvalidInputError(f"data file {show(str(path))} is empty.") from None
         missing = [name for name in (sensitive, other) if name not in header]
         if missing:
             raise InvalidInputError(
-                f"column {missing[0]!r} is not in {str(path)!r}; its columns are "
+                f"column {show(missing[0])} is not in {show(str(path))}; its columns are "
                 f"{', '.join(header)}."
             )
         i, j = header.index(sensitive), header.index(other)
@@ -131,9 +141,9 @@ def categorical_pair(path: str | Path, sensitive: str, other: str) -> Categorica
                 continue  # blank line (the Adult file ends with one)
             if len(row) != len(header):
                 raise InvalidInputError(
-                    f"line {line} of {str(path)!r} has {len(row)} fields; the header has "
+                    f"line {line} of {show(str(path))} has {len(row)} fields; the header has "
                     f"{len(header)}."
                 )
             s_values.append(row[i].strip())
             u_values.append(row[j].strip())
-    return empirical_pair(s_values, u_values, sensitive=sensitive, other=other)
+    return s_values, u_values

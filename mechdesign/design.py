@@ -44,6 +44,7 @@ from mechdesign._numerics import (
     PRICING_STARTS,
     STOCHASTIC_ATOL,
     as_distribution,
+    show,
 )
 from mechdesign.colgen import ColumnGenerationReport, _mutual_information_columns, check_gap
 from mechdesign.cones import Backend, _deduplicate, _section_argmax
@@ -52,7 +53,7 @@ from mechdesign.divergences import KL, FGenerator, f_divergence
 from mechdesign.errors import InvalidInputError, SolverError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import mutual_information
-from mechdesign.notions import Notion
+from mechdesign.notions import Notion, check_notion
 
 __all__ = [
     "Certificate",
@@ -303,6 +304,10 @@ class Design:
         }
 
 
+#: The values of ``design(method=...)``.
+METHODS = ("enumeration", "column_generation")
+
+
 def design(
     notion: Notion,
     prior: ArrayLike | None = None,
@@ -370,15 +375,14 @@ def design(
         (carrying the status).
     """
     start = time.perf_counter()
-    if method not in ("enumeration", "column_generation"):
-        raise InvalidInputError(
-            f"method must be 'enumeration' or 'column_generation'; got {method!r}."
-        )
+    notion = check_notion(notion)
+    if method not in METHODS:
+        raise InvalidInputError(f"method must be one of {METHODS}; got {show(method)}.")
     if time_limit is not None and not (
         isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
     ):
         raise InvalidInputError(
-            f"time_limit must be a positive number of seconds; got {time_limit!r}."
+            f"time_limit must be a positive number of seconds; got {show(time_limit)}."
         )
     objective = _resolve_utility(utility, prior)
     n = objective.n
@@ -438,15 +442,15 @@ def design(
     ):
         raise SolverError(
             f"the LP solution failed its optimality certificate (dual violation "
-            f"{certificate.max_dual_violation:.3g}, primal {certificate.primal_objective!r}, "
-            f"dual {certificate.dual_objective!r}, utility of the mechanism {achieved!r})",
+            f"{certificate.max_dual_violation:.3g}, primal {show(certificate.primal_objective)}, "
+            f"dual {show(certificate.dual_objective)}, utility of the mechanism {show(achieved)})",
             status="certificate failed",
         )
     level = notion.level(mechanism)
     if not level <= notion.epsilon + AUDIT_ATOL:
         raise SolverError(
-            f"the designed mechanism failed its audit: privacy level {level!r} > "
-            f"epsilon = {notion.epsilon!r}",
+            f"the designed mechanism failed its audit: privacy level {show(level)} > "
+            f"epsilon = {show(notion.epsilon)}",
             status="audit failed",
         )
     total = time.perf_counter() - start
@@ -475,7 +479,7 @@ def _resolve_utility(
     if isinstance(utility, str):
         if utility not in ("mutual_information", "mi"):
             raise InvalidInputError(
-                f"utility must be 'mutual_information' or a utility object; got {utility!r}."
+                f"utility must be 'mutual_information' or a utility object; got {show(utility)}."
             )
         if prior is None:
             raise InvalidInputError("prior is required for the mutual-information utility.")
@@ -534,7 +538,7 @@ def _column_generation(
     if not isinstance(objective, MutualInformationUtility):
         raise NotImplementedError(
             "method='column_generation' prices mutual information only (its exact "
-            f"pricing uses the pattern of mu); got the utility {objective.name!r}. Use "
+            f"pricing uses the pattern of mu); got the utility {show(objective.name)}. Use "
             "method='enumeration'."
         )
     start = time.perf_counter()

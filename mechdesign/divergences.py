@@ -31,6 +31,7 @@ from mechdesign._numerics import (
     SERIES_TERMS,
     as_distribution,
     check_alpha,
+    show,
 )
 from mechdesign.errors import InvalidInputError, SolverError
 
@@ -154,7 +155,7 @@ def f_divergence(
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
     if not (isinstance(f, FGenerator) or callable(f)):
-        raise InvalidInputError(f"f must be an FGenerator or a callable; got {f!r}.")
+        raise InvalidInputError(f"f must be an FGenerator or a callable; got {show(f)}.")
     gen = f if isinstance(f, FGenerator) else _generator_from_callable(f)
     support = q_arr > 0
     pos = support & (p_arr > 0)
@@ -180,7 +181,7 @@ def _generator_from_callable(f: Callable) -> FGenerator:
         f0 = float(np.asarray(f(np.array([0.0])))[0])
     if not math.isfinite(f0):
         raise InvalidInputError(
-            f"f(0) = {f0!r} is not finite; pass f as an FGenerator with f_at_zero set."
+            f"f(0) = {show(f0)} is not finite; pass f as an FGenerator with f_at_zero set."
         )
     return FGenerator(getattr(f, "__name__", "f"), f, f0, math.nan)
 
@@ -325,15 +326,15 @@ def renyi_from_f_alpha(value: float, alpha: float) -> float:
         raise InvalidInputError("alpha must be finite for the f_alpha transform; got inf.")
     v = float(value)
     if math.isnan(v):
-        raise InvalidInputError(f"value must be a number; got {value!r}.")
+        raise InvalidInputError(f"value must be a number; got {show(value)}.")
     if a == 1:
         return v
     if a > 1:
         if v < 0:
-            raise InvalidInputError(f"value must be >= 0 for alpha > 1; got {value!r}.")
+            raise InvalidInputError(f"value must be >= 0 for alpha > 1; got {show(value)}.")
         return math.inf if math.isinf(v) else math.log1p(v) / (a - 1.0)
     if not 0 <= v <= 1:
-        raise InvalidInputError(f"value must be in [0, 1] for alpha < 1; got {value!r}.")
+        raise InvalidInputError(f"value must be in [0, 1] for alpha < 1; got {show(value)}.")
     return math.inf if v == 1 else math.log1p(-v) / (a - 1.0)
 
 
@@ -344,7 +345,7 @@ def f_alpha_from_renyi(value: float, alpha: float) -> float:
         raise InvalidInputError("alpha must be finite for the f_alpha transform; got inf.")
     d = float(value)
     if math.isnan(d) or d < 0:
-        raise InvalidInputError(f"value must be a Rényi divergence >= 0; got {value!r}.")
+        raise InvalidInputError(f"value must be a Rényi divergence >= 0; got {show(value)}.")
     if a == 1:
         return d
     if a > 1:
@@ -359,9 +360,9 @@ def _check_gamma(gamma: float) -> float:
     try:
         g = float(gamma)
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"gamma must be a real number > 0; got {gamma!r}.") from exc
+        raise InvalidInputError(f"gamma must be a real number > 0; got {show(gamma)}.") from exc
     if not (g > 0 and math.isfinite(g)):
-        raise InvalidInputError(f"gamma must be finite and > 0; got {gamma!r}.")
+        raise InvalidInputError(f"gamma must be finite and > 0; got {show(gamma)}.")
     return g
 
 
@@ -438,7 +439,7 @@ def reverse_pinsker(
     """
     u_val, v_val = _check_ratio_bounds(u, v)
     if not (isinstance(f, FGenerator) or callable(f)):
-        raise InvalidInputError(f"f must be an FGenerator or a callable; got {f!r}.")
+        raise InvalidInputError(f"f must be an FGenerator or a callable; got {show(f)}.")
     if u_val == 1.0 and v_val == 1.0:
         return 0.0
     f_values = f.f if isinstance(f, FGenerator) else f
@@ -539,7 +540,7 @@ def pinsker_f_alpha(t: ArrayLike, alpha: float) -> float | NDArray[np.float64]:
     t_arr = _as_real_array(t, "t")
     if not np.all((t_arr >= 0) & (t_arr <= 1)):
         bad = t_arr.flat[int(np.argmax(~((t_arr >= 0) & (t_arr <= 1))))]
-        raise InvalidInputError(f"t must be a total variation distance in [0, 1]; got {bad!r}.")
+        raise InvalidInputError(f"t must be a total variation distance in [0, 1]; got {show(bad)}.")
     value = _pinsker_f_alpha(t_arr, a)
     return float(value) if value.ndim == 0 else value
 
@@ -592,7 +593,7 @@ def pinsker_f_alpha_inverse(s: ArrayLike, alpha: float) -> float | NDArray[np.fl
     s_arr = _as_real_array(s, "s", allow_inf=True)
     if not np.all(s_arr >= 0):
         bad = s_arr.flat[int(np.argmax(~(s_arr >= 0)))]
-        raise InvalidInputError(f"s must be an f_alpha-divergence value >= 0; got {bad!r}.")
+        raise InvalidInputError(f"s must be an f_alpha-divergence value >= 0; got {show(bad)}.")
     beta = a - 1.0
     log1p_s = np.log1p(s_arr)
     if a < 2:
@@ -657,7 +658,7 @@ def f_alpha_tv_lower_boundary(t: ArrayLike, alpha: float) -> float | NDArray[np.
     t_arr = _as_real_array(t, "t")
     if not np.all((t_arr >= 0) & (t_arr <= 1)):
         bad = t_arr.flat[int(np.argmax(~((t_arr >= 0) & (t_arr <= 1))))]
-        raise InvalidInputError(f"t must be a total variation distance in [0, 1]; got {bad!r}.")
+        raise InvalidInputError(f"t must be a total variation distance in [0, 1]; got {show(bad)}.")
     value = _pinsker_f_alpha(t_arr, a)  # exact for t >= 1/α (Remark 9)
     flat = value.reshape(-1)
     for i, ti in enumerate(t_arr.reshape(-1)):
@@ -682,7 +683,7 @@ def _binary_f_alpha_minimum(t: float, a: float) -> float:
     )
     if not result.success:
         raise SolverError(
-            f"minimising psi_alpha(p, t) for t = {t!r}, alpha = {a!r} did not converge",
+            f"minimising psi_alpha(p, t) for t = {show(t)}, alpha = {show(a)} did not converge",
             status=str(result.message),
         )
     return float(result.fun)
@@ -749,7 +750,7 @@ def _evaluate_generator(f: Callable[[NDArray[np.float64]], NDArray[np.float64]],
 def _check_alpha_above_one(alpha: float) -> float:
     a = check_alpha(alpha)
     if not (a > 1 and math.isfinite(a)):
-        raise InvalidInputError(f"alpha must be finite and > 1; got {alpha!r}.")
+        raise InvalidInputError(f"alpha must be finite and > 1; got {show(alpha)}.")
     return a
 
 
@@ -758,15 +759,17 @@ def _check_ratio_bounds(u: float, v: float, *, paired: bool = True) -> tuple[flo
     try:
         u_val, v_val = float(u), float(v)
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"u and v must be real numbers; got u={u!r}, v={v!r}.") from exc
+        raise InvalidInputError(
+            f"u and v must be real numbers; got u={show(u)}, v={show(v)}."
+        ) from exc
     if not u_val >= 1:
-        raise InvalidInputError(f"u (Gamma_max) must be >= 1; got {u!r}.")
+        raise InvalidInputError(f"u (Gamma_max) must be >= 1; got {show(u)}.")
     if not 0 <= v_val <= 1:
-        raise InvalidInputError(f"v (Gamma_min) must be in [0, 1]; got {v!r}.")
+        raise InvalidInputError(f"v (Gamma_min) must be in [0, 1]; got {show(v)}.")
     if paired and (u_val == 1) != (v_val == 1):
         raise InvalidInputError(
             "u = 1 or v = 1 forces P = Q, so u (Gamma_max) and v (Gamma_min) must then both "
-            f"be 1; got u={u!r}, v={v!r}."
+            f"be 1; got u={show(u)}, v={show(v)}."
         )
     return u_val, v_val
 
@@ -775,9 +778,11 @@ def _as_real_array(value: ArrayLike, name: str, *, allow_inf: bool = False) -> N
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{name} must be a real number or array; got {value!r}.") from exc
+        raise InvalidInputError(
+            f"{name} must be a real number or array; got {show(value)}."
+        ) from exc
     bad = np.isnan(array) if allow_inf else ~np.isfinite(array)
     if np.any(bad):
         kind = "not NaN" if allow_inf else "finite"
-        raise InvalidInputError(f"{name} must be {kind}; got {array[bad].flat[0]!r}.")
+        raise InvalidInputError(f"{name} must be {kind}; got {show(array[bad].flat[0])}.")
     return array

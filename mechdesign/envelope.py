@@ -42,6 +42,7 @@ from mechdesign._numerics import (
     as_float_array,
     check_epsilon,
     check_positive_int,
+    show,
 )
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -81,7 +82,7 @@ KernelLike = Mechanism | ArrayLike
 def _check_delta(delta: float, name: str = "delta") -> float:
     value = _as_real(delta, name)
     if not 0.0 < value < 1.0:
-        raise InvalidInputError(f"{name} must lie in the open interval (0, 1); got {delta!r}.")
+        raise InvalidInputError(f"{name} must lie in the open interval (0, 1); got {show(delta)}.")
     return value
 
 
@@ -364,7 +365,10 @@ class PMLEnvelope(EvidenceFloat):
     seconds: float
 
     def __repr__(self) -> str:
-        return f"PMLEnvelope({self.value!r}, upper={self.upper!r}, bad_mass={self.bad_mass!r})"
+        return (
+            f"PMLEnvelope({show(self.value)}, upper={show(self.upper)}, "
+            f"bad_mass={show(self.bad_mass)})"
+        )
 
 
 def _bad_set_program(
@@ -605,7 +609,7 @@ def _as_stage(value: ArrayLike, name: str) -> NDArray[np.float64]:
     if np.any(np.abs(sums - 1.0) > STOCHASTIC_ATOL):
         raise InvalidInputError(
             f"{name} must sum to 1 over its last axis (the new output) for every input and "
-            f"history; a sum is {sums.flat[int(np.argmax(np.abs(sums - 1.0)))]!r}."
+            f"history; a sum is {show(sums.flat[int(np.argmax(np.abs(sums - 1.0)))])}."
         )
     return k
 
@@ -885,7 +889,7 @@ def randomized_response_envelope(
     """
     eps = check_epsilon(epsilon_r, "epsilon_r")
     if not 0 < eps < LOG_FLOAT_MAX:
-        raise InvalidInputError(f"epsilon_r must be positive and finite; got {epsilon_r!r}.")
+        raise InvalidInputError(f"epsilon_r must be positive and finite; got {show(epsilon_r)}.")
     p = np.sort(as_distribution(prior, "prior"))
     k = p.shape[0]
     if k < 2:
@@ -952,6 +956,6 @@ def four_level_prior(k: int, rho: float) -> NDArray[np.float64]:
         raise InvalidInputError(f"k must be divisible by 4 for the four-level prior; got {k}.")
     r = _as_real(rho, "rho")
     if not 0 < r < 1 / 3:
-        raise InvalidInputError(f"rho must lie in (0, 1/3); got {rho!r}.")
+        raise InvalidInputError(f"rho must lie in (0, 1/3); got {show(rho)}.")
     levels = np.array([1 - 3 * r, 1 - r, 1 + r, 1 + 3 * r])
     return levels[(4 * np.arange(size)) // size] / size

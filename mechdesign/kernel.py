@@ -23,6 +23,7 @@ from mechdesign._numerics import (
     as_distribution,
     as_float_array,
     as_stochastic_matrix,
+    show,
 )
 from mechdesign.errors import InvalidInputError, SolverError
 
@@ -174,7 +175,7 @@ class Mechanism:
             generator = np.random.default_rng(rng)
         except (TypeError, ValueError) as exc:
             raise InvalidInputError(
-                f"rng must be a numpy Generator, an int seed or None; got {rng!r}."
+                f"rng must be a numpy Generator, an int seed or None; got {show(rng)}."
             ) from exc
         out = np.empty(indices.shape, dtype=np.int64)
         flat_in, flat_out = indices.ravel(), out.reshape(-1)
@@ -292,7 +293,7 @@ def estimate_input_distribution(
     n, m = k.shape
     q_hat = _empirical_output_distribution(outputs, counts, m)
     if method not in ("auto", "inverse", "em"):
-        raise InvalidInputError(f"method must be 'auto', 'inverse' or 'em'; got {method!r}.")
+        raise InvalidInputError(f"method must be 'auto', 'inverse' or 'em'; got {show(method)}.")
     singular = np.linalg.svd(k, compute_uv=False)
     full_rank = singular.size == n and singular[-1] > RANK_RTOL * singular[0]
     if method == "auto":
@@ -301,7 +302,7 @@ def estimate_input_distribution(
         if not full_rank:
             raise InvalidInputError(
                 f"method='inverse' needs K of full row rank {n}; its smallest singular value "
-                f"is {singular[-1]!r}. Use method='em'."
+                f"is {show(singular[-1])}. Use method='em'."
             )
         return project_to_simplex(np.linalg.pinv(k.T) @ q_hat)
     return _em_estimate(k, q_hat, tol=tol, max_iter=max_iter)
@@ -340,7 +341,7 @@ def _empirical_output_distribution(
         if tally.shape[0] != m:
             raise InvalidInputError(f"counts must have length {m}; got {tally.shape[0]}.")
         if np.any(tally < 0):
-            raise InvalidInputError(f"counts must be non-negative; got {tally!r}.")
+            raise InvalidInputError(f"counts must be non-negative; got {show(tally)}.")
     total = tally.sum()
     if total <= 0:
         raise InvalidInputError("need at least one privatised sample; got none.")

@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_distribution, as_float_array, check_alpha, check_c
+from mechdesign._numerics import as_distribution, as_float_array, check_alpha, check_c, show
 from mechdesign.divergences import _renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -70,7 +70,7 @@ def mutual_information(kernel: KernelLike, prior: ArrayLike, *, base: float | No
         return value
     b = float(base)
     if not (b > 0 and b != 1 and math.isfinite(b)):
-        raise InvalidInputError(f"base must be positive, finite and != 1; got {base!r}.")
+        raise InvalidInputError(f"base must be positive, finite and != 1; got {show(base)}.")
     return value / math.log(b)
 
 
@@ -202,7 +202,7 @@ def event_leakage(kernel: KernelLike, prior: ArrayLike, event: ArrayLike) -> flo
             f"event must have one weight per output ({k.shape[1]}); got length {w.shape[0]}."
         )
     if np.any((w < 0) | (w > 1)):
-        raise InvalidInputError(f"event weights must lie in [0, 1]; got {w!r}.")
+        raise InvalidInputError(f"event weights must lie in [0, 1]; got {show(w)}.")
     p_event = float(p @ k @ w)
     if p_event <= 0:
         raise InvalidInputError(

@@ -30,6 +30,7 @@ from mechdesign._numerics import (
     check_c,
     check_epsilon,
     check_positive_int,
+    show,
 )
 from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -180,8 +181,8 @@ def extremal_binary_mechanism(epsilon: float, c: float, n: int, q: int) -> Mecha
     valid = extremal_binary_valid_q(eps, c_val, n_val)
     if isinstance(q, bool) or not isinstance(q, int) or q not in valid:
         raise InvalidInputError(
-            f"q = {q!r} does not give a valid Remark 2 kernel for epsilon = {eps!r}, c = "
-            f"{c_val!r}, N = {n_val}: it needs 1 <= q <= N-1, e^eps*c*q <= 1 and "
+            f"q = {show(q)} does not give a valid Remark 2 kernel for epsilon = {show(eps)}, c = "
+            f"{show(c_val)}, N = {n_val}: it needs 1 <= q <= N-1, e^eps*c*q <= 1 and "
             f"e^eps*c*(N-q) <= 1. Valid q: {valid if valid else 'none'}."
         )
     growth = math.exp(eps)
@@ -227,8 +228,8 @@ def pml_extremal_mechanism(epsilon: float, prior: ArrayLike) -> Mechanism:
     limit = -math.log1p(-smallest) if smallest < 1 else math.inf
     if not eps < limit:
         raise InvalidInputError(
-            f"epsilon = {eps!r} is outside the high-privacy regime of the PML-extremal "
-            f"mechanism: it needs epsilon < log(1/(1 - min P)) = {limit!r}."
+            f"epsilon = {show(eps)} is outside the high-privacy regime of the PML-extremal "
+            f"mechanism: it needs epsilon < log(1/(1 - min P)) = {show(limit)}."
         )
     growth = math.exp(eps)
     matrix = np.tile(growth * p, (p.shape[0], 1))

@@ -41,6 +41,7 @@ from mechdesign._numerics import (
     check_c,
     check_epsilon,
     check_positive_int,
+    show,
 )
 from mechdesign.cones import RatioCone
 from mechdesign.contraction import dobrushin_bound
@@ -88,6 +89,25 @@ class Notion(Protocol):
 
     def dobrushin_bound(self, n: int) -> float | None:
         """A closed-form bound on η_TV over the notion's kernels, if one is known."""
+
+
+#: What :func:`check_notion` asks of a notion (the members of :class:`Notion`).
+_NOTION_MEMBERS = ("epsilon", "input_size", "cone", "level", "dobrushin_bound")
+
+
+def check_notion(notion: object, name: str = "notion") -> Notion:
+    """``notion`` if it has every member of :class:`Notion`, else
+    :class:`InvalidInputError` naming ``name`` and what is missing (a string such as
+    ``"ldp"`` is refused with the constructors to use instead)."""
+    missing = [member for member in _NOTION_MEMBERS if not hasattr(notion, member)]
+    if missing:
+        raise InvalidInputError(
+            f"{name} must be a privacy notion such as mechdesign.LDP(epsilon), "
+            "mechdesign.PML(epsilon, c=c) or mechdesign.RobustLDP(epsilon, ball, shape); "
+            f"got {show(notion)} of type {type(notion).__name__}, which has no "
+            f"{', '.join(missing)}."
+        )
+    return notion  # type: ignore[return-value]
 
 
 def pml_cone(
@@ -374,10 +394,10 @@ class PML:
 
     def __repr__(self) -> str:
         if self.c is not None:
-            return f"PML(epsilon={self.epsilon!r}, c={self.c!r})"
+            return f"PML(epsilon={show(self.epsilon)}, c={show(self.c)})"
         if self.prior is not None:
-            return f"PML(epsilon={self.epsilon!r}, prior={np.round(self.prior, 6).tolist()})"
-        return f"PML(epsilon={self.epsilon!r}, priors={np.round(self.priors, 6).tolist()})"
+            return f"PML(epsilon={show(self.epsilon)}, prior={np.round(self.prior, 6).tolist()})"
+        return f"PML(epsilon={show(self.epsilon)}, priors={np.round(self.priors, 6).tolist()})"
 
     @property
     def input_size(self) -> int | None:
@@ -559,13 +579,13 @@ class RobustLDP:
         _conditional(self.ball, self.shape)  # refuses P̂_s = 0 with a clear message
         if self.variant not in ("default", "paper"):
             raise InvalidInputError(
-                f"variant must be 'default' or 'paper'; got {self.variant!r}."
+                f"variant must be 'default' or 'paper'; got {show(self.variant)}."
             )
 
     def __repr__(self) -> str:
         return (
-            f"RobustLDP(epsilon={self.epsilon!r}, ball=Rényi ball of order {self.ball.alpha:g} "
-            f"and radius {self.ball.radius:.6g}, shape={self.shape}, variant={self.variant!r})"
+            f"RobustLDP(epsilon={show(self.epsilon)}, ball=Rényi ball of order {self.ball.alpha:g} "
+            f"and radius {self.ball.radius:.6g}, shape={self.shape}, variant={show(self.variant)})"
         )
 
     @property
@@ -620,7 +640,7 @@ class NonRobustLDP:
 
     def __repr__(self) -> str:
         return (
-            f"NonRobustLDP(epsilon={self.epsilon!r}, p_hat={np.round(self.p_hat, 6).tolist()}, "
+            f"NonRobustLDP(epsilon={show(self.epsilon)}, p_hat={np.round(self.p_hat, 6).tolist()}, "
             f"shape={self.shape})"
         )
 
@@ -702,7 +722,9 @@ def _check_notion_epsilon(epsilon: float) -> float:
     """A notion's ε: finite and ≥ 0 (an infinite ε is no privacy notion at all)."""
     value = check_epsilon(epsilon)
     if math.isinf(value):
-        raise InvalidInputError(f"epsilon must be finite for a privacy notion; got {epsilon!r}.")
+        raise InvalidInputError(
+            f"epsilon must be finite for a privacy notion; got {show(epsilon)}."
+        )
     return value
 
 

@@ -72,6 +72,7 @@ from mechdesign._numerics import (
     ROBUST_LAMBDA_XATOL,
     as_distribution,
     check_alpha,
+    show,
 )
 from mechdesign.divergences import _renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
@@ -139,7 +140,7 @@ def linear_extreme(
         raise InvalidInputError("alpha must be finite for a Rényi ball.")
     d = float(radius)
     if not d >= 0:
-        raise InvalidInputError(f"radius must be >= 0; got {radius!r}.")
+        raise InvalidInputError(f"radius must be >= 0; got {show(radius)}.")
     sign = 1.0 if maximize else -1.0
     value, r = _max_linear(sign * cost, p, a, d)
     return sign * value, r
@@ -286,8 +287,8 @@ class RobustLevel(EvidenceFloat):
 
     def __repr__(self) -> str:
         return (
-            f"RobustLevel({self.value!r}, output={self.output}, secrets={self.secrets}, "
-            f"projection_bound={self.projection_bound!r}, exact={self.exact})"
+            f"RobustLevel({show(self.value)}, output={self.output}, secrets={self.secrets}, "
+            f"projection_bound={show(self.projection_bound)}, exact={self.exact})"
         )
 
 

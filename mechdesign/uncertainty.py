@@ -31,6 +31,7 @@ from mechdesign._numerics import (
     as_distribution,
     check_alpha,
     check_positive_int,
+    show,
 )
 from mechdesign.divergences import renyi_divergence
 from mechdesign.errors import InvalidInputError
@@ -72,11 +73,11 @@ class RenyiBall:
         object.__setattr__(self, "center", as_distribution(self.center, "center"))
         alpha = check_alpha(self.alpha)
         if math.isinf(alpha):
-            raise InvalidInputError(f"alpha must be finite for a Rényi ball; got {alpha!r}.")
+            raise InvalidInputError(f"alpha must be finite for a Rényi ball; got {show(alpha)}.")
         object.__setattr__(self, "alpha", alpha)
         radius = _as_real(self.radius, "radius")
         if not radius >= 0:
-            raise InvalidInputError(f"radius must be >= 0; got {self.radius!r}.")
+            raise InvalidInputError(f"radius must be >= 0; got {show(self.radius)}.")
         object.__setattr__(self, "radius", radius)
 
     def divergence(self, p: ArrayLike) -> float:
@@ -101,10 +102,10 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
     n = check_positive_int(n_samples, "n_samples")
     a = check_positive_int(n_categories, "n_categories")
     if a < 2:
-        raise InvalidInputError(f"n_categories must be >= 2; got {n_categories!r}.")
+        raise InvalidInputError(f"n_categories must be >= 2; got {show(n_categories)}.")
     b = _as_real(beta, "beta")
     if not 0 < b < 1:
-        raise InvalidInputError(f"beta must lie in (0, 1); got {beta!r}.")
+        raise InvalidInputError(f"beta must lie in (0, 1); got {show(beta)}.")
     return float(math.log1p(chi2.ppf(1.0 - b, a - 1) / n))
 
 
@@ -113,7 +114,7 @@ def _pair_shape(shape: tuple[int, int]) -> tuple[int, int]:
     try:
         a1, a2 = (check_positive_int(v, "shape") for v in shape)
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"shape must be a pair (|S|, |U|); got {shape!r}.") from exc
+        raise InvalidInputError(f"shape must be a pair (|S|, |U|); got {show(shape)}.") from exc
     return a1, a2
 
 
@@ -174,7 +175,7 @@ def conditional_ball(ball: RenyiBall, shape: tuple[int, int], s: int) -> RenyiBa
     """
     a1, _ = _shape(ball, shape)
     if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s < a1:
-        raise InvalidInputError(f"s must be an index in [0, {a1}); got {s!r}.")
+        raise InvalidInputError(f"s must be an index in [0, {a1}); got {show(s)}.")
     marginal, conditional = _conditional(ball, shape)
     b_s = _conditional_radius(ball.alpha, ball.radius, float(marginal[s]))
     return RenyiBall(conditional[s], ball.alpha, b_s)
@@ -237,11 +238,11 @@ def xi_bounds(rho: float, alpha: float, radius: float) -> tuple[float, float]:
     """
     r = _as_real(rho, "rho")
     if not 0 < r <= 1:
-        raise InvalidInputError(f"rho must lie in (0, 1]; got {rho!r}.")
+        raise InvalidInputError(f"rho must lie in (0, 1]; got {show(rho)}.")
     a = check_alpha(alpha)
     b = _as_real(radius, "radius")
     if not b >= 0:
-        raise InvalidInputError(f"radius must be >= 0; got {radius!r}.")
+        raise InvalidInputError(f"radius must be >= 0; got {show(radius)}.")
     low, high = _binary_ends(r, a, b)
     return low / r, high / r
 

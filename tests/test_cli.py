@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -130,11 +131,14 @@ def test_design_json_is_audited_and_certified(capsys):
 def test_design_c_pml_and_known_prior(tmp_path, capsys):
     prior = tmp_path / "p.csv"
     prior.write_text("0.5,0.3,0.2\n")
-    assert main(["design", "--epsilon", "0.5", "--c", "0.1", "--prior", str(prior)]) == 0
+    assert main(
+        ["design", "--notion", "pml", "--epsilon", "0.5", "--c", "0.1", "--prior", str(prior)]
+    ) == 0
     text = capsys.readouterr().out
     assert "c=0.1" in text
     assert "passed" in text
-    assert main(["design", "--epsilon", "0.5", "--prior", str(prior), "--json"]) == 0
+    assert main(["design", "--notion", "pml", "--epsilon", "0.5", "--prior", str(prior),
+                 "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["privacy_level"] <= 0.5 + 1e-9
 
@@ -142,7 +146,7 @@ def test_design_c_pml_and_known_prior(tmp_path, capsys):
 def test_design_bad_input_exits_2(capsys):
     assert main(["design", "--notion", "ldp", "--epsilon", "-1"]) == 2
     assert "epsilon" in capsys.readouterr().err
-    assert main(["design", "--epsilon", "1", "--c", "0.5", "--n", "4"]) == 2
+    assert main(["design", "--notion", "pml", "--epsilon", "1", "--c", "0.5", "--n", "4"]) == 2
     assert "c must satisfy" in capsys.readouterr().err
     assert main(["design", "--notion", "ldp", "--c", "0.1"]) == 2
 
@@ -288,3 +292,139 @@ def test_demo_includes_polyopt_audited_over_the_ball(capsys):
     for entry in robust.values():
         assert entry["audit_passed"]
         assert entry["privacy_level"] <= math.log(2) + 1e-9
+
+
+# -- the output a user pipes on, from the installed command, in a fresh process ----------
+
+
+def _command() -> list[str]:
+    """The installed console script when it sits beside this interpreter, else ``-m``."""
+    script = Path(sys.executable).with_name("mechdesign")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "mechdesign.cli"]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*_command(), *args], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+JSON_COMMANDS = {
+    "audit": ["audit", "{kernel}", "--c", "0.1", "--json"],
+    "design-ldp": ["design", "--notion", "ldp", "--n", "3", "--json"],
+    "design-ldp-column-generation": [
+        "design", "--notion", "ldp", "--n", "5", "--method", "column_generation", "--json"
+    ],
+    "design-pml-c": ["design", "--notion", "pml", "--c", "0.1", "--n", "4", "--json"],
+    "design-pml-prior": ["design", "--notion", "pml", "--prior", "{prior}", "--json"],
+    "design-rldp": [
+        "design", "--notion", "rldp", "--data", "{pairs}", "--sensitive", "secret",
+        "--other", "other", "--json",
+    ],
+    "design-rldp-ir": [
+        "design", "--notion", "rldp", "--data", "{pairs}", "--sensitive", "secret",
+        "--other", "other", "--mechanism", "ir", "--json",
+    ],
+    "envelope": ["envelope", "{kernel}", "--delta", "0.1", "0.3", "--json"],
+    "bounds": ["bounds", "--epsilon", "1", "--c", "0.05", "--n", "6", "--json"],
+    "demo": ["demo", "--json"],
+}
+
+
+@pytest.mark.parametrize("name", list(JSON_COMMANDS))
+def test_every_json_output_parses(name, kernel_csv, pair_csv, tmp_path):
+    """stdout of every ``--json`` command is one JSON document and nothing else (a solver
+    banner written from C to file descriptor 1 once broke every one of them)."""
+    prior = tmp_path / "prior.csv"
+    prior.write_text("0.5,0.3,0.2\n")
+    files = {"kernel": str(kernel_csv), "pairs": str(pair_csv), "prior": str(prior)}
+    done = _run(*(arg.format(**files) for arg in JSON_COMMANDS[name]))
+    assert done.returncode == 0, done.stderr
+    assert isinstance(json.loads(done.stdout), dict)
+    assert done.stderr == ""
+
+
+def test_demo_output_starts_with_its_own_first_line():
+    done = _run("demo")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("mechdesign demo: optimal mechanisms")
+    assert done.stderr == ""
+
+
+# -- the command line's rough edges --------------------------------------------------------
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "usage: mechdesign" in err
+    assert "design" in err
+    assert "audit" in err
+
+
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version_exit_0(flag, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([flag])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert (f"mechdesign {md.__version__}" in out) if flag == "--version" else ("usage:" in out)
+
+
+def test_design_requires_a_notion_and_explains_the_choices(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["design", "--epsilon", "1"])
+    assert info.value.code == 2
+    assert "--notion" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["design", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for phrase in ("known prior", "column_generation", "rational"):
+        assert phrase in text
+
+
+def test_design_n_with_a_prior_file_is_an_error(tmp_path, capsys):
+    prior = tmp_path / "p.csv"
+    prior.write_text("0.5,0.5\n")
+    assert main(["design", "--notion", "ldp", "--prior", str(prior), "--n", "3"]) == 2
+    assert "--n sets the size of a uniform prior" in capsys.readouterr().err
+
+
+def test_design_method_and_max_vertices_for_every_notion(capsys):
+    # LDP at N = 6 has 62 vertices: a cap of 10 refuses it and names both ways out.
+    assert main(["design", "--notion", "ldp", "--n", "6", "--max-vertices", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "max_vertices = 10" in err
+    assert "--method column_generation" in err
+    # Column generation reaches the optimum that enumeration certifies, inside its bracket.
+    assert main(["design", "--notion", "ldp", "--n", "6", "--json"]) == 0
+    enumerated = json.loads(capsys.readouterr().out)["utility"]
+    assert main(["design", "--notion", "ldp", "--n", "6", "--method", "column_generation",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["utility"] == pytest.approx(enumerated, abs=1e-7)
+    assert out["lower_bound"] <= enumerated + 1e-9
+    assert out["upper_bound"] >= enumerated - 1e-9
+    assert main(["design", "--notion", "ldp", "--n", "6", "--method", "column_generation"]) == 0
+    assert "certified bracket" in capsys.readouterr().out
+
+
+def test_error_messages_show_plain_numbers(capsys):
+    assert main(["design", "--notion", "pml", "--c", "1.1", "--n", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "got 1.1." in err
+    assert "np.float64" not in err
+
+
+def test_kernel_rows_are_counted_from_one(tmp_path, capsys):
+    path = tmp_path / "k.csv"
+    path.write_text("1,0\n0.5,0.6\n")
+    assert main(["audit", str(path)]) == 2
+    assert "row 2 (index 1) sums to 1.1" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_text_exits_2(tmp_path, capsys):
+    path = tmp_path / "k.csv"
+    path.write_bytes(bytes(range(128, 256)))
+    assert main(["audit", str(path)]) == 2
+    assert "mechdesign: error:" in capsys.readouterr().err

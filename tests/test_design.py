@@ -340,3 +340,15 @@ def test_errors_survive_pickling(error):
     assert type(copy) is type(error)
     assert str(copy) == str(error)
     assert getattr(copy, "status", None) == getattr(error, "status", None)
+
+
+@pytest.mark.parametrize("notion", ["ldp", None, 1.0, math.log])
+def test_design_refuses_what_is_not_a_notion_by_name(notion):
+    with pytest.raises(InvalidInputError, match=r"notion must be a privacy notion") as info:
+        md.design(notion, np.full(3, 1 / 3))
+    assert "mechdesign.LDP(epsilon)" in str(info.value)
+
+
+def test_too_large_names_column_generation():
+    with pytest.raises(TooLargeError, match="method='column_generation'"):
+        md.design(md.LDP(1.0), np.full(6, 1 / 6), max_vertices=10)

@@ -273,3 +273,19 @@ def test_em_iteration_limit_raises_solver_error():
 def test_sample_rejects_bad_rng():
     with pytest.raises(md.InvalidInputError, match="rng must be"):
         md.Mechanism(RR3).sample([0, 1], rng="seed")
+
+
+@pytest.mark.parametrize(
+    ("matrix", "message"),
+    [
+        ([[1.0, 0.0], [0.5, 0.6]], "row 2 (index 1) sums to 1.1."),
+        ([[1.0, 0.0], [1.5, -0.5]], "row 2, column 2 (index (1, 1)) is -0.5."),
+        ([[1.0, float("nan")], [0.5, 0.5]], "row 1, column 2 (index (0, 1)) is nan."),
+        (np.array([[1.0, 0.0], [0.5, 0.6]]), "sums to 1.1."),
+    ],
+)
+def test_validation_counts_rows_from_one_and_shows_plain_numbers(matrix, message):
+    with pytest.raises(md.InvalidInputError) as info:
+        md.Mechanism(matrix)
+    assert message in str(info.value)
+    assert "np.float64" not in str(info.value)
