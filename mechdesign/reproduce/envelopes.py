@@ -159,7 +159,8 @@ def plot_fig1(data: Fig1Data):
         data.lower,
         color="C3",
         ls="--",
-        label=rf"$\underline{{\varepsilon}}_Y({data.delta:g}) = \log(10/9)$",
+        # ε with a combining low line: mathtext has \underline only from matplotlib 3.11.
+        label="\u03b5\u0332" + rf"$_Y({data.delta:g}) = \log(10/9)$",
     )
     ax.axvline(
         data.upper,
