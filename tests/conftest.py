@@ -54,3 +54,20 @@ def random_kernel(rng: np.random.Generator, n: int, m: int, zeros: float = 0.0) 
     k[rng.random((n, m)) < zeros] = 0.0
     k[k.sum(axis=1) == 0, 0] = 1.0
     return k / k.sum(axis=1, keepdims=True)
+
+
+#: The dependencies whose releases move the numbers (constraints/minimum.txt has their floors).
+_REPORTED = ("numpy", "scipy", "highspy", "pycddlib-standalone", "cvxpy", "matplotlib", "tqdm")
+
+
+def pytest_report_header(config) -> list[str]:
+    """The resolved versions, printed at the top of every run, so a red run says what moved."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    return ["dependencies: " + ", ".join(f"{name} {installed(name)}" for name in _REPORTED)]
