@@ -805,9 +805,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--method",
         choices=list(METHODS),
         default=METHODS[0],
-        help="enumeration (default): every vertex of the notion, then one LP; "
-        "column_generation: a restricted master priced by MIPs, with a certified bracket, "
-        "for sizes enumeration cannot reach",
+        help="auto (default): enumeration while the notion's vertex count is small, else "
+        "column generation where its pricing is exact; enumeration: every vertex of the "
+        "notion, then one LP; column_generation: a restricted master priced by MIPs, with "
+        "a certified bracket, for sizes enumeration cannot reach",
     )
     des.add_argument(
         "--backend",

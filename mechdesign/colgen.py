@@ -638,6 +638,20 @@ class PricingOracle:
 
     exact = True
 
+    @staticmethod
+    def supports(notion: object, prior: NDArray[np.float64]) -> bool:
+        """Whether ``notion`` is priced exactly here for mutual information under
+        ``prior``: ε-LDP, ``(ε, c)``-PML, and non-robust RLDP under its own ``P̂``, with
+        ``0 < ε < ∞``."""
+        from mechdesign.notions import LDP, PML, NonRobustLDP
+
+        eps = getattr(notion, "epsilon", None)
+        if not (isinstance(eps, int | float) and 0 < eps < math.inf):
+            return False
+        if isinstance(notion, NonRobustLDP):
+            return bool(np.allclose(prior, notion.p_hat, rtol=0, atol=1e-12))
+        return isinstance(notion, LDP) or (isinstance(notion, PML) and notion.c is not None)
+
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         """Mutual information ``μ(v)`` of every column (row)."""
         return _mutual_information_columns(self.prior, columns)

@@ -208,6 +208,9 @@ class Design:
     Attributes
     ----------
     notion : Notion
+    method : str
+        ``"enumeration"`` or ``"column_generation"``: what ``method="auto"`` chose, or what
+        was asked for.
     utility_name : str
     mechanism : Mechanism
         The optimal mechanism, at most N outputs, proportional columns merged.
@@ -239,6 +242,7 @@ class Design:
     """
 
     notion: Notion
+    method: str
     utility_name: str
     mechanism: Mechanism
     utility: float
@@ -267,6 +271,7 @@ class Design:
         """The evidence as plain Python values (for printing and JSON)."""
         return {
             "notion": repr(self.notion),
+            "method": self.method,
             "utility_name": self.utility_name,
             "utility": self.utility,
             "n_inputs": self.mechanism.n_inputs,
@@ -304,8 +309,13 @@ class Design:
         }
 
 
-#: The values of ``design(method=...)``.
-METHODS = ("enumeration", "column_generation")
+#: The values of ``design(method=...)``; the first is the default.
+METHODS = ("auto", "enumeration", "column_generation")
+
+#: ``method="auto"`` enumerates while the notion's vertex bound is at most this many
+#: vertices and uses column generation above it (where its pricing is exact): the
+#: crossover measured by ``benchmarks/auto_method.py`` (see :func:`design`).
+AUTO_MAX_VERTICES = 2**18
 
 
 def design(
@@ -314,7 +324,7 @@ def design(
     *,
     utility: Literal["mutual_information"] | Utility = "mutual_information",
     backend: Backend = "auto",
-    method: Literal["enumeration", "column_generation"] = "enumeration",
+    method: Literal["auto", "enumeration", "column_generation"] = "auto",
     max_vertices: int = MAX_VERTICES,
     time_limit: float | None = None,
     gap: float = COLUMN_GENERATION_GAP,
@@ -333,7 +343,20 @@ def design(
         :class:`FDivergenceUtility`, which then fixes N itself.
     backend : {"auto", "cdd", "exact", "closed_form"}
         Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
-    method : {"enumeration", "column_generation"}
+    method : {"auto", "enumeration", "column_generation"}
+        ``"auto"`` (default): column generation when its pricing is exact for the notion
+        (ε-LDP, ``(ε, c)``-PML and non-robust RLDP under its own ``P̂``, mutual
+        information, ``0 < ε < ∞``) and the notion's vertex bound
+        (:meth:`~mechdesign.cones.RatioCone.vertex_bound`) exceeds
+        :data:`AUTO_MAX_VERTICES`; enumeration otherwise. Enumeration is the faster of the
+        two below the threshold and the only certified one for the other notions (PolyOpt's
+        column generation is heuristic). The threshold is the crossover measured on a
+        2-core machine (``benchmarks/auto_method.py``, ε = 1, Dirichlet(1) priors,
+        column-generation time over enumeration time): ε-LDP 1.3 at N = 17 (131,070
+        vertices, 2.5 s enumerating, 0.5 GB), 1.8 at N = 18 (262,142; 6 s, 0.9 GB), 0.46 at
+        N = 19 and 0.13 at N = 20 (33 s enumerating, 3.9 GB; 4.3 s generating);
+        ``(ε, 1/(2N))``-PML 2.1 at N = 13 (bound 122,880), 1.0 at N = 14 (262,144), 0.92
+        at N = 15. The choice is recorded in ``Design.method``.
         ``"enumeration"``: enumerate every vertex, then one LP.
         ``"column_generation"``: a restricted master LP over generated vertices
         (:mod:`mechdesign.colgen`), stopping with a bracket ``lower ≤ OPT ≤ upper``
@@ -394,6 +417,8 @@ def design(
             f"prior has length {n} but the notion is defined on {size} inputs."
         )
 
+    if method == "auto":
+        method = _choose_method(notion, objective, n)
     report = None
     if method == "column_generation":
         points, values, weights, solution, dual, report = _column_generation(
@@ -456,6 +481,7 @@ def design(
     total = time.perf_counter() - start
     return Design(
         notion=notion,
+        method=method,
         utility_name=objective.name,
         mechanism=mechanism,
         utility=achieved,
@@ -471,6 +497,18 @@ def design(
         dobrushin_bound=notion.dobrushin_bound(n),
         timings=Timings(enumeration_seconds, solution.seconds, total),
     )
+
+
+def _choose_method(notion: Notion, objective: Utility, n: int) -> str:
+    """``method="auto"``: see :func:`design`."""
+    from mechdesign.colgen import PricingOracle
+
+    if not isinstance(objective, MutualInformationUtility):
+        return "enumeration"
+    if not PricingOracle.supports(notion, objective.prior):
+        return "enumeration"
+    large = notion.cone(n).vertex_bound() > AUTO_MAX_VERTICES
+    return "column_generation" if large else "enumeration"
 
 
 def _resolve_utility(

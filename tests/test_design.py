@@ -4,6 +4,7 @@ tests/test_design_reference.py.)"""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 
@@ -15,6 +16,8 @@ from hypothesis import strategies as st
 import mechdesign as md
 from mechdesign._highs import solve_linear_program
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
+
+design_module = importlib.import_module("mechdesign.design")  # the module, not md.design
 
 RTOL = 1e-9
 ATOL = 1e-10
@@ -352,3 +355,48 @@ def test_design_refuses_what_is_not_a_notion_by_name(notion):
 def test_too_large_names_column_generation():
     with pytest.raises(TooLargeError, match="method='column_generation'"):
         md.design(md.LDP(1.0), np.full(6, 1 / 6), max_vertices=10)
+
+
+def test_auto_picks_column_generation_above_the_threshold(monkeypatch):
+    """The two methods reach the same optimum; auto records which it ran."""
+    prior = np.random.default_rng(5).dirichlet(np.ones(6))
+    enumerated = md.design(md.LDP(1.0), prior)
+    assert enumerated.method == "enumeration"
+    assert enumerated.summary()["method"] == "enumeration"
+    monkeypatch.setattr(design_module, "AUTO_MAX_VERTICES", 10)  # LDP at N = 6 has 62
+    generated = md.design(md.LDP(1.0), prior)
+    assert generated.method == "column_generation"
+    assert generated.column_generation is not None
+    assert generated.column_generation.status == "optimal"
+    assert generated.utility == pytest.approx(enumerated.utility, abs=1e-7)
+    assert generated.column_generation.lower_bound <= enumerated.utility + 1e-9
+    assert generated.column_generation.upper_bound >= enumerated.utility - 1e-9
+
+
+@pytest.mark.parametrize(
+    "notion",
+    [
+        md.LDP(0.0),  # ε = 0: column generation needs 0 < ε < ∞
+        md.PML(1.0, prior=np.array([0.4, 0.3, 0.2, 0.1])),  # no exact pricing
+    ],
+    ids=["ldp-eps0", "pml-known-prior"],
+)
+def test_auto_enumerates_where_pricing_is_not_exact(monkeypatch, notion):
+    monkeypatch.setattr(design_module, "AUTO_MAX_VERTICES", 1)
+    d = md.design(notion, np.array([0.4, 0.3, 0.2, 0.1]))
+    assert d.method == "enumeration"
+    assert d.column_generation is None
+
+
+def test_auto_enumerates_polyopt_whose_pricing_is_heuristic(monkeypatch):
+    p_hat = np.array([0.07, 0.10, 0.26, 0.57])
+    ball = md.RenyiBall(p_hat, 2, md.chi2_radius(100, 4, 0.05))
+    monkeypatch.setattr(design_module, "AUTO_MAX_VERTICES", 1)
+    d = md.design(md.RobustLDP(math.log(2), ball, (2, 2)), p_hat)
+    assert d.method == "enumeration"
+    assert d.utility == pytest.approx(0.563050, abs=1e-6)  # robust-LDP paper setting
+
+
+def test_method_is_validated():
+    with pytest.raises(InvalidInputError, match="method must be one of"):
+        md.design(md.LDP(1.0), np.full(3, 1 / 3), method="fast")
