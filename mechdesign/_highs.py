@@ -12,6 +12,7 @@ the dual ``min b·y s.t. Aᵀy ≥ c``.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Literal
@@ -19,7 +20,7 @@ from typing import Literal
 import highspy
 import numpy as np
 import scipy.sparse as sp
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import LP_FALLBACK_FEASIBILITY_TOL, LP_FEASIBILITY_TOL, show
 from mechdesign.errors import SolverError
@@ -206,3 +207,189 @@ def _to_highs_bounds(values: NDArray[np.float64]) -> NDArray[np.float64]:
     out[np.isposinf(out)] = highspy.kHighsInf
     out[np.isneginf(out)] = -highspy.kHighsInf
     return out
+
+
+# -- models built step by step (restricted masters, pricing LPs and MIPs) -------------------
+
+#: HiGHS model statuses that :meth:`Model.solve` retries: on a problem the caller knows
+#: to be feasible and bounded they mean numerical trouble, not a property of the problem.
+RETRIED = NUMERICAL_FAILURES
+
+
+@dataclass(frozen=True)
+class ModelSolution:
+    """What one :meth:`Model.solve` returned.
+
+    Attributes
+    ----------
+    status : str
+        HiGHS's model status string (``"Optimal"``, or ``"Time limit reached"`` for a MIP
+        stopped with a feasible point).
+    x : ndarray, shape=(n_cols,)
+        Primal values.
+    row_dual : ndarray, shape=(n_rows,)
+        Row duals (the sign convention of the module docstring); zeros for a MIP.
+    objective : float
+        Objective value of ``x``.
+    dual_bound : float
+        For a MIP, HiGHS's bound on the optimum (``≥`` it when maximising); for an LP,
+        the objective.
+    saved : tuple of ndarray
+        For a MIP with ``mip_improving_solution_save``, every improving incumbent.
+    """
+
+    status: str
+    x: NDArray[np.float64]
+    row_dual: NDArray[np.float64]
+    objective: float
+    dual_bound: float
+    saved: tuple[NDArray[np.float64], ...] = ()
+
+    @property
+    def timed_out(self) -> bool:
+        return self.status == TIME_LIMIT
+
+
+#: HiGHS's status string for a run stopped by its time limit.
+TIME_LIMIT = "Time limit reached"
+
+
+class Model:
+    """A HiGHS model built step by step, behind mechdesign's conventions.
+
+    Bounds are floats with ``±inf`` for none; indices and values are numpy arrays. One
+    retry policy (:meth:`solve`) and one status check serve the restricted master, the
+    PolyOpt pricing LP and the pattern-pricing MIPs.
+
+    Parameters
+    ----------
+    sense : {"maximize", "minimize"}
+    **options
+        HiGHS options (:func:`new_model`).
+    """
+
+    def __init__(self, *, sense: Literal["maximize", "minimize"] = "maximize",
+                 **options: bool | int | float | str) -> None:
+        self._highs = new_model(**options)
+        self._highs.changeObjectiveSense(
+            highspy.ObjSense.kMaximize if sense == "maximize" else highspy.ObjSense.kMinimize
+        )
+        self._tolerance = options.get("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
+        self.n_cols = 0
+        self.n_rows = 0
+        self._integer = False
+
+    # -- building ---------------------------------------------------------------------------
+
+    def add_variables(self, lower: ArrayLike, upper: ArrayLike, *, integer: bool = False
+                      ) -> NDArray[np.int32]:
+        """Append columns with no coefficients and cost 0; returns their indices."""
+        lower = np.atleast_1d(np.asarray(lower, float))
+        upper = np.broadcast_to(np.asarray(upper, float), lower.shape)
+        start = self.n_cols
+        for lo, hi in zip(lower, upper, strict=True):
+            self._highs.addVar(_bound(lo), _bound(hi))
+        index = np.arange(start, start + lower.size, dtype=np.int32)
+        self.n_cols += lower.size
+        if integer:
+            self._integer = True
+            kinds = np.array([highspy.HighsVarType.kInteger] * lower.size)
+            self._highs.changeColsIntegrality(lower.size, index, kinds)
+        return index
+
+    def add_row(self, lower: float, upper: float, index: ArrayLike, values: ArrayLike) -> None:
+        """Append the row ``lower ≤ Σ_j values_j x_{index_j} ≤ upper``."""
+        index = np.asarray(index, dtype=np.int32)
+        self._highs.addRow(_bound(lower), _bound(upper), index.size, index,
+                           np.asarray(values, dtype=float))
+        self.n_rows += 1
+
+    def add_columns(self, costs: ArrayLike, columns: ArrayLike) -> None:
+        """Append columns ``x ≥ 0`` with dense coefficients ``columns`` (shape (m, n_rows))."""
+        columns = np.asarray(columns, dtype=float)
+        m = columns.shape[0]
+        starts = (np.arange(m) * self.n_rows).astype(np.int32)
+        index = np.tile(np.arange(self.n_rows, dtype=np.int32), m)
+        self._highs.addCols(m, np.asarray(costs, dtype=float), np.zeros(m),
+                            np.full(m, highspy.kHighsInf), m * self.n_rows, starts, index,
+                            columns.ravel())
+        self.n_cols += m
+
+    def set_costs(self, costs: ArrayLike, index: ArrayLike | None = None) -> None:
+        costs = np.asarray(costs, dtype=float)
+        index = (np.arange(costs.size, dtype=np.int32) if index is None
+                 else np.asarray(index, dtype=np.int32))
+        self._highs.changeColsCost(index.size, index, costs)
+
+    def set_option(self, name: str, value: bool | int | float | str) -> None:
+        if self._highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise SolverError(f"HiGHS refused the option {name} = {show(value)}",
+                              status="option refused")
+
+    def set_start(self, values: ArrayLike) -> None:
+        """A MIP start: a value for every column."""
+        values = np.asarray(values, dtype=float)
+        self._highs.setSolution(values.size, np.arange(values.size, dtype=np.int32), values)
+
+    # -- solving ----------------------------------------------------------------------------
+
+    def solve(self, what: str, *, warm: bool = True, time_limit: float | None = None,
+              accept_time_limit: bool = False) -> ModelSolution:
+        """Run HiGHS and return the solution, or raise :class:`SolverError` naming
+        ``what`` and carrying HiGHS's status.
+
+        The retry policy: a status in :data:`RETRIED` is retried from scratch (a warm
+        basis gone bad), then from scratch at :data:`LP_FALLBACK_FEASIBILITY_TOL`, after
+        which the tolerance is restored. ``time_limit`` applies to this call alone
+        (HiGHS's own limit counts the run time of every earlier call on the object, HiGHS
+        issues 1331 and 1477). With ``accept_time_limit`` a run stopped by the limit with
+        a feasible point is returned (its :attr:`ModelSolution.dual_bound` is still a
+        bound); otherwise every status but optimal raises.
+        """
+        highs = self._highs
+        if time_limit is not None:
+            self.set_option("time_limit", highs.getRunTime() + float(time_limit))
+        if not warm:
+            highs.clearSolver()
+        status = self._run()
+        if status in RETRIED:
+            highs.clearSolver()
+            status = self._run()
+        if status in RETRIED:
+            self._set_tolerance(LP_FALLBACK_FEASIBILITY_TOL)
+            highs.clearSolver()
+            status = self._run()
+            self._set_tolerance(self._tolerance)
+        info = highs.getInfo()
+        stopped = status == TIME_LIMIT and accept_time_limit and info.primal_solution_status == 2
+        if status != "Optimal" and not stopped:
+            raise SolverError(f"HiGHS did not solve {what} to optimality", status=status)
+        solution = highs.getSolution()
+        objective = float(info.objective_function_value)
+        mip = self._integer
+        saved = tuple(np.array(s.col_value, dtype=float) for s in highs.getSavedMipSolutions()
+                      ) if mip else ()
+        return ModelSolution(
+            status=status,
+            x=np.array(solution.col_value, dtype=float),
+            row_dual=np.array(solution.row_dual, dtype=float),
+            objective=objective,
+            dual_bound=max(float(info.mip_dual_bound), objective) if mip else objective,
+            saved=saved,
+        )
+
+    def run_time(self) -> float:
+        """Seconds HiGHS has run on this model, over every call."""
+        return float(self._highs.getRunTime())
+
+    def _run(self) -> str:
+        self._highs.run()
+        return self._highs.modelStatusToString(self._highs.getModelStatus())
+
+    def _set_tolerance(self, tolerance: float) -> None:
+        self.set_option("primal_feasibility_tolerance", tolerance)
+        self.set_option("dual_feasibility_tolerance", tolerance)
+
+
+def _bound(value: float) -> float:
+    return math.copysign(highspy.kHighsInf, value) if math.isinf(value) else float(value)

@@ -73,11 +73,10 @@ import math
 import time
 from dataclasses import dataclass
 
-import highspy
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._highs import NUMERICAL_FAILURES, PRIMAL_SIMPLEX, new_model
+from mechdesign._highs import PRIMAL_SIMPLEX, Model
 from mechdesign._numerics import (
     COLUMN_GENERATION_BATCH,
     COLUMN_GENERATION_MAX_ITERATIONS,
@@ -86,7 +85,6 @@ from mechdesign._numerics import (
     LINEARISATION_SMOOTHING,
     LINEARISATION_STARTS,
     LINEARISATION_STEPS,
-    LP_FALLBACK_FEASIBILITY_TOL,
     LP_FEASIBILITY_TOL,
     PRICING_CUT_ATOL,
     PRICING_DINKELBACH_STEPS,
@@ -101,7 +99,7 @@ from mechdesign._numerics import (
     check_positive_int,
     show,
 )
-from mechdesign.errors import InvalidInputError, SolverError
+from mechdesign.errors import InvalidInputError
 
 __all__ = [
     "ColumnGenerationReport",
@@ -254,7 +252,7 @@ class _Family:
         lo = self.aggregate_base + np.minimum(self.aggregate, 0).sum()
         hi = self.aggregate_base + np.maximum(self.aggregate, 0).sum()
         self.aggregate_range = (max(lo, 0.0), hi)
-        self._model: highspy.Highs | None = None
+        self._model: Model | None = None
         self._cuts: list[float] = []
 
     # -- exact values -------------------------------------------------------------------
@@ -363,39 +361,32 @@ class _Family:
 
     # -- exact MIP ----------------------------------------------------------------------
 
-    def _build(self) -> highspy.Highs:
-        inf = highspy.kHighsInf
-        model = new_model(
+    def _build(self) -> Model:
+        model = Model(
             mip_rel_gap=0.0,
             mip_abs_gap=PRICING_MIP_ABS_GAP,
             mip_improving_solution_save=True,
             mip_feasibility_tolerance=1e-10,
             primal_feasibility_tolerance=1e-10,
         )
-        n = self.n_bin
-        for _ in range(n):
-            model.addVar(0.0, 1.0)
-        model.addVar(-inf, inf)  # t ≥ G(s)
-        index = np.arange(n, dtype=np.int32)
-        model.changeColsIntegrality(n, index, np.array([highspy.HighsVarType.kInteger] * n))
-        model.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        model.add_variables(np.zeros(self.n_bin), np.ones(self.n_bin), integer=True)
+        model.add_variables(-math.inf, math.inf)  # t ≥ G(s)
         for row, lo, hi in zip(self.rows, self.row_lower, self.row_upper, strict=True):
-            nz = np.flatnonzero(row).astype(np.int32)
-            model.addRow(_bound(lo), _bound(hi), nz.size, nz, row[nz])
+            nz = np.flatnonzero(row)
+            model.add_row(lo, hi, nz, row[nz])
         lo, hi = self.aggregate_range
         for s in np.geomspace(max(lo, 1e-6 * max(hi, 1e-12)), max(hi, 1e-12),
                               PRICING_INITIAL_CUTS):
             self._add_cut(model, float(s))
         return model
 
-    def _add_cut(self, model: highspy.Highs, s0: float) -> None:
+    def _add_cut(self, model: Model, s0: float) -> None:
         """``t ≥ G(s_0) + G'(s_0)(s − s_0) = (log s_0 + 1) s − s_0``, ``s = a_0 + a·z``."""
         slope = math.log(s0) + 1.0
         nz = np.flatnonzero(self.aggregate)
-        index = np.concatenate([nz, [self.n_bin]]).astype(np.int32)
+        index = np.concatenate([nz, [self.n_bin]])
         values = np.concatenate([-slope * self.aggregate[nz], [1.0]])
-        lower = slope * self.aggregate_base - s0
-        model.addRow(lower, highspy.kHighsInf, index.size, index, values)
+        model.add_row(slope * self.aggregate_base - s0, math.inf, index, values)
         self._cuts.append(s0)
 
     def _max_linearised(
@@ -410,46 +401,32 @@ class _Family:
         if self._model is None:
             self._model = self._build()
         model = self._model
-        model.setOptionValue("mip_abs_gap", abs_gap)
+        model.set_option("mip_abs_gap", abs_gap)
         met = []
         n = self.n_bin
         linear = self.entropy - self.moves.T @ dual - theta * self.normaliser
         constant = (self.entropy_base - dual @ self.base) - theta * self.normaliser_base
-        index = np.arange(n + 1, dtype=np.int32)
-        model.changeColsCost(n + 1, index, np.concatenate([linear, [-1.0]]))
+        model.set_costs(np.concatenate([linear, [-1.0]]))
         mips = 0
         while True:
             if start is not None:
                 s = self.aggregate_base + start.astype(float) @ self.aggregate
-                guess = np.concatenate([start.astype(float), _entropy_term(s).reshape(1)])
-                model.setSolution(n + 1, index, guess)
-            # HiGHS compares time_limit with the run time accumulated over every run of
-            # the object (HiGHS issues 1331, 1477), so the limit is set past it each time.
-            model.setOptionValue("time_limit", model.getRunTime() + PRICING_MIP_TIME_LIMIT)
-            model.run()
+                model.set_start(np.concatenate([start.astype(float), [_entropy_term(s)]]))
+            solution = model.solve("a pricing MIP", time_limit=PRICING_MIP_TIME_LIMIT,
+                                   accept_time_limit=True)
             mips += 1
-            status = model.getModelStatus()
-            timed_out = status == highspy.HighsModelStatus.kTimeLimit
-            if status != highspy.HighsModelStatus.kOptimal and not (
-                timed_out and model.getInfo().primal_solution_status == 2
-            ):
-                raise SolverError(
-                    "HiGHS did not solve a pricing MIP to optimality",
-                    status=model.modelStatusToString(status),
-                )
-            values = np.array(model.getSolution().col_value)
+            values = solution.x
             z = values[:n] > 0.5
-            met.extend(np.array(m.col_value[:n]) > 0.5 for m in model.getSavedMipSolutions())
+            met.extend(saved[:n] > 0.5 for saved in solution.saved)
             s = float(self.aggregate_base + z.astype(float) @ self.aggregate)
             g = float(_entropy_term(s))
-            if timed_out:
+            if solution.timed_out:
                 break  # the dual bound of a stopped branch and bound is still a bound
             if values[n] >= g - PRICING_CUT_ATOL or any(abs(c - s) < 1e-15 for c in self._cuts):
                 break
             self._add_cut(model, max(s, PRICING_CUT_ATOL))
             start = z
-        info = model.getInfo()
-        bound = max(float(info.mip_dual_bound), float(info.objective_function_value))
+        bound = solution.dual_bound
         met_z = np.array(met, dtype=bool).reshape(-1, n)
         return z, bound + constant, mips, met_z[self.feasible(met_z)]
 
@@ -562,12 +539,6 @@ def _three_level_z(n: int, top: NDArray[np.int64], free: int) -> NDArray[np.bool
     z[top] = True
     z[n + free] = True
     return z
-
-
-def _bound(value: float) -> float:
-    if math.isinf(value):
-        return math.copysign(highspy.kHighsInf, value)
-    return float(value)
 
 
 # -- the oracle ----------------------------------------------------------------------------
@@ -946,22 +917,12 @@ class LinearisationOracle:
         # The argmax is scale invariant; HiGHS is not (master duals reach 1e7 at a = 240
         # and its dual simplex then fails with "excessive dual values").
         direction = direction / max(float(np.abs(direction).max()), 1e-300)
-        model.changeColsCost(n, np.arange(n, dtype=np.int32), direction)
-        model.run()
+        model.set_costs(direction)
+        # Measured at a = 240: a warm basis can leave HiGHS at "Not Set" on an LP a fresh
+        # solve finishes in 335 iterations; Model.solve then solves it from scratch.
+        solution = model.solve("a PolyOpt pricing LP")
         self.lps += 1
-        status = model.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            # Measured at a = 240: a warm basis can leave HiGHS at "Not Set" on an LP a
-            # fresh solve finishes in 335 iterations; solve it again from scratch.
-            model.clearSolver()
-            model.run()
-            status = model.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise SolverError(
-                "HiGHS did not solve a PolyOpt pricing LP to optimality",
-                status=model.modelStatusToString(status),
-            )
-        v = np.maximum(np.array(model.getSolution().col_value[:n]), 0.0)
+        v = np.maximum(solution.x[:n], 0.0)
         return v / v.sum()
 
     def _reduced_cost(self, v: NDArray[np.float64], dual: NDArray[np.float64]) -> float:
@@ -1055,30 +1016,25 @@ class LinearisationOracle:
 
 def _compact_robust_section(
     lower: NDArray[np.float64], eps: float, *, same_secret: bool
-) -> highspy.Highs:
+) -> Model:
     """The HiGHS model of PolyOpt's section over ``(v, hi, lo)`` (see
     :class:`LinearisationOracle`); costs on ``v`` are set per direction."""
     a1, a2 = lower.shape
     n = a1 * a2
     sigma = np.maximum(1.0 - lower.sum(axis=1), 0.0)
     r = math.exp(eps)
-    inf = highspy.kHighsInf
-    model = new_model(
+    inf = math.inf
+    model = Model(
         primal_feasibility_tolerance=LP_FEASIBILITY_TOL,
         dual_feasibility_tolerance=LP_FEASIBILITY_TOL,
     )
-    model.changeObjectiveSense(highspy.ObjSense.kMaximize)
-    for _ in range(n):
-        model.addVar(0.0, inf)
-    for _ in range(2 * a1):
-        model.addVar(0.0, inf)  # hi_s at n + s, lo_s at n + a1 + s
-    everything = np.arange(n, dtype=np.int32)
-    model.addRow(1.0, 1.0, n, everything, np.ones(n))
+    model.add_variables(np.zeros(n + 2 * a1), inf)  # v, then hi_s at n + s, lo_s at n + a1 + s
+    model.add_row(1.0, 1.0, np.arange(n), np.ones(n))
     for s in range(a1):
         for u in range(a2):
             x = s * a2 + u
-            model.addRow(-inf, 0.0, 2, np.array([x, n + s], np.int32), np.array([1.0, -1.0]))
-            model.addRow(0.0, inf, 2, np.array([x, n + a1 + s], np.int32), np.array([1.0, -1.0]))
+            model.add_row(-inf, 0.0, [x, n + s], [1.0, -1.0])
+            model.add_row(0.0, inf, [x, n + a1 + s], [1.0, -1.0])
     for s1 in range(a1):
         for s2 in range(a1):
             if s1 == s2 and not same_secret:
@@ -1088,8 +1044,8 @@ def _compact_robust_section(
             coeff[n + s1] += sigma[s1]
             coeff[s2 * a2 : (s2 + 1) * a2] -= r * lower[s2]
             coeff[n + a1 + s2] -= r * sigma[s2]
-            nz = np.flatnonzero(coeff).astype(np.int32)
-            model.addRow(-inf, 0.0, nz.size, nz, coeff[nz])
+            nz = np.flatnonzero(coeff)
+            model.add_row(-inf, 0.0, nz, coeff[nz])
     return model
 
 
@@ -1171,14 +1127,13 @@ class RestrictedMaster:
         self._values: list[NDArray[np.float64]] = []
         self.keys: set[bytes] = set()  # the columns rounded to 12 decimals
         self.seconds = 0.0  # spent in solve()
-        model = new_model(
+        model = Model(
             primal_feasibility_tolerance=LP_FEASIBILITY_TOL,
             dual_feasibility_tolerance=LP_FEASIBILITY_TOL,
             simplex_strategy=PRIMAL_SIMPLEX,
         )
-        model.changeObjectiveSense(highspy.ObjSense.kMaximize)
         for _ in range(n):
-            model.addRow(1.0, 1.0, 0, np.zeros(0, np.int32), np.zeros(0))
+            model.add_row(1.0, 1.0, [], [])
         self._model = model
 
     def add(self, columns: NDArray[np.float64], values: NDArray[np.float64]) -> None:
@@ -1195,12 +1150,7 @@ class RestrictedMaster:
             raise InvalidInputError("columns and values must be finite.")
         if m == 0:
             return
-        starts = (np.arange(m) * self.n).astype(np.int32)
-        index = np.tile(np.arange(self.n, dtype=np.int32), m)
-        self._model.addCols(
-            m, values.astype(float), np.zeros(m), np.full(m, highspy.kHighsInf),
-            m * self.n, starts, index, columns.astype(float).ravel(),
-        )
+        self._model.add_columns(values, columns)
         self._columns.append(np.array(columns, dtype=float))
         self._values.append(np.array(values, dtype=float))
         self.keys.update(_column_key(c) for c in columns)
@@ -1222,36 +1172,12 @@ class RestrictedMaster:
         object that is solved again and again stopped an NR master at a = 240 with
         "Time limit reached" after a fraction of the limit; column generation enforces
         its own limit between iterations."""
-        model = self._model
         started = time.perf_counter()
-        if not self.warm:
-            model.clearSolver()
-        model.run()
-        status = model.getModelStatus()
-        if model.modelStatusToString(status) in NUMERICAL_FAILURES:
-            # The master is feasible by construction (its first columns sum to 1): a
-            # warm basis gone bad at the tight tolerance. Start cold, then loosen.
-            model.clearSolver()
-            model.run()
-            status = model.getModelStatus()
-            if model.modelStatusToString(status) in NUMERICAL_FAILURES:
-                model.setOptionValue("primal_feasibility_tolerance", LP_FALLBACK_FEASIBILITY_TOL)
-                model.setOptionValue("dual_feasibility_tolerance", LP_FALLBACK_FEASIBILITY_TOL)
-                model.clearSolver()
-                model.run()
-                status = model.getModelStatus()
-                model.setOptionValue("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
-                model.setOptionValue("dual_feasibility_tolerance", LP_FEASIBILITY_TOL)
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise SolverError(
-                "HiGHS did not solve the restricted master LP to optimality",
-                status=model.modelStatusToString(status),
-            )
-        solution = model.getSolution()
-        theta = np.array(solution.col_value, dtype=float)
-        dual = np.array(solution.row_dual, dtype=float)
+        # The master is feasible by construction (its first columns sum to 1): a failure
+        # is a warm basis gone bad at the tight tolerance, which Model.solve retries.
+        solution = self._model.solve("the restricted master LP", warm=self.warm)
         self.seconds += time.perf_counter() - started
-        return theta, dual, float(model.getInfo().objective_function_value)
+        return solution.x, solution.row_dual, solution.objective
 
 
 # -- the loop ------------------------------------------------------------------------------

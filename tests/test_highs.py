@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import subprocess
 import sys
 import textwrap
 
-import highspy
 import numpy as np
 import pytest
 
-from mechdesign._highs import new_model
+from mechdesign._highs import Model, highspy, new_model  # the one import of highspy
 from mechdesign.errors import SolverError
 
 # Build an LP, a MIP and a warm-started master exactly as the package does, in a fresh
@@ -73,3 +74,61 @@ def test_new_model_is_a_highspy_model():
     model.run()
     assert model.getModelStatus() == highspy.HighsModelStatus.kOptimal
     assert np.array(model.getSolution().col_value) == pytest.approx([2.0], abs=1e-12)
+
+
+# -- Model: LPs and MIPs with a known optimum by construction ------------------------------
+
+
+def test_model_lp_meets_its_optimality_conditions():
+    """max c·x s.t. A x = b, x ≥ 0 built from a primal x0 and a dual y0 (c = Aᵀy0 on the
+    support of x0, below it elsewhere): x0 is optimal with value b·y0."""
+    rng = np.random.default_rng(3)
+    a = rng.random((3, 7))
+    x0 = np.array([0.5, 0.0, 1.5, 0.0, 2.0, 0.0, 0.0])
+    y0 = rng.normal(size=3)
+    c = a.T @ y0 - np.where(x0 > 0, 0.0, rng.random(7) + 0.1)
+    b = a @ x0
+    model = Model(primal_feasibility_tolerance=1e-10, dual_feasibility_tolerance=1e-10)
+    for value in b:
+        model.add_row(value, value, [], [])
+    model.add_columns(c, a.T)
+    solution = model.solve("a test LP")
+    assert solution.status == "Optimal"
+    assert solution.objective == pytest.approx(b @ y0, abs=1e-9)
+    np.testing.assert_allclose(a @ solution.x, b, rtol=0, atol=1e-9)  # primal feasible
+    assert solution.x.min() >= -1e-12
+    reduced = c - a.T @ solution.row_dual
+    assert reduced.max() <= 1e-9  # dual feasible (maximisation)
+    assert np.abs(reduced * solution.x).max() <= 1e-9  # complementary
+
+
+def test_model_raises_with_the_solver_status_after_its_retries():
+    model = Model()
+    model.add_variables(np.zeros(2), math.inf)
+    model.add_row(1.0, 1.0, [0, 1], [1.0, 1.0])
+    model.add_row(2.0, 2.0, [0, 1], [1.0, 1.0])
+    with pytest.raises(SolverError, match="a test LP") as info:
+        model.solve("a test LP")
+    assert info.value.status == "Infeasible"
+
+
+def test_model_mip_agrees_with_brute_force():
+    """A knapsack: max v·z s.t. w·z ≤ 10, z binary, against every z."""
+    values = np.array([6.0, 5.0, 8.0, 9.0, 6.0, 7.0, 3.0])
+    weights = np.array([2.0, 3.0, 6.0, 7.0, 5.0, 9.0, 4.0])
+    best = max(
+        values @ np.array(z)
+        for z in itertools.product((0, 1), repeat=7)
+        if weights @ np.array(z) <= 10
+    )
+    model = Model(mip_rel_gap=0.0, mip_improving_solution_save=True)
+    model.add_variables(np.zeros(7), np.ones(7), integer=True)
+    model.add_row(-math.inf, 10.0, np.arange(7), weights)
+    model.set_costs(values)
+    model.set_start(np.zeros(7))
+    solution = model.solve("a knapsack", time_limit=60)
+    assert solution.objective == pytest.approx(best, abs=1e-9)
+    assert solution.dual_bound >= solution.objective - 1e-9
+    assert solution.dual_bound == pytest.approx(best, abs=1e-6)
+    for saved in solution.saved:
+        assert weights @ np.round(saved) <= 10 + 1e-9
