@@ -121,6 +121,7 @@ from mechdesign.errors import (
     MechDesignError,
     SolverError,
     TooLargeError,
+    UnsupportedError,
 )
 from mechdesign.kernel import (
     Mechanism,
@@ -218,6 +219,7 @@ __all__ = [
     "SecretLDP",
     "SolverError",
     "TooLargeError",
+    "UnsupportedError",
     "VertexSet",
     "__version__",
     "adaptive_composition",

@@ -99,7 +99,7 @@ from mechdesign._numerics import (
     check_positive_int,
     show,
 )
-from mechdesign.errors import InvalidInputError
+from mechdesign.errors import InvalidInputError, UnsupportedError
 
 __all__ = [
     "ColumnGenerationReport",
@@ -558,7 +558,8 @@ class PricingOracle:
     (:func:`~mechdesign.notions.c_pml_vertices`, checked against cddlib), so pricing over
     them is exact. :class:`~mechdesign.notions.NonRobustLDP` with ``prior = P̂`` is priced
     over the extreme rays of its cone (:class:`_NonRobustFamily`). Other notions —
-    PML for a known prior or a hull of priors, PolyOpt — raise ``NotImplementedError``:
+    PML for a known prior or a hull of priors, PolyOpt — raise
+    :class:`~mechdesign.errors.UnsupportedError`:
     no pattern of their vertices is known to us (for a known prior the vertex values
     depend on ``P(T)`` itself, see :func:`~mechdesign.notions.known_prior_vertices`; for
     PolyOpt use :class:`LinearisationOracle`).
@@ -601,7 +602,7 @@ class PricingOracle:
                 _surrounding_columns(family.contains, n),
             ]), axis=0)
         else:
-            raise NotImplementedError(
+            raise UnsupportedError(
                 f"exact pricing needs a known pattern of the vertices, known for "
                 f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {show(notion)}. "
                 "Use method='enumeration' (or, for RobustLDP, LinearisationOracle)."
@@ -725,7 +726,7 @@ def _surrounding_columns(contains, n: int) -> NDArray[np.float64]:
 
 def _check_same_prior(prior: NDArray[np.float64], p_hat: NDArray[np.float64], notion) -> None:
     if not np.allclose(prior, p_hat, rtol=0, atol=1e-12):
-        raise NotImplementedError(
+        raise UnsupportedError(
             f"column generation for {type(notion).__name__} prices mutual information "
             "under the notion's own estimate P̂ (the PolyOpt setting); got a different "
             "prior. Use method='enumeration'."
@@ -864,7 +865,7 @@ class LinearisationOracle:
         from mechdesign.notions import NonRobustLDP, RobustLDP
 
         if not isinstance(notion, RobustLDP):
-            raise NotImplementedError(
+            raise UnsupportedError(
                 f"LinearisationOracle builds the compact section of RobustLDP only; got "
                 f"{show(notion)}."
             )
@@ -997,7 +998,7 @@ class LinearisationOracle:
 
     def price(self, dual: ArrayLike, **_) -> Pricing:
         """Refused: PolyOpt has no exact pricing (``NotImplementedError``)."""
-        raise NotImplementedError(
+        raise UnsupportedError(
             "no exact pricing is known for PolyOpt (its vertices have no known pattern); "
             "column generation prices it heuristically and bounds it by the non-robust "
             "relaxation."

@@ -50,7 +50,7 @@ from mechdesign.colgen import ColumnGenerationReport, _mutual_information_column
 from mechdesign.cones import Backend, _deduplicate, _section_argmax
 from mechdesign.contraction import dobrushin_coefficient
 from mechdesign.divergences import KL, FGenerator, f_divergence
-from mechdesign.errors import InvalidInputError, SolverError
+from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import mutual_information
 from mechdesign.notions import Notion, check_notion
@@ -365,8 +365,9 @@ def design(
         :class:`~mechdesign.notions.NonRobustLDP` (status ``"optimal"`` once the gap is
         within ``gap``); PolyOpt (:class:`~mechdesign.notions.RobustLDP`, prior = its
         estimate) is priced heuristically and bounded by the non-robust relaxation
-        (status ``"feasible, gap g"``). Other notions raise ``NotImplementedError``
-        (no pattern of their vertices is known). When the cdd backend's LP probes show that
+        (status ``"feasible, gap g"``). Other notions raise
+        :class:`~mechdesign.errors.UnsupportedError` (no pattern of their vertices is
+        known). When the cdd backend's LP probes show that
         cddlib missed vertices even after every row order
         (:attr:`~mechdesign.cones.VertexSet.missed` > 0), improving columns are then
         searched by successive linearisation (:func:`_price_by_linearisation`), the
@@ -574,7 +575,7 @@ def _column_generation(
     from mechdesign.notions import RobustLDP
 
     if not isinstance(objective, MutualInformationUtility):
-        raise NotImplementedError(
+        raise UnsupportedError(
             "method='column_generation' prices mutual information only (its exact "
             f"pricing uses the pattern of mu); got the utility {show(objective.name)}. Use "
             "method='enumeration'."

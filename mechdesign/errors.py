@@ -13,6 +13,7 @@ __all__ = [
     "MechDesignError",
     "SolverError",
     "TooLargeError",
+    "UnsupportedError",
 ]
 
 
@@ -56,3 +57,9 @@ def _solver_error(message: str, status: str) -> SolverError:
 
 class TooLargeError(MechDesignError):
     """A computation would exceed a configured size limit (for example vertex enumeration)."""
+
+
+class UnsupportedError(MechDesignError, NotImplementedError):
+    """A valid request that mechdesign cannot answer (for example exact pricing for a
+    notion whose vertices have no known pattern); the message names the reason and what
+    to use instead. Also a :class:`NotImplementedError`."""

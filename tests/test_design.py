@@ -400,3 +400,11 @@ def test_auto_enumerates_polyopt_whose_pricing_is_heuristic(monkeypatch):
 def test_method_is_validated():
     with pytest.raises(InvalidInputError, match="method must be one of"):
         md.design(md.LDP(1.0), np.full(3, 1 / 3), method="fast")
+
+
+def test_unsupported_is_one_error_of_the_package_and_a_not_implemented_error():
+    prior = np.array([0.4, 0.3, 0.2, 0.1])
+    with pytest.raises(md.UnsupportedError, match="pattern") as info:
+        md.design(md.PML(1.0, prior=prior), prior, method="column_generation")
+    assert isinstance(info.value, md.MechDesignError)
+    assert isinstance(info.value, NotImplementedError)
