@@ -40,8 +40,6 @@ from mechdesign.contraction import (
     cross_channel_gamma,
     decomposable_threshold,
     decomposable_witness_kernel,
-    dobrushin_bound,
-    dobrushin_coefficient,
     duchi_kl_bound,
     gamma_bound,
     kairouz_dobrushin_bound,
@@ -130,6 +128,7 @@ from mechdesign.kernel import (
     project_to_simplex,
 )
 from mechdesign.leakage import (
+    dobrushin_coefficient,
     event_leakage,
     information_density,
     ldp_level,
@@ -159,6 +158,7 @@ from mechdesign.notions import (
     NonRobustLDP,
     RobustLDP,
     SecretLDP,
+    dobrushin_bound,
 )
 from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
 from mechdesign.robust import (

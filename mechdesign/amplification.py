@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import check_alpha, check_positive_int, show
-from mechdesign.contraction import cross_channel_gamma, dobrushin_coefficient
+from mechdesign.contraction import cross_channel_gamma
 from mechdesign.divergences import (
     f_alpha_from_renyi,
     pinsker_f_alpha_inverse,
@@ -27,7 +27,7 @@ from mechdesign.divergences import (
 )
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
-from mechdesign.leakage import renyi_ldp_level
+from mechdesign.leakage import dobrushin_coefficient, renyi_ldp_level
 
 __all__ = [
     "RenyiAmplification",

@@ -60,8 +60,6 @@ from mechdesign._numerics import (
 from mechdesign.contraction import (
     asoodeh_zhang_kl_contraction,
     decomposable_threshold,
-    dobrushin_bound,
-    dobrushin_coefficient,
     gamma_bound,
     kairouz_dobrushin_bound,
     max_dobrushin,
@@ -86,6 +84,7 @@ from mechdesign.envelope import (
 from mechdesign.errors import InvalidInputError, MechDesignError, TooLargeError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import (
+    dobrushin_coefficient,
     ldp_level,
     maximal_leakage,
     mutual_information,
@@ -99,7 +98,7 @@ from mechdesign.mechanisms import (
     randomized_response,
     secret_randomized_response,
 )
-from mechdesign.notions import LDP, PML, RobustLDP
+from mechdesign.notions import LDP, PML, RobustLDP, dobrushin_bound
 from mechdesign.paper_examples import PAPER_EXAMPLES
 from mechdesign.robust import robust_ldp_level
 from mechdesign.uncertainty import RenyiBall, chi2_radius

@@ -48,11 +48,10 @@ from mechdesign._numerics import (
 )
 from mechdesign.colgen import ColumnGenerationReport, _mutual_information_columns, check_gap
 from mechdesign.cones import Backend, _deduplicate, _section_argmax
-from mechdesign.contraction import dobrushin_coefficient
 from mechdesign.divergences import KL, FGenerator, f_divergence
 from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
 from mechdesign.kernel import Mechanism
-from mechdesign.leakage import mutual_information
+from mechdesign.leakage import dobrushin_coefficient, mutual_information
 from mechdesign.notions import Notion, check_notion
 
 __all__ = [

@@ -26,6 +26,7 @@ from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 
 __all__ = [
+    "dobrushin_coefficient",
     "event_leakage",
     "information_density",
     "ldp_level",
@@ -238,3 +239,23 @@ def renyi_ldp_level(kernel: KernelLike, alpha: float) -> float:
         if math.isinf(best):
             break
     return best
+
+
+def dobrushin_coefficient(kernel: Mechanism | ArrayLike) -> float:
+    """The Dobrushin coefficient ``η_TV(K)``, Dobrushin paper eq. (9):
+
+    .. math::
+
+        \\eta_{TV}(K) = \\max_{x \\ne x'} \\mathrm{TV}(K[x, :], K[x', :])
+                     = \\max_{x, x'} \\tfrac12 \\|K[x, :] - K[x', :]\\|_1 .
+
+    It is the contraction coefficient of total variation, and every f-divergence
+    contraction coefficient is at most it. A kernel with one input has coefficient 0.
+    """
+    k = as_matrix(kernel)
+    # All row pairs at once: (N, N, M) is small for the alphabets this library handles;
+    # fall back to a loop over rows when it would not be.
+    n, m = k.shape
+    if n * n * m <= 4_000_000:
+        return float(0.5 * np.abs(k[:, None, :] - k[None, :, :]).sum(axis=2).max())
+    return float(max(0.5 * np.abs(k - k[i]).sum(axis=1).max() for i in range(n)))

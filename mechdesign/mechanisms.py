@@ -37,9 +37,8 @@ from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import mutual_information
 from mechdesign.uncertainty import (
     RenyiBall,
-    _check_shape,
-    _conditional,
-    _pair_shape,
+    SecretAlphabet,
+    center_conditionals,
     conditional_radii,
 )
 
@@ -259,7 +258,7 @@ def secret_randomized_response(shape: tuple[int, int], epsilon: float) -> Mechan
     eps = check_epsilon(epsilon)
     if math.isinf(eps):
         raise InvalidInputError("epsilon must be finite for SRR.")
-    a1, a2 = _pair_shape(shape)
+    a1, a2 = SecretAlphabet.of(shape).shape
     # Scaled by e^{−ε}: entries 1, e^{−2ε}, e^{−ε} (no overflow for large ε).
     same_secret = np.kron(np.eye(a1), np.ones((a2, a2)))
     matrix = np.where(same_secret > 0, math.exp(-2 * eps), math.exp(-eps))
@@ -316,7 +315,7 @@ def ir_distance_bound(ball: RenyiBall, shape: tuple[int, int]) -> float:
     ``rad_s`` comes from
     :func:`~mechdesign.uncertainty.conditional_radii`.
     """
-    _, conditional = _conditional(ball, shape)
+    _, conditional = center_conditionals(ball, shape)
     radii = conditional_radii(ball, shape)
     spread = float(np.abs(conditional[:, None, :] - conditional[None, :, :]).sum(axis=2).max())
     return min(2.0, 2.0 * float(radii.max()) + spread)
@@ -351,7 +350,7 @@ def design_independent_reporting(
         raise InvalidInputError("epsilon must be finite for independent reporting.")
     if not isinstance(ball, RenyiBall):
         raise InvalidInputError(f"ball must be a RenyiBall; got {type(ball).__name__}.")
-    a1, a2 = _check_shape(shape, ball.center.shape[0], "ball's center")
+    a1, a2 = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center").shape
     p = ball.center if prior is None else as_distribution(prior, "prior", a1 * a2)
     d = ir_distance_bound(ball, (a1, a2))
 

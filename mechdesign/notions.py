@@ -44,16 +44,13 @@ from mechdesign._numerics import (
     show,
 )
 from mechdesign.cones import RatioCone
-from mechdesign.contraction import dobrushin_bound
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import ldp_level, pml_capacity, pml_level
 from mechdesign.robust import realised_epsilon, robust_ldp_level, secret_ldp_level
 from mechdesign.uncertainty import (
     RenyiBall,
-    _check_shape,
-    _conditional,
-    _pair_shape,
+    SecretAlphabet,
     conditional_lower_bounds,
 )
 
@@ -65,11 +62,47 @@ __all__ = [
     "RobustLDP",
     "SecretLDP",
     "c_pml_vertices",
+    "check_notion",
+    "dobrushin_bound",
     "known_prior_vertices",
     "ldp_cone_vertices",
     "pml_cone",
     "secret_pairs_cone",
 ]
+
+
+def dobrushin_bound(epsilon: float, c: float, n: int) -> float:
+    """Ξ(ε, c), the maximal Dobrushin coefficient under (ε,c)-PML on ``n`` inputs.
+
+    Dobrushin paper, Theorem 1 (eq. 6); the value is attained (Theorems 2–3):
+
+    .. math::
+
+        \\Xi(\\varepsilon, c) = \\min\\left\\{
+        \\frac{e^\\varepsilon - 1}{e^\\varepsilon (1 - Nc) + 1},\\ 1 \\right\\}.
+
+    The first term reaches 1 exactly at ``ε = log(2/(Nc))`` and exceeds it beyond
+    (Theorem 2), hence the ``min``. ``c → 0`` gives the LDP value
+    ``(e^ε − 1)/(e^ε + 1)`` (Kairouz et al., eq. 13); ``c = 1/N`` gives
+    ``min(e^ε − 1, 1)`` (Remark 1).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε ≥ 0; ``math.inf`` gives 1.
+    c : float
+        0 < c ≤ 1/n.
+    n : int
+        Number of inputs N ≥ 1.
+    """
+    eps = check_epsilon(epsilon)
+    n_val = check_positive_int(n, "n")
+    c_val = check_c(c, n_val)
+    if math.isinf(eps):
+        return 1.0
+    # Divide numerator and denominator by e^ε so large ε does not overflow.
+    value = -math.expm1(-eps) / ((1.0 - n_val * c_val) + math.exp(-eps))
+    return min(value, 1.0)
 
 
 class Notion(Protocol):
@@ -573,10 +606,9 @@ class RobustLDP:
         object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
         if not isinstance(self.ball, RenyiBall):
             raise InvalidInputError(f"ball must be a RenyiBall; got {type(self.ball).__name__}.")
-        object.__setattr__(
-            self, "shape", _check_shape(self.shape, self.ball.center.shape[0], "ball's center")
-        )
-        _conditional(self.ball, self.shape)  # refuses P̂_s = 0 with a clear message
+        alphabet = SecretAlphabet.of(self.shape, self.ball.center.shape[0], "ball's center")
+        object.__setattr__(self, "shape", alphabet.shape)
+        alphabet.conditionals(self.ball.center)  # refuses P̂_s = 0 with a clear message
         if self.variant not in ("default", "paper"):
             raise InvalidInputError(
                 f"variant must be 'default' or 'paper'; got {show(self.variant)}."
@@ -635,8 +667,9 @@ class NonRobustLDP:
         p = as_distribution(self.p_hat, "p_hat")
         p.setflags(write=False)
         object.__setattr__(self, "p_hat", p)
-        object.__setattr__(self, "shape", _check_shape(self.shape, p.shape[0], "p_hat"))
-        _conditional(RenyiBall(p, 1.0, 0.0), self.shape)  # refuses P̂_s = 0
+        alphabet = SecretAlphabet.of(self.shape, p.shape[0], "p_hat")
+        object.__setattr__(self, "shape", alphabet.shape)
+        alphabet.conditionals(p)  # refuses P̂_s = 0
 
     def __repr__(self) -> str:
         return (
@@ -683,7 +716,7 @@ class SecretLDP:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", _check_notion_epsilon(self.epsilon))
-        object.__setattr__(self, "shape", _pair_shape(self.shape))
+        object.__setattr__(self, "shape", SecretAlphabet.of(self.shape).shape)
 
     @property
     def input_size(self) -> int | None:

@@ -79,9 +79,9 @@ from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.uncertainty import (
     RenyiBall,
-    _check_shape,
-    _conditional,
-    _conditional_radius,
+    SecretAlphabet,
+    center_conditionals,
+    conditional_radius,
 )
 
 __all__ = [
@@ -400,7 +400,7 @@ def robust_ldp_level(
     projection bound, and skipped once that bound cannot beat the best level found.
     Needs ``P̂_s > 0`` for every ``s``.
     """
-    marginal, conditional = _conditional(ball, shape)
+    marginal, conditional = center_conditionals(ball, shape)
     a1, a2 = conditional.shape
     k = _kernel_for(kernel, a1 * a2)
     blocks = k.reshape(a1, a2, -1)
@@ -446,7 +446,7 @@ def _projection_bounds(
     """``bounds[s1, s2, y] = log max_{F_{U|s1}} K_{s1,y}·R − log min_{F_{U|s2}}
     K_{s2,y}·R`` (diagonal ``s1 = s2`` included but unused)."""
     a1, _, m = blocks.shape
-    radii = [_conditional_radius(ball.alpha, ball.radius, float(x)) for x in marginal]
+    radii = [conditional_radius(ball.alpha, ball.radius, float(x)) for x in marginal]
     top = np.empty((a1, m))
     low = np.empty((a1, m))
     for s in range(a1):
@@ -474,7 +474,7 @@ def projection_level(kernel: KernelLike, ball: RenyiBall, shape: tuple[int, int]
     Sec. 4.1 instead of ``F``). It is what PolyOpt's polytopes ``D_s ⊇ F_{U|s}`` relax
     further.
     """
-    marginal, conditional = _conditional(ball, shape)
+    marginal, conditional = center_conditionals(ball, shape)
     a1, a2 = conditional.shape
     k = _kernel_for(kernel, a1 * a2)
     if a1 == 1:
@@ -501,7 +501,7 @@ def realised_epsilon(kernel: KernelLike, distribution: ArrayLike, shape: tuple[i
     maximum, as in every other audit).
     """
     p = as_distribution(distribution, "distribution")
-    a1, a2 = _check_shape(shape, p.shape[0], "distribution")
+    a1, a2 = SecretAlphabet.of(shape, p.shape[0], "distribution").shape
     k = _kernel_for(kernel, a1 * a2)
     joint = p.reshape(a1, a2)
     seen = joint.sum(axis=1) > 0
@@ -518,7 +518,7 @@ def secret_ldp_level(kernel: KernelLike, shape: tuple[int, int]) -> float:
     ``min_{u'} K[(s',u'), y]``.
     """
     k = as_matrix(kernel)
-    a1, a2 = _check_shape(shape, k.shape[0], "kernel")
+    a1, a2 = SecretAlphabet.of(shape, k.shape[0], "kernel").shape
     blocks = k.reshape(a1, a2, -1)
     top, low = blocks.max(axis=1), blocks.min(axis=1)  # (a1, M)
     best = -math.inf

@@ -38,10 +38,13 @@ from mechdesign.errors import InvalidInputError
 
 __all__ = [
     "RenyiBall",
+    "SecretAlphabet",
+    "center_conditionals",
     "chi2_radius",
     "conditional_ball",
     "conditional_lower_bounds",
     "conditional_radii",
+    "conditional_radius",
     "xi_bounds",
 ]
 
@@ -109,45 +112,77 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
     return float(math.log1p(chi2.ppf(1.0 - b, a - 1) / n))
 
 
-def _pair_shape(shape: tuple[int, int]) -> tuple[int, int]:
-    """``(|S|, |U|)`` as positive ints."""
-    try:
-        a1, a2 = (check_positive_int(v, "shape") for v in shape)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"shape must be a pair (|S|, |U|); got {show(shape)}.") from exc
-    return a1, a2
+@dataclass(frozen=True)
+class SecretAlphabet:
+    """The robust-LDP paper's alphabet ``X = S × U``: ``n_secrets = |S|`` sensitive values
+    and ``n_other = |U|`` others, flattened S-major (``x = s·|U| + u``).
+
+    Public functions take the pair ``shape = (|S|, |U|)`` and convert it once with
+    :meth:`of`; ``shape`` gives the pair back.
+    """
+
+    n_secrets: int
+    n_other: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n_secrets", check_positive_int(self.n_secrets, "|S|"))
+        object.__setattr__(self, "n_other", check_positive_int(self.n_other, "|U|"))
+
+    @classmethod
+    def of(
+        cls, shape: SecretAlphabet | tuple[int, int], size: int | None = None,
+        what: str = "alphabet",
+    ) -> SecretAlphabet:
+        """``shape`` as an alphabet, refusing one whose ``|S|·|U|`` is not ``size`` (the
+        length of the ``what`` it describes)."""
+        if isinstance(shape, SecretAlphabet):
+            alphabet = shape
+        else:
+            try:
+                alphabet = cls(*(check_positive_int(v, "shape") for v in shape))
+            except (TypeError, ValueError) as exc:
+                raise InvalidInputError(
+                    f"shape must be a pair (|S|, |U|); got {show(shape)}."
+                ) from exc
+        if size is not None and alphabet.size != size:
+            raise InvalidInputError(
+                f"shape {alphabet.shape} does not factor the alphabet: |S|·|U| = "
+                f"{alphabet.size} but the {what} has {size} entries."
+            )
+        return alphabet
+
+    @property
+    def size(self) -> int:
+        """``|X| = |S|·|U|``."""
+        return self.n_secrets * self.n_other
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(|S|, |U|)``."""
+        return (self.n_secrets, self.n_other)
+
+    def conditionals(self, joint: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+        """``P_s`` and ``P_{U|s}`` of a joint distribution on X (robust-LDP paper, eqs.
+        15–17), refusing an ``s`` of probability 0 (``F_{U|s}`` is then the whole
+        simplex, and Theorem 1 needs ``P̂_s > 0``)."""
+        table = np.asarray(joint, dtype=float).reshape(self.shape)
+        marginal = table.sum(axis=1)
+        if np.any(marginal <= 0):
+            s = int(np.argmin(marginal))
+            raise InvalidInputError(
+                f"center gives P̂_s = 0 for s = {s}; Theorem 1 of the robust-LDP paper needs "
+                "P̂_s > 0 for every s (F_U|s is then the whole simplex)."
+            )
+        return marginal, table / marginal[:, None]
 
 
-def _check_shape(shape: tuple[int, int], size: int, what: str) -> tuple[int, int]:
-    """``(|S|, |U|)`` as ints, refusing a shape whose product is not ``size``."""
-    a1, a2 = _pair_shape(shape)
-    if a1 * a2 != size:
-        raise InvalidInputError(
-            f"shape {tuple(shape)} does not factor the alphabet: |S|·|U| = {a1 * a2} but the "
-            f"{what} has {size} entries."
-        )
-    return a1, a2
+def center_conditionals(ball: RenyiBall, shape: tuple[int, int]) -> tuple[NDArray, NDArray]:
+    """``P̂_s`` and ``P̂_{U|s}`` of the ball's center (:meth:`SecretAlphabet.conditionals`)."""
+    alphabet = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center")
+    return alphabet.conditionals(ball.center)
 
 
-def _shape(ball: RenyiBall, shape: tuple[int, int]) -> tuple[int, int]:
-    return _check_shape(shape, ball.center.shape[0], "ball's center")
-
-
-def _conditional(ball: RenyiBall, shape: tuple[int, int]) -> tuple[NDArray, NDArray]:
-    """``P̂_s`` and ``P̂_{U|s}`` (eqs. 15–17), refusing an ``s`` the estimate never saw."""
-    a1, a2 = _shape(ball, shape)
-    joint = ball.center.reshape(a1, a2)
-    marginal = joint.sum(axis=1)
-    if np.any(marginal <= 0):
-        s = int(np.argmin(marginal))
-        raise InvalidInputError(
-            f"center gives P̂_s = 0 for s = {s}; Theorem 1 of the robust-LDP paper needs "
-            "P̂_s > 0 for every s (F_U|s is then the whole simplex)."
-        )
-    return marginal, joint / marginal[:, None]
-
-
-def _conditional_radius(alpha: float, radius: float, p_s: float) -> float:
+def conditional_radius(alpha: float, radius: float, p_s: float) -> float:
     """``B_s`` of Theorem 1: ``α/(α−1) log((e^{(α−1)B/α} − (1 − P̂_s))/P̂_s)``, or
     ``B/P̂_s`` at α = 1; ``inf`` when the log's argument is not positive (α < 1)."""
     if math.isinf(radius):
@@ -173,11 +208,11 @@ def conditional_ball(ball: RenyiBall, shape: tuple[int, int], s: int) -> RenyiBa
     For α < 1 the log's argument can be ≤ 0; then ``B_s = ∞`` (every ``R`` with
     ``D_α < ∞`` is reached). Needs ``P̂_s > 0``.
     """
-    a1, _ = _shape(ball, shape)
+    a1 = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center").n_secrets
     if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s < a1:
         raise InvalidInputError(f"s must be an index in [0, {a1}); got {show(s)}.")
-    marginal, conditional = _conditional(ball, shape)
-    b_s = _conditional_radius(ball.alpha, ball.radius, float(marginal[s]))
+    marginal, conditional = center_conditionals(ball, shape)
+    b_s = conditional_radius(ball.alpha, ball.radius, float(marginal[s]))
     return RenyiBall(conditional[s], ball.alpha, b_s)
 
 
@@ -254,10 +289,10 @@ def conditional_lower_bounds(ball: RenyiBall, shape: tuple[int, int]) -> NDArray
     ξ⁻(P̂_{u|s})`` for the ball of radius ``B_s`` (Theorem 1), i.e. the lower end of
     the binary Rényi ball around ``P̂_{u|s}``. These bound PolyOpt's polytope ``D_s``.
     """
-    marginal, conditional = _conditional(ball, shape)
+    marginal, conditional = center_conditionals(ball, shape)
     out = np.empty_like(conditional)
     for s, row in enumerate(conditional):
-        b_s = _conditional_radius(ball.alpha, ball.radius, float(marginal[s]))
+        b_s = conditional_radius(ball.alpha, ball.radius, float(marginal[s]))
         for u, rho in enumerate(row):
             out[s, u] = _binary_ends(float(rho), ball.alpha, b_s)[0]
     out.setflags(write=False)
@@ -291,11 +326,11 @@ def conditional_radii(ball: RenyiBall, shape: tuple[int, int]) -> NDArray[np.flo
     ``e^{B_s} = 1.01``: rad_s = 0.1 > 0.01); its proof, (A56)–(A58), gives
     ``√(e^{B_s} − 1)``.
     """
-    marginal, conditional = _conditional(ball, shape)
+    marginal, conditional = center_conditionals(ball, shape)
     a2 = conditional.shape[1]
     radii = np.empty(marginal.shape[0])
     for s, row in enumerate(conditional):
-        b_s = _conditional_radius(ball.alpha, ball.radius, float(marginal[s]))
+        b_s = conditional_radius(ball.alpha, ball.radius, float(marginal[s]))
         if math.isinf(b_s):
             radii[s] = 2.0 * (1.0 - float(row.min()))  # a point mass on the rarest u
             continue
