@@ -30,7 +30,8 @@ import numpy as np
 from tqdm import tqdm
 
 import mechdesign as md
-from mechdesign.design import MutualInformationUtility, _column_generation
+from mechdesign.design import _column_generation
+from mechdesign.utilities import MutualInformationUtility
 
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128)
 

@@ -61,8 +61,6 @@ from mechdesign.datasets import (
 from mechdesign.design import (
     Certificate,
     Design,
-    FDivergenceUtility,
-    MutualInformationUtility,
     design,
 )
 from mechdesign.divergences import (
@@ -176,6 +174,10 @@ from mechdesign.uncertainty import (
     conditional_lower_bounds,
     conditional_radii,
     xi_bounds,
+)
+from mechdesign.utilities import (
+    FDivergenceUtility,
+    MutualInformationUtility,
 )
 
 __version__ = "0.1.0"

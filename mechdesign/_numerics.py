@@ -121,7 +121,7 @@ def as_stochastic_matrix(
 
 def check_epsilon(epsilon: float, name: str = "epsilon") -> float:
     """ε ≥ 0 (``math.inf`` allowed); returns it as a float."""
-    value = _as_real(epsilon, name)
+    value = as_real(epsilon, name)
     if math.isnan(value) or value < 0:
         raise InvalidInputError(f"{name} must be >= 0; got {show(epsilon)}.")
     return value
@@ -129,7 +129,7 @@ def check_epsilon(epsilon: float, name: str = "epsilon") -> float:
 
 def check_alpha(alpha: float, name: str = "alpha") -> float:
     """Rényi order α > 0 (``math.inf`` allowed); returns it as a float."""
-    value = _as_real(alpha, name)
+    value = as_real(alpha, name)
     if math.isnan(value) or value <= 0:
         raise InvalidInputError(f"{name} must be > 0; got {show(alpha)}.")
     return value
@@ -137,7 +137,7 @@ def check_alpha(alpha: float, name: str = "alpha") -> float:
 
 def check_c(c: float, n: int, name: str = "c") -> float:
     """The (ε,c)-PML constant: 0 < c ≤ 1/n (Dobrushin paper, eq. 15)."""
-    value = _as_real(c, name)
+    value = as_real(c, name)
     # A tiny slack lets c = 1/n computed in floating point pass.
     if not (value > 0 and value <= 1.0 / n * (1 + 1e-12)):
         raise InvalidInputError(
@@ -154,7 +154,7 @@ def check_positive_int(value: int, name: str) -> int:
     return int(value)
 
 
-def _as_real(value: float, name: str) -> float:
+def as_real(value: float, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, Real):
         raise InvalidInputError(f"{name} must be a real number; got {show(value)}.")
     return float(value)

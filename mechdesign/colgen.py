@@ -100,6 +100,7 @@ from mechdesign._numerics import (
     show,
 )
 from mechdesign.errors import InvalidInputError, UnsupportedError
+from mechdesign.utilities import mutual_information_columns
 
 __all__ = [
     "ColumnGenerationReport",
@@ -626,7 +627,7 @@ class PricingOracle:
 
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         """Mutual information ``μ(v)`` of every column (row)."""
-        return _mutual_information_columns(self.prior, columns)
+        return mutual_information_columns(self.prior, columns)
 
     @staticmethod
     def _check_epsilon(eps: float) -> None:
@@ -677,19 +678,6 @@ class PricingOracle:
         costs = np.concatenate([f[1] for f in found])
         upper = max(f[2] for f in found)
         return _sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
-
-
-def _mutual_information_columns(prior: NDArray[np.float64], columns: NDArray) -> NDArray:
-    """``μ(v) = Σ_x P_x v_x log(v_x / P·v)`` for every row ``v`` (``0 log 0 = 0``)."""
-    v = np.asarray(columns, dtype=float)
-    p_y = v @ prior
-    weighted = v * prior
-    positive = weighted > 0
-    log_ratio = np.zeros_like(v)
-    log_ratio[positive] = np.log(v[positive]) - np.log(
-        np.broadcast_to(p_y[:, None], v.shape)[positive]
-    )
-    return np.sum(weighted * log_ratio, axis=1)
 
 
 def _ray_length(contains, start: NDArray[np.float64], direction: NDArray[np.float64]) -> float:
@@ -812,7 +800,7 @@ class _NonRobustFamily:
         beta, u = self._choices(dual, 0.0)
         z, _ = self.secrets.heuristic_patterns(-beta)
         columns = self._columns(z, u)
-        costs = _mutual_information_columns(self.p_hat, columns) - columns @ dual
+        costs = mutual_information_columns(self.p_hat, columns) - columns @ dual
         return self._with_zero_cells(columns, costs, dual)
 
     def exact_pricing(
@@ -826,7 +814,7 @@ class _NonRobustFamily:
             z, bound, used, _ = self.secrets._max_linearised(-beta, 0.0, None, abs_gap)
             mips += used
             column = self._columns(z[None, :], u)
-            r = float(_mutual_information_columns(self.p_hat, column)[0] - column[0] @ dual)
+            r = float(mutual_information_columns(self.p_hat, column)[0] - column[0] @ dual)
             found.append((column, r))
             upper = theta + max(0.0, bound) / self.min_normaliser
             if bound <= PRICING_CUT_ATOL * self.min_normaliser or r <= theta:
@@ -910,7 +898,7 @@ class LinearisationOracle:
 
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         """Mutual information ``μ(v)`` of every column (row)."""
-        return _mutual_information_columns(self.prior, columns)
+        return mutual_information_columns(self.prior, columns)
 
     def _argmax(self, direction: NDArray[np.float64]) -> NDArray[np.float64]:
         model = self._model

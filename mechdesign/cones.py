@@ -369,7 +369,7 @@ def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str, int
 
     n = h.shape[1]
     try:
-        found = _deduplicate(_cdd_run(h, None))
+        found = deduplicate_points(_cdd_run(h, None))
         reason = "the default order missed vertices LP probes found"
         used = ["default"]
     except RuntimeError as exc:
@@ -385,7 +385,7 @@ def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str, int
         except RuntimeError:
             continue
         used.append(name)
-        found = _deduplicate(np.vstack([points, more]))
+        found = deduplicate_points(np.vstack([points, more]))
         points, missed = _probe_missing_vertices(found, h)
         if not missed:
             break
@@ -423,7 +423,7 @@ def _cdd_run(h: NDArray[np.float64], order) -> NDArray[np.float64]:
     return generators[:, 1:]
 
 
-def _section_argmax(h: NDArray[np.float64], direction: NDArray[np.float64]) -> NDArray[np.float64]:
+def section_argmax(h: NDArray[np.float64], direction: NDArray[np.float64]) -> NDArray[np.float64]:
     """A vertex of ``S = {v : H v ≥ 0, Σ v = 1}`` maximising ``direction·v``.
 
     HiGHS's simplex returns a basic optimal solution, which is a vertex of ``S``.
@@ -473,7 +473,7 @@ def _probe_missing_vertices(
 
     def maximiser(direction: NDArray[np.float64]) -> NDArray[np.float64] | None:
         try:
-            return _section_argmax(h, direction)
+            return section_argmax(h, direction)
         except SolverError:
             return None  # a probe that HiGHS cannot solve finds nothing
 
@@ -511,10 +511,10 @@ def _probe_missing_vertices(
             break
     if not found:
         return points, 0
-    return _deduplicate(np.vstack([points, *found])), len(found)
+    return deduplicate_points(np.vstack([points, *found])), len(found)
 
 
-def _deduplicate(points: NDArray[np.float64]) -> NDArray[np.float64]:
+def deduplicate_points(points: NDArray[np.float64]) -> NDArray[np.float64]:
     """Merge points closer than VERTEX_DEDUP_ATOL (max-norm), keeping one of each cluster."""
     return points[_deduplicate_indices(points)]
 

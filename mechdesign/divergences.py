@@ -270,10 +270,10 @@ def renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
         if np.any(q_arr[on_p] == 0):
             return math.inf
         return float(np.log(np.max(p_arr[on_p] / q_arr[on_p])))
-    return float(_renyi_divergence_rows(p_arr, q_arr[None, :], a)[0])
+    return float(renyi_divergence_rows(p_arr, q_arr[None, :], a)[0])
 
 
-def _renyi_divergence_rows(
+def renyi_divergence_rows(
     p: NDArray[np.float64], q: NDArray[np.float64], a: float
 ) -> NDArray[np.float64]:
     """``D_α(p ‖ q_j)`` for every row ``q_j`` of ``q``, for finite ``α > 0``; inputs are

@@ -37,9 +37,9 @@ from mechdesign._numerics import (
     LOG_FLOAT_MAX,
     QUANTILE_MASS_ATOL,
     STOCHASTIC_ATOL,
-    _as_real,
     as_distribution,
     as_float_array,
+    as_real,
     check_epsilon,
     check_positive_int,
     show,
@@ -80,7 +80,7 @@ KernelLike = Mechanism | ArrayLike
 
 
 def _check_delta(delta: float, name: str = "delta") -> float:
-    value = _as_real(delta, name)
+    value = as_real(delta, name)
     if not 0.0 < value < 1.0:
         raise InvalidInputError(f"{name} must lie in the open interval (0, 1); got {show(delta)}.")
     return value
@@ -954,7 +954,7 @@ def four_level_prior(k: int, rho: float) -> NDArray[np.float64]:
     size = check_positive_int(k, "k")
     if size % 4:
         raise InvalidInputError(f"k must be divisible by 4 for the four-level prior; got {k}.")
-    r = _as_real(rho, "rho")
+    r = as_real(rho, "rho")
     if not 0 < r < 1 / 3:
         raise InvalidInputError(f"rho must lie in (0, 1/3); got {show(rho)}.")
     levels = np.array([1 - 3 * r, 1 - r, 1 + r, 1 + 3 * r])

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import as_distribution, as_float_array, check_alpha, check_c, show
-from mechdesign.divergences import _renyi_divergence_rows
+from mechdesign.divergences import renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 
@@ -235,7 +235,7 @@ def renyi_ldp_level(kernel: KernelLike, alpha: float) -> float:
     best = 0.0
     for i in range(k.shape[0]):
         others = np.delete(np.arange(k.shape[0]), i)
-        best = max(best, float(np.max(_renyi_divergence_rows(k[i], k[others], a))))
+        best = max(best, float(np.max(renyi_divergence_rows(k[i], k[others], a))))
         if math.isinf(best):
             break
     return best

@@ -74,7 +74,7 @@ from mechdesign._numerics import (
     check_alpha,
     show,
 )
-from mechdesign.divergences import _renyi_divergence_rows
+from mechdesign.divergences import renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.uncertainty import (
@@ -249,7 +249,7 @@ def _active_scale(p: NDArray[np.float64], base: NDArray[np.float64], a: float, d
 
 
 def _divergence(p: NDArray[np.float64], r: NDArray[np.float64], a: float) -> float:
-    return float(_renyi_divergence_rows(p, r[None, :], a)[0])
+    return float(renyi_divergence_rows(p, r[None, :], a)[0])
 
 
 # -- the level over a Rényi ball --------------------------------------------------------

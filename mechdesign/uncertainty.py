@@ -27,8 +27,8 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.stats import chi2
 
 from mechdesign._numerics import (
-    _as_real,
     as_distribution,
+    as_real,
     check_alpha,
     check_positive_int,
     show,
@@ -78,7 +78,7 @@ class RenyiBall:
         if math.isinf(alpha):
             raise InvalidInputError(f"alpha must be finite for a Rényi ball; got {show(alpha)}.")
         object.__setattr__(self, "alpha", alpha)
-        radius = _as_real(self.radius, "radius")
+        radius = as_real(self.radius, "radius")
         if not radius >= 0:
             raise InvalidInputError(f"radius must be >= 0; got {show(self.radius)}.")
         object.__setattr__(self, "radius", radius)
@@ -106,7 +106,7 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
     a = check_positive_int(n_categories, "n_categories")
     if a < 2:
         raise InvalidInputError(f"n_categories must be >= 2; got {show(n_categories)}.")
-    b = _as_real(beta, "beta")
+    b = as_real(beta, "beta")
     if not 0 < b < 1:
         raise InvalidInputError(f"beta must lie in (0, 1); got {show(beta)}.")
     return float(math.log1p(chi2.ppf(1.0 - b, a - 1) / n))
@@ -271,11 +271,11 @@ def xi_bounds(rho: float, alpha: float, radius: float) -> tuple[float, float]:
     (``P_x ≤ 1``); the paper prints ``[1, (1 − ρ)^{-1})``, which for ρ < 1/2 cuts off
     attainable values.
     """
-    r = _as_real(rho, "rho")
+    r = as_real(rho, "rho")
     if not 0 < r <= 1:
         raise InvalidInputError(f"rho must lie in (0, 1]; got {show(rho)}.")
     a = check_alpha(alpha)
-    b = _as_real(radius, "radius")
+    b = as_real(radius, "radius")
     if not b >= 0:
         raise InvalidInputError(f"radius must be >= 0; got {show(radius)}.")
     low, high = _binary_ends(r, a, b)

@@ -208,7 +208,8 @@ def test_column_generation_is_reproducible():
 
 
 def test_warm_and_cold_masters_agree():
-    from mechdesign.design import MutualInformationUtility, _column_generation
+    from mechdesign.design import _column_generation
+    from mechdesign.utilities import MutualInformationUtility
 
     prior = np.random.default_rng(2).dirichlet(np.ones(10))
     objective = MutualInformationUtility(prior)
@@ -316,7 +317,7 @@ def test_robust_ldp_column_generation_against_enumeration(epsilon, p_hat, ball, 
 def test_compact_robust_section_equals_the_ratio_cone():
     # The (v, hi, lo) section of LinearisationOracle against the H-representation of
     # PolyOpt's cone (eq. 41, every vertex pair): same LP optimum in random directions.
-    from mechdesign.cones import _section_argmax
+    from mechdesign.cones import section_argmax
 
     rng = np.random.default_rng(8)
     shape = (3, 3)
@@ -328,7 +329,7 @@ def test_compact_robust_section_equals_the_ratio_cone():
         h = notion.cone(9).h_representation()
         for direction in rng.normal(size=(10, 9)):
             compact = oracle._argmax(direction)
-            full = _section_argmax(h, direction)
+            full = section_argmax(h, direction)
             assert direction @ compact == pytest.approx(direction @ full, abs=1e-9)
             assert np.all(compact @ h.T >= -1e-9)
 

@@ -99,9 +99,9 @@ def test_cdd_loses_vertices_where_the_closed_form_does_not():
     exact = cone.vertices("exact").points
     assert exact.shape[0] == 30
     assert same_sets(cone.vertices("auto").points, exact)
-    from mechdesign.cones import _cdd_run, _deduplicate
+    from mechdesign.cones import _cdd_run, deduplicate_points
 
-    assert _deduplicate(_cdd_run(cone.h_representation(), None)).shape[0] < 30
+    assert deduplicate_points(_cdd_run(cone.h_representation(), None)).shape[0] < 30
     # The LP probes notice the loss and further row orders recover every vertex.
     recovered = cone.vertices("cdd")
     assert recovered.backend.startswith("cdd (union over row orders")
@@ -263,11 +263,11 @@ def silent_loss_notion():
 
 
 def test_cdd_default_order_silently_loses_polyopt_vertices():
-    from mechdesign.cones import _cdd_run, _deduplicate, _probe_missing_vertices
+    from mechdesign.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
 
     notion, _ = silent_loss_notion()
     h = notion.cone(12).h_representation()
-    default = _deduplicate(_cdd_run(h, None))
+    default = deduplicate_points(_cdd_run(h, None))
     assert default.shape[0] < 1_295 // 2  # 476 measured, no error raised
     _, missed = _probe_missing_vertices(default, h)
     assert missed > 0

@@ -300,15 +300,15 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
     # found column must lie in the section and have positive reduced cost.
     import importlib
 
-    from mechdesign.cones import _cdd_run, _deduplicate, _probe_missing_vertices
+    from mechdesign.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
 
     from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 
     design_module = importlib.import_module("mechdesign.design")
     notion, p_hat = silent_loss_notion()
     h = notion.cone(12).h_representation()
-    points, _ = _probe_missing_vertices(_deduplicate(_cdd_run(h, None)), h)
-    objective = design_module.MutualInformationUtility(p_hat)
+    points, _ = _probe_missing_vertices(deduplicate_points(_cdd_run(h, None)), h)
+    objective = md.MutualInformationUtility(p_hat)
     values = objective.column_values(points)
     weights, _, dual = design_module._solve_vertex_lp(points, values, None)
     before = float(weights @ values)
