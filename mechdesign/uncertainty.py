@@ -183,16 +183,47 @@ def center_conditionals(ball: RenyiBall, shape: tuple[int, int]) -> tuple[NDArra
 
 
 def conditional_radius(alpha: float, radius: float, p_s: float) -> float:
-    """``B_s`` of Theorem 1: ``α/(α−1) log((e^{(α−1)B/α} − (1 − P̂_s))/P̂_s)``, or
-    ``B/P̂_s`` at α = 1; ``inf`` when the log's argument is not positive (α < 1)."""
+    """``B_s`` of the robust-LDP paper's Theorem 1, the radius of ``F_{U|s}``:
+
+    .. math::
+
+        B_s = \\frac{\\alpha}{\\alpha - 1}
+              \\log\\frac{e^{(\\alpha-1)B/\\alpha} - (1 - \\hat P_s)}{\\hat P_s}
+        \\ (\\alpha \\ne 1),\\qquad B_s = B/\\hat P_s\\ (\\alpha = 1),
+
+    with the limit ``log((e^B − (1 − P̂_s))/P̂_s)`` at ``α = ∞``, and ``inf`` when the
+    log's argument is not positive (possible for α < 1). Computed in log space, so a
+    large ``(α − 1)B/α`` does not overflow.
+
+    Parameters
+    ----------
+    alpha : float
+        Rényi order α > 0 (``math.inf`` allowed).
+    radius : float
+        The ball's radius B ≥ 0 (``math.inf`` allowed).
+    p_s : float
+        ``P̂_s`` in (0, 1].
+    """
+    alpha = check_alpha(alpha)
+    radius = as_real(radius, "radius")
+    if not radius >= 0:
+        raise InvalidInputError(f"radius must be >= 0; got {show(radius)}.")
+    p_s = as_real(p_s, "p_s")
+    if not 0 < p_s <= 1:
+        raise InvalidInputError(f"p_s must lie in (0, 1]; got {show(p_s)}.")
     if math.isinf(radius):
         return math.inf
     if alpha == 1:
         return radius / p_s
-    argument = math.expm1((alpha - 1) * radius / alpha) / p_s  # the argument minus 1
-    if argument <= -1:
-        return math.inf
-    return alpha / (alpha - 1) * math.log1p(argument)
+    factor = 1.0 if math.isinf(alpha) else alpha / (alpha - 1)
+    exponent = radius if math.isinf(alpha) else (alpha - 1) * radius / alpha
+    if exponent < 1.0:
+        argument = math.expm1(exponent) / p_s  # the log's argument minus 1
+        if argument <= -1:
+            return math.inf
+        return factor * math.log1p(argument)
+    # log((e^a − (1 − p))/p) = a + log(1 − (1 − p) e^{−a}) − log p, no overflow.
+    return factor * (exponent + math.log1p(-(1.0 - p_s) * math.exp(-exponent)) - math.log(p_s))
 
 
 def conditional_ball(ball: RenyiBall, shape: tuple[int, int], s: int) -> RenyiBall:

@@ -133,3 +133,61 @@ def test_bad_input_is_named():
         md.conditional_radii(md.RenyiBall([0.0, 0.0, 0.5, 0.5], 2, 0.1), (2, 2))
     with pytest.raises(md.InvalidInputError, match="s must be an index"):
         md.conditional_ball(ball, (2, 2), 2)
+
+
+# -- the S × U alphabet and B_s -------------------------------------------------------------
+
+
+def test_secret_alphabet_converts_and_refuses_by_name():
+    from mechdesign.uncertainty import SecretAlphabet
+
+    alphabet = SecretAlphabet.of((2, 3), 6, "kernel")
+    assert (alphabet.shape, alphabet.size) == ((2, 3), 6)
+    assert SecretAlphabet.of(alphabet) is alphabet
+    with pytest.raises(md.InvalidInputError, match="shape must be a pair"):
+        SecretAlphabet.of((2, 3, 4))
+    with pytest.raises(md.InvalidInputError, match="the kernel has 5 entries"):
+        SecretAlphabet.of((2, 3), 5, "kernel")
+    with pytest.raises(md.InvalidInputError, match=r"\|S\|"):
+        SecretAlphabet(0, 3)
+    joint = np.array([0.1, 0.2, 0.1, 0.3, 0.2, 0.1])
+    marginal, conditional = alphabet.conditionals(joint)
+    np.testing.assert_allclose(marginal, [0.4, 0.6], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(conditional * marginal[:, None], joint.reshape(2, 3),
+                               rtol=0, atol=1e-15)
+    with pytest.raises(md.InvalidInputError, match="P̂_s = 0 for s = 1"):
+        alphabet.conditionals([0.5, 0.3, 0.2, 0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("alpha", [0.5, 1.0, 2.0, 7.5])
+@pytest.mark.parametrize("p_s", [1e-3, 0.3, 1.0])
+def test_conditional_radius_against_theorem1_as_printed(alpha, p_s):
+    """Theorem 1's formula evaluated directly (moderate B, where it cannot overflow)."""
+    from mechdesign.uncertainty import conditional_radius
+
+    radius = 0.2
+    if alpha == 1:
+        expected = radius / p_s
+    else:
+        argument = (math.exp((alpha - 1) * radius / alpha) - (1 - p_s)) / p_s
+        expected = alpha / (alpha - 1) * math.log(argument) if argument > 0 else math.inf
+    assert conditional_radius(alpha, radius, p_s) == pytest.approx(expected, rel=1e-12)
+
+
+def test_conditional_radius_limits_and_extremes():
+    from mechdesign.uncertainty import conditional_radius
+
+    # α = ∞ is the limit of large α; B = 800 does not overflow, B_s → a − log p_s.
+    assert conditional_radius(math.inf, 0.2, 0.3) == pytest.approx(
+        conditional_radius(1e9, 0.2, 0.3), rel=1e-8
+    )
+    assert conditional_radius(2.0, 800.0, 0.3) == pytest.approx(
+        2.0 * (400.0 - math.log(0.3)), rel=1e-15
+    )
+    assert conditional_radius(2.0, math.inf, 0.3) == math.inf
+    assert conditional_radius(2.0, 0.0, 1e-300) == pytest.approx(0.0, abs=1e-15)
+    assert conditional_radius(0.5, 5.0, 0.5) == math.inf  # argument ≤ 0 for α < 1
+    for args, name in [((0.0, 0.2, 0.3), "alpha"), ((2.0, -0.1, 0.3), "radius"),
+                       ((2.0, 0.2, 0.0), "p_s"), ((2.0, 0.2, 1.5), "p_s")]:
+        with pytest.raises(md.InvalidInputError, match=name):
+            conditional_radius(*args)
