@@ -187,10 +187,15 @@ def _generator_from_callable(f: Callable) -> FGenerator:
 
 
 def total_variation(p: ArrayLike, q: ArrayLike) -> float:
-    """``TV(P‖Q) = ½ Σ_y |p_y − q_y|``."""
+    """``TV(P‖Q) = ½ Σ_y |p_y − q_y|``, in [0, 1].
+
+    The sum can exceed 1 by rounding alone (disjoint supports gave 1.0000000000000002,
+    which functions of a TV distance rightly refuse); the value is capped at 1, the
+    bound every pair of distributions meets.
+    """
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
-    return 0.5 * float(np.abs(p_arr - q_arr).sum())
+    return min(0.5 * float(np.abs(p_arr - q_arr).sum()), 1.0)
 
 
 def kl_divergence(p: ArrayLike, q: ArrayLike) -> float:

@@ -764,3 +764,13 @@ def test_tv_arguments_are_validated(t):
 def test_inverse_argument_is_validated(s):
     with pytest.raises(md.InvalidInputError, match="s must"):
         md.pinsker_f_alpha_inverse(s, 2.0)
+
+
+def test_total_variation_of_disjoint_supports_is_one_despite_rounding():
+    # Hypothesis found these: the plain sum gives 1.0000000000000002, which then broke
+    # pinsker_f_alpha (it refuses t > 1).
+    p = np.array([0.4, 0.0, 0.0, 0.4, 0.2])
+    q = np.array([0.0, 5 / 13, 8 / 13, 0.0, 0.0])
+    assert md.total_variation(p, q) <= 1.0
+    assert md.total_variation(p, q) == pytest.approx(1.0, abs=1e-15)
+    assert md.pinsker_f_alpha(md.total_variation(p, q), 2.0) == math.inf
