@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -9,7 +11,11 @@ from hypothesis import strategies as st
 settings.register_profile(
     "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile("default")
+# CI (which sets CI=true) draws the same examples every run, so a submission's verdict does
+# not depend on the draw; a developer's runs keep exploring new ones (and twice this
+# session found a rounding edge that way: see test_total_variation_of_disjoint_supports_*).
+settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 @st.composite
