@@ -28,7 +28,11 @@ __all__ = [
 
 
 def mutual_information_columns(prior: NDArray[np.float64], columns: NDArray) -> NDArray:
-    """``μ(v) = Σ_x P_x v_x log(v_x / P·v)`` for every row ``v`` (``0 log 0 = 0``)."""
+    """``μ(v) = Σ_x P_x v_x log(v_x / P·v)`` for every row ``v`` (``0 log 0 = 0``).
+
+    The hot path of the vertex LP and of pricing: it trusts its inputs (a validated prior,
+    non-negative columns); :class:`MutualInformationUtility` validates the prior once.
+    """
     v = np.asarray(columns, dtype=float)
     p_y = v @ prior
     weighted = v * prior
