@@ -30,8 +30,7 @@ import numpy as np
 from tqdm import tqdm
 
 import mechdesign as md
-from mechdesign.design import _column_generation
-from mechdesign.utilities import MutualInformationUtility
+from mechdesign.design import PricingOracle, solve_master
 
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128)
 
@@ -112,14 +111,13 @@ def part_patterned(kind, sizes, epsilon, gap, enumerate_up_to):
 
 def part_warm(epsilon, gap, n):
     prior = np.random.default_rng(n).dirichlet(np.ones(n))
-    objective = MutualInformationUtility(prior)
     rows = []
     for warm in (True, False):
         result, seconds = timed(
-            lambda warm=warm: _column_generation(md.LDP(epsilon), objective, None, gap=gap,
-                                                 warm=warm)
+            lambda warm=warm: solve_master(PricingOracle(md.LDP(epsilon), prior), gap=gap,
+                                           warm=warm)
         )
-        report = result[-1]
+        report = result.report
         rows.append({
             "notion": f"{epsilon:g}-LDP",
             "N": n,

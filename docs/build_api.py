@@ -22,9 +22,9 @@ import mechdesign
 def public_modules() -> list[str]:
     """``mechdesign`` and its public submodules, by name."""
     names = ["mechdesign"]
-    for info in pkgutil.iter_modules(mechdesign.__path__):
-        if not info.name.startswith("_"):
-            names.append(f"mechdesign.{info.name}")
+    for info in pkgutil.walk_packages(mechdesign.__path__, "mechdesign."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            names.append(info.name)
     return names
 
 

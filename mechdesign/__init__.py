@@ -21,15 +21,6 @@ from mechdesign.amplification import (
     disjoint_support_pair,
     rldp_amplification_bound,
 )
-from mechdesign.colgen import (
-    ColumnGenerationReport,
-    LinearisationOracle,
-    Pricing,
-    PricingOracle,
-    RestrictedMaster,
-    price_ldp,
-    run_column_generation,
-)
 from mechdesign.cones import RatioCone, VertexSet
 from mechdesign.contraction import (
     ChiSquaredContraction,
@@ -60,7 +51,10 @@ from mechdesign.datasets import (
 )
 from mechdesign.design import (
     Certificate,
+    ColumnGenerationReport,
     Design,
+    FDivergenceUtility,
+    MutualInformationUtility,
     design,
 )
 from mechdesign.divergences import (
@@ -175,10 +169,6 @@ from mechdesign.uncertainty import (
     conditional_radii,
     xi_bounds,
 )
-from mechdesign.utilities import (
-    FDivergenceUtility,
-    MutualInformationUtility,
-)
 
 __version__ = "0.1.0"
 
@@ -202,20 +192,16 @@ __all__ = [
     "InfeasibleError",
     "InvalidInputError",
     "LeakageDistribution",
-    "LinearisationOracle",
     "MechDesignError",
     "Mechanism",
     "MutualInformationUtility",
     "NonRobustLDP",
     "PMLEnvelope",
     "PaperExample",
-    "Pricing",
-    "PricingOracle",
     "RandomizedResponseEnvelope",
     "RatioCone",
     "RenyiAmplification",
     "RenyiBall",
-    "RestrictedMaster",
     "RobustLDP",
     "RobustLevel",
     "SecretLDP",
@@ -300,7 +286,6 @@ __all__ = [
     "pml_sdpi_bound",
     "pml_upper_quantile",
     "pointwise_leakage",
-    "price_ldp",
     "privacy_profile",
     "private_minimax_lower_bound",
     "project_to_simplex",
@@ -316,7 +301,6 @@ __all__ = [
     "reverse_pinsker_kl",
     "rldp_amplification_bound",
     "robust_ldp_level",
-    "run_column_generation",
     "secret_ldp_level",
     "secret_randomized_response",
     "squared_hellinger",

@@ -181,7 +181,7 @@ VERTEX_PROBE_DIRECTIONS = 16
 VERTEX_PROBE_ROUNDS = 8
 
 #: When cddlib is known to have missed vertices, design() looks for improving columns by
-#: successive linearisation (design._price_by_linearisation): at most this many rounds,
+#: successive linearisation (design.sources.price_by_linearisation): at most this many rounds,
 #: each from this many starting points (the best by reduced cost, then a fixed-seed
 #: random sample: on one PolyOpt instance only starts ranked 355th-476th of 487 led to
 #: the improving vertex), each ascent at most this many LPs.
@@ -189,7 +189,7 @@ PRICING_ROUNDS = 20
 PRICING_STARTS = 512
 PRICING_ASCENT_STEPS = 20
 
-#: Exact pricing (colgen.PricingOracle.price) accepts a MIP solution when its epigraph
+#: Exact pricing (design.patterns.PricingOracle.price) accepts a MIP solution when its epigraph
 #: variable is within this of the convex function G(s) = s log s (HiGHS's MIP feasibility
 #: tolerance is set to 1e-10, so tighter would only re-add the same cut).
 PRICING_CUT_ATOL = 1e-12
@@ -217,8 +217,8 @@ PRICING_HEURISTIC_SLOPES = 48
 PRICING_LOCAL_STARTS = 4
 PRICING_LOCAL_STEPS = 50
 
-#: PolyOpt's heuristic pricing (colgen.LinearisationOracle) climbs from this many starts
-#: per column-generation iteration, at most this many LPs each.
+#: PolyOpt's heuristic pricing (design.robust_pricing.LinearisationOracle) climbs from this
+#: many starts per column-generation iteration, at most this many LPs each.
 LINEARISATION_STARTS = 16
 LINEARISATION_STEPS = 10
 

@@ -25,8 +25,8 @@ def test_api_reference_builds_without_warnings(tmp_path):
     missing = [name for name in md.__all__ if f'id="{name}"' not in page]
     assert not missing, missing
     # The math of the docstrings reaches MathJax as display blocks.
-    colgen = (tmp_path / "mechdesign" / "colgen.html").read_text(encoding="utf-8")
-    assert "$$" in colgen
+    patterns = (tmp_path / "mechdesign" / "design" / "patterns.html").read_text(encoding="utf-8")
+    assert "$$" in patterns
 
 
 def test_every_public_name_has_a_docstring():

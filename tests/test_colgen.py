@@ -13,12 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.colgen import (
+from mechdesign.design import (
     LinearisationOracle,
+    Pricing,
     PricingOracle,
     RestrictedMaster,
     ldp_column,
     price_ldp,
+    run_column_generation,
+    solve_master,
+    solve_vertex_lp,
 )
 from mechdesign.notions import ldp_cone_vertices
 
@@ -140,10 +144,8 @@ def test_pricing_at_a_hard_dual_agrees_with_brute_force():
 
 
 def _optimal_dual(vertices, prior):
-    from mechdesign.design import _solve_vertex_lp
-
     values = mutual_information_of_columns(prior, vertices)
-    _, _, dual = _solve_vertex_lp(vertices, values, None)
+    _, _, dual = solve_vertex_lp(vertices, values, None)
     return dual
 
 
@@ -208,13 +210,9 @@ def test_column_generation_is_reproducible():
 
 
 def test_warm_and_cold_masters_agree():
-    from mechdesign.design import _column_generation
-    from mechdesign.utilities import MutualInformationUtility
-
     prior = np.random.default_rng(2).dirichlet(np.ones(10))
-    objective = MutualInformationUtility(prior)
-    warm = _column_generation(md.LDP(1.0), objective, None, warm=True)[-1]
-    cold = _column_generation(md.LDP(1.0), objective, None, warm=False)[-1]
+    warm = solve_master(PricingOracle(md.LDP(1.0), prior), warm=True).report
+    cold = solve_master(PricingOracle(md.LDP(1.0), prior), warm=False).report
     assert warm.lower_bound == pytest.approx(cold.lower_bound, abs=1e-10)
     assert warm.status == cold.status == "optimal"
 
@@ -407,8 +405,6 @@ def test_restricted_master_and_loop_refuse_bad_input():
         master.add(np.full((1, 3), np.nan), np.zeros(1))
     with pytest.raises(md.InvalidInputError, match="n"):
         RestrictedMaster(0)
-    from mechdesign.colgen import run_column_generation
-
     with pytest.raises(md.InvalidInputError, match="gap"):
         run_column_generation(PricingOracle(md.LDP(1.0), np.full(3, 1 / 3)), gap=float("nan"))
     with pytest.raises(md.UnsupportedError, match="RobustLDP"):
@@ -443,8 +439,6 @@ def test_closed_form_section_membership_matches_the_h_representations():
 
 
 def test_new_public_functions_refuse_bad_input():
-    from mechdesign.colgen import run_column_generation
-
     prior = np.full(4, 0.25)
     with pytest.raises(md.InvalidInputError, match="abs_gap"):
         PricingOracle(md.LDP(1.0), prior).price(np.zeros(4), abs_gap=-1.0)
@@ -458,3 +452,72 @@ def test_new_public_functions_refuse_bad_input():
         oracle.heuristic(np.zeros(3))
     with pytest.raises(md.InvalidInputError, match="effort"):
         oracle.heuristic(np.zeros(4), effort=0)
+
+
+# -- the pipeline's column sources, progress and Ctrl-C -------------------------------------
+
+
+def test_sources_are_registered_by_notion_type():
+    from mechdesign.design import source_class
+    from mechdesign.notions import NonRobustLDP, SecretLDP
+
+    ball = md.RenyiBall(np.full(4, 0.25), 2.0, 0.01)
+    assert source_class(md.LDP(1.0)) is PricingOracle
+    assert source_class(md.PML(1.0, c=0.1)) is PricingOracle
+    assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2))) is PricingOracle
+    assert source_class(md.RobustLDP(1.0, ball, (2, 2))) is LinearisationOracle
+    assert source_class(SecretLDP(1.0, (2, 2))) is None
+    with pytest.raises(md.UnsupportedError, match="no pattern of its vertices"):
+        md.design(SecretLDP(1.0, (2, 2)), np.full(4, 0.25), method="column_generation")
+
+
+def _interrupt_after(monkeypatch, method_name, calls):
+    """Make PricingOracle.<method_name> raise KeyboardInterrupt on its ``calls``-th call."""
+    original = getattr(PricingOracle, method_name)
+    count = {"n": 0}
+
+    def interrupted(self, *args, **kwargs):
+        count["n"] += 1
+        if count["n"] == calls:
+            raise KeyboardInterrupt
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(PricingOracle, method_name, interrupted)
+
+
+def test_ctrl_c_during_column_generation_returns_the_best_design_so_far(monkeypatch):
+    prior = np.random.default_rng(11).dirichlet(np.ones(9))
+    optimum = md.design(md.LDP(1.0), prior, method="enumeration").utility
+    _interrupt_after(monkeypatch, "heuristic", 3)
+    result = md.design(md.LDP(1.0), prior, method="column_generation", progress=False)
+    report = result.column_generation
+    assert report.status == "interrupted"
+    assert report.iterations == 2  # two iterations finished before Ctrl-C
+    assert math.isinf(report.upper_bound)  # no exact pricing had run: nothing certified
+    assert report.lower_bound <= optimum + 1e-9
+    assert result.utility == pytest.approx(report.lower_bound, abs=1e-9)
+    assert result.audit_passed
+    assert result.certificate.holds  # over the columns the master had
+
+
+def test_ctrl_c_during_exact_pricing_keeps_the_certified_bracket(monkeypatch):
+    prior = np.random.default_rng(12).dirichlet(np.ones(9))
+    optimum = md.design(md.LDP(1.0), prior, method="enumeration").utility
+    # The first exact pricing runs (it certifies an upper bound), the second is cut.
+    monkeypatch.setattr(PricingOracle, "heuristic", lambda self, dual, effort=1:
+                        Pricing(np.zeros((0, 9)), np.zeros(0), math.inf, False, 0))
+    _interrupt_after(monkeypatch, "price", 2)
+    result = md.design(md.LDP(1.0), prior, method="column_generation", gap=1e-12)
+    report = result.column_generation
+    assert report.status == "interrupted"
+    assert report.lower_bound <= optimum + 1e-9 <= report.upper_bound + 2e-9
+    assert math.isfinite(report.upper_bound)
+
+
+def test_progress_bar_only_when_asked(capsys):
+    prior = np.random.default_rng(13).dirichlet(np.ones(8))
+    md.design(md.LDP(1.0), prior, method="column_generation", progress=True)
+    assert "column generation" in capsys.readouterr().err
+    md.design(md.LDP(1.0), prior, method="column_generation", progress=False)
+    md.design(md.LDP(1.0), prior, method="column_generation")  # stderr is not a terminal
+    assert capsys.readouterr().err == ""

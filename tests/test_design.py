@@ -17,7 +17,7 @@ import mechdesign as md
 from mechdesign._highs import solve_linear_program
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
 
-design_module = importlib.import_module("mechdesign.design")  # the module, not md.design
+design_module = importlib.import_module("mechdesign.design.pipeline")  # the stages module
 
 RTOL = 1e-9
 ATOL = 1e-10
@@ -298,29 +298,32 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
     # silently loses vertices: with only those (plus what the LP probes add), the LP's
     # dual prices some true vertex positively, and the ascent finds such columns. Each
     # found column must lie in the section and have positive reduced cost.
-    import importlib
-
-    from mechdesign.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
+    from mechdesign.cones import VertexSet, _cdd_run, _probe_missing_vertices, deduplicate_points
+    from mechdesign.design import CddRepair, solve_vertex_lp
 
     from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 
-    design_module = importlib.import_module("mechdesign.design")
     notion, p_hat = silent_loss_notion()
     h = notion.cone(12).h_representation()
-    points, _ = _probe_missing_vertices(deduplicate_points(_cdd_run(h, None)), h)
+    points, missed = _probe_missing_vertices(deduplicate_points(_cdd_run(h, None)), h)
     objective = md.MutualInformationUtility(p_hat)
     values = objective.column_values(points)
-    weights, _, dual = design_module._solve_vertex_lp(points, values, None)
+    weights, _, dual = solve_vertex_lp(points, values, None)
     before = float(weights @ values)
     assert before < SILENT_LOSS_EXACT_OPTIMUM - 1e-5
-    new = design_module._price_by_linearisation(h, objective, points, values, dual)
+    source = CddRepair(VertexSet(points, "cdd", 0.0, missed=missed), h, objective)
+    assert not source.exact
+    assert not source.complete
+    pricing = source.heuristic(dual)
+    new = pricing.columns
     assert new.shape[0] >= 1
     assert np.all(new @ h.T >= -1e-9)
     assert np.allclose(new.sum(axis=1), 1.0)
     assert np.all(objective.column_values(new) - new @ dual > 1e-8)
+    assert np.allclose(pricing.reduced_costs, objective.column_values(new) - new @ dual)
     more = np.vstack([points, new])
     more_values = objective.column_values(more)
-    weights, _, _ = design_module._solve_vertex_lp(more, more_values, None)
+    weights, _, _ = solve_vertex_lp(more, more_values, None)
     after = float(weights @ more_values)
     assert before < after <= SILENT_LOSS_EXACT_OPTIMUM + 1e-9
 

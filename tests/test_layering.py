@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_numerics", "_highs", "_evidence"),
     ("kernel", "divergences", "leakage", "uncertainty", "robust"),  # measures
     ("cones", "notions"),  # problem descriptions
-    ("utilities", "colgen", "design"),  # the design engine
+    ("design",),  # the design engine (a subpackage)
     ("contraction", "amplification", "envelope", "mechanisms", "paper_examples", "datasets"),
     ("reproduce", "cli", "__init__"),  # front ends
 )

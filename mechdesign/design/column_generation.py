@@ -1,0 +1,212 @@
+"""Column generation: a restricted master and a column source, with a certified bracket.
+
+Each iteration solves the restricted master
+(:class:`~mechdesign.design.master.RestrictedMaster`) and prices its dual ``λ`` with a
+column source (:mod:`mechdesign.design.sources`). Because every column sums to one,
+``Σ_v θ_v = N`` for every feasible ``θ``, so for any ``λ``
+
+.. math::
+
+    \\text{LP value} \\;\\le\\; \\text{OPT} \\;\\le\\; \\mathbf 1 \\cdot \\lambda
+    + N \\max\\bigl(0, \\max_{v} r(v)\\bigr), \\qquad r(v) = \\mu(v) - \\lambda\\cdot v
+
+(``Σ θ_v μ(v) = 1·λ + Σ θ_v r(v)``): a certified bracket whenever the source's pricing
+returns a true upper bound on ``max_v r(v)``.
+
+Measured (``benchmarks/scale.py``, 2-core machine, ε = 1, certified gap 1e-6): ε-LDP at
+N = 20 in 1.3 s, N = 64 in 19 s and N = 128 in 6 minutes; ``(ε, c = 1/(2N))``-PML at
+N = 32 in 38 s and N = 64 in 4.5 minutes. Warm-starting the master makes its solves
+about 6× faster per iteration, but they are 5 % of the time: pricing dominates.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mechdesign._numerics import (
+    COLUMN_GENERATION_BATCH,
+    COLUMN_GENERATION_MAX_ITERATIONS,
+    LINEARISATION_ESCALATION,
+    LINEARISATION_RETRIES,
+    PRICING_MIP_ABS_GAP,
+    check_positive_int,
+)
+from mechdesign.design.master import RestrictedMaster, column_key
+from mechdesign.design.result import ColumnGenerationReport
+from mechdesign.design.sources import ColumnSource, Pricing, check_gap
+
+__all__ = ["ColumnGenerationRun", "run_column_generation"]
+
+#: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
+INTERRUPTED = "interrupted"
+
+
+@dataclass
+class ColumnGenerationRun:
+    """The state column generation ends in (see :func:`run_column_generation`)."""
+
+    master: RestrictedMaster
+    lower: float
+    upper: float
+    history: list[tuple[float, float]]
+    dual: NDArray[np.float64]
+    exact_pricing: bool
+    exact_pricings: int
+    mips: int
+    seconds: float
+    gap_tolerance: float
+    interrupted: bool = False
+
+    def report(self, lower: float | None = None, dual=None, seconds=None) -> ColumnGenerationReport:
+        """The certificate, with ``lower`` (and ``dual``) replaced when the caller
+        re-solved the final master (design polishes it)."""
+        low = self.lower if lower is None else lower
+        optimal = self.exact_pricing and self.upper - low <= self.gap_tolerance * max(1.0, abs(low))
+        if optimal:
+            status = "optimal"
+        elif self.interrupted:
+            status = INTERRUPTED
+        else:
+            status = f"feasible, gap {self.upper - low:.3g}"
+        return ColumnGenerationReport(
+            lower_bound=low,
+            upper_bound=self.upper,
+            exact_pricing=self.exact_pricing,
+            status=status,
+            columns=int(self.master.columns.shape[0]),
+            iterations=len(self.history),
+            history=tuple(self.history),
+            dual=self.dual if dual is None else dual,
+            seconds=self.seconds if seconds is None else seconds,
+            exact_pricings=self.exact_pricings,
+            mips=self.mips,
+            master_seconds=self.master.seconds,
+        )
+
+
+def run_column_generation(
+    oracle: ColumnSource,
+    *,
+    gap: float,
+    time_limit: float | None = None,
+    warm: bool = True,
+    max_iterations: int = COLUMN_GENERATION_MAX_ITERATIONS,
+    progress: bool = False,
+) -> ColumnGenerationRun:
+    """Restricted master plus pricing, for mutual information.
+
+    Each iteration solves the master (:class:`RestrictedMaster`, warm-started) and
+    prices its dual heuristically; up to :data:`COLUMN_GENERATION_BATCH` new columns with
+    reduced cost above ``tolerance / N`` are added (``tolerance = gap · max(1,
+    |lower|)``). When the heuristic finds none and the oracle is exact, its MIPs run —
+    one Dinkelbach step first, converged if that leaves the gap open without a new
+    column — proving their optimum to ``0.1 · tolerance / N`` (at least
+    :data:`PRICING_MIP_ABS_GAP`), which is all the bound ``1·λ + N max(0, r̄)`` needs.
+    Stops when ``upper − lower ≤ tolerance``, when nothing new improves, at
+    ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf``
+    (the caller bounds it otherwise).
+
+    Ctrl-C (``KeyboardInterrupt``) ends the loop where it is: the run returns with
+    ``interrupted = True``, the master's columns so far and the best bracket certified so
+    far (``upper = inf`` if no exact pricing had run); its report's status is
+    ``"interrupted"``. ``progress`` shows a tqdm bar (iterations, lower bound, gap,
+    columns).
+    """
+    from tqdm.auto import tqdm
+
+    gap = check_gap(gap)
+    if time_limit is not None:
+        time_limit = check_gap(time_limit, "time_limit")
+    max_iterations = check_positive_int(max_iterations, "max_iterations")
+    start = time.perf_counter()
+    n = oracle.n
+    master = RestrictedMaster(n, warm=warm)
+    initial = oracle.initial_columns()
+    master.add(initial, oracle.values(initial))
+    lower, upper = -math.inf, math.inf
+    history: list[tuple[float, float]] = []
+    exact_pricings = mips = 0
+    dual = np.zeros(n)
+    bar = tqdm(total=max_iterations, desc="column generation", disable=not progress,
+               leave=False)
+    interrupted = False
+    try:
+        for _ in range(max_iterations):
+            _, dual, value = master.solve()
+            lower = max(lower, value)
+            tolerance = gap * max(1.0, abs(lower))
+            new = _improving(oracle.heuristic(dual), master, tolerance / n)
+            for _ in range(0 if oracle.exact else LINEARISATION_RETRIES):
+                if new.shape[0]:
+                    break
+                # A heuristic that finds nothing tries again, harder, before giving up.
+                pricing = oracle.heuristic(dual, effort=LINEARISATION_ESCALATION)
+                new = _improving(pricing, master, tolerance / n)
+            if new.shape[0] == 0 and oracle.exact:
+                abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
+                for converge in (False, True):
+                    pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap)
+                    exact_pricings += 1
+                    mips += pricing.mips
+                    upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
+                    if upper - lower <= tolerance:
+                        break
+                    new = _improving(pricing, master, 0.01 * tolerance / n)
+                    if new.shape[0]:
+                        break
+            history.append((lower, upper))
+            bar.update()
+            bar.set_postfix(lower=f"{lower:.6g}", gap=f"{upper - lower:.2e}",
+                            columns=len(master.keys))
+            if upper - lower <= tolerance or new.shape[0] == 0:
+                break  # optimal, or nothing new improves
+            if time_limit is not None and time.perf_counter() - start > time_limit:
+                break
+            master.add(new, oracle.values(new))
+    except KeyboardInterrupt:
+        interrupted = True
+    bar.close()
+    if oracle.exact and math.isinf(upper) and not interrupted:
+        # Stopped (time or iteration limit) before the heuristic ran dry: price the last
+        # dual exactly once, so that the result still carries a certified bound.
+        tolerance = gap * max(1.0, abs(lower))
+        pricing = oracle.price(dual, converge=True,
+                               abs_gap=max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n))
+        exact_pricings += 1
+        mips += pricing.mips
+        upper = float(dual.sum()) + n * max(0.0, pricing.upper_bound)
+        history.append((lower, upper))
+    return ColumnGenerationRun(
+        master=master,
+        lower=lower,
+        upper=upper,
+        history=history,
+        dual=dual,
+        exact_pricing=bool(oracle.exact),
+        exact_pricings=exact_pricings,
+        mips=mips,
+        seconds=time.perf_counter() - start,
+        gap_tolerance=gap,
+        interrupted=interrupted,
+    )
+
+
+def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float) -> NDArray:
+    """Up to :data:`COLUMN_GENERATION_BATCH` of the priced columns with reduced cost
+    above ``threshold`` that are not already columns of the master (rounded to 12
+    decimals; a scan of the master instead took three quarters of the time at a = 240)."""
+    out: list[NDArray[np.float64]] = []
+    keys: set[bytes] = set()
+    for column, cost in zip(pricing.columns, pricing.reduced_costs, strict=True):
+        if not cost > threshold or len(out) == COLUMN_GENERATION_BATCH:
+            break
+        key = column_key(column)
+        if key not in master.keys and key not in keys:
+            keys.add(key)
+            out.append(column)
+    return np.array(out) if out else np.zeros((0, master.n))

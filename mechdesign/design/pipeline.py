@@ -1,0 +1,421 @@
+"""The design pipeline: a few small stages from a notion and a utility to a certified
+mechanism.
+
+For a utility that is a sum over output columns of a sublinear (convex, positively
+homogeneous) function, ``U(K) = Σ_y μ(K[:, y])``, the optimum over mechanisms whose
+columns lie in a notion's ratio cone uses only the vertices ``V`` of the cone's normalised
+section (Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4; robust-LDP paper, Thm. 3; GUIDE.md
+consequence 1). So the design problem is the linear program
+
+.. math::
+
+    \\max_{\\theta \\ge 0} \\sum_{v \\in V} \\theta_v\\, \\mu(v)
+    \\quad \\text{s.t.} \\quad \\sum_{v \\in V} \\theta_v\\, v = \\mathbf 1,
+
+whose dual is ``min 1·λ s.t. λ·v ≥ μ(v) for every v ∈ V``. The optimal mechanism has
+columns ``θ_v v`` for ``θ_v > 0``; a basic optimal solution has at most N of them.
+
+:func:`design` runs the stages in order:
+
+1. :func:`resolve_problem`: validate the notion, resolve the utility (which fixes N);
+2. :func:`choose_method`: ``method="auto"`` picks enumeration or column generation;
+3. :func:`column_source`: the source of columns (:mod:`mechdesign.design.sources`);
+4. :func:`solve_master`: one vertex LP over a complete source, column generation
+   otherwise, then a final polished LP;
+5. :func:`certify`: the LP certificate, the utility recomputed from the mechanism by the
+   independent path (:mod:`mechdesign.leakage`, :mod:`mechdesign.divergences`), the
+   notion's own audit, and the Dobrushin coefficient next to the notion's closed-form
+   bound where one exists — a :class:`~mechdesign.design.result.Design`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import (
+    AUDIT_ATOL,
+    CERTIFICATE_ATOL,
+    COLUMN_GENERATION_GAP,
+    MAX_VERTICES,
+    as_distribution,
+    show,
+)
+from mechdesign.cones import Backend
+from mechdesign.design.column_generation import run_column_generation
+from mechdesign.design.master import certificate, solve_vertex_lp
+from mechdesign.design.result import ColumnGenerationReport, Design, Timings
+from mechdesign.design.sources import (
+    CddRepair,
+    ColumnSource,
+    VertexEnumeration,
+    check_gap,
+    source_class,
+)
+from mechdesign.design.utilities import MutualInformationUtility, Utility
+from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
+from mechdesign.kernel import Mechanism
+from mechdesign.leakage import dobrushin_coefficient
+from mechdesign.notions import Notion, check_notion
+
+__all__ = [
+    "AUTO_MAX_VERTICES",
+    "METHODS",
+    "MasterSolution",
+    "choose_method",
+    "column_source",
+    "design",
+    "resolve_problem",
+    "solve_master",
+]
+
+
+#: The values of ``design(method=...)``; the first is the default.
+METHODS = ("auto", "enumeration", "column_generation")
+
+#: ``method="auto"`` enumerates while the notion's vertex bound is at most this many
+#: vertices and uses column generation above it (where its pricing is exact): the
+#: crossover measured by ``benchmarks/auto_method.py`` (see :func:`design`).
+AUTO_MAX_VERTICES = 2**18
+
+
+def design(
+    notion: Notion,
+    prior: ArrayLike | None = None,
+    *,
+    utility: Literal["mutual_information"] | Utility = "mutual_information",
+    backend: Backend = "auto",
+    method: Literal["auto", "enumeration", "column_generation"] = "auto",
+    max_vertices: int = MAX_VERTICES,
+    time_limit: float | None = None,
+    gap: float = COLUMN_GENERATION_GAP,
+    progress: bool | None = None,
+) -> Design:
+    """The mechanism maximising a sublinear utility under a privacy notion.
+
+    Parameters
+    ----------
+    notion : Notion
+        :class:`~mechdesign.notions.LDP`, :class:`~mechdesign.notions.PML`, or any object
+        with the same interface.
+    prior : array_like, shape=(N,), optional
+        The input distribution; required for mutual information (it also fixes N).
+    utility : "mutual_information" or Utility
+        ``"mutual_information"`` (default) or a utility object such as
+        :class:`FDivergenceUtility`, which then fixes N itself.
+    backend : {"auto", "cdd", "exact", "closed_form"}
+        Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
+    method : {"auto", "enumeration", "column_generation"}
+        ``"auto"`` (default): column generation when its pricing is exact for the notion
+        (ε-LDP, ``(ε, c)``-PML and non-robust RLDP under its own ``P̂``, mutual
+        information, ``0 < ε < ∞``) and the notion's vertex bound
+        (:meth:`~mechdesign.cones.RatioCone.vertex_bound`) exceeds
+        :data:`AUTO_MAX_VERTICES`; enumeration otherwise. Enumeration is the faster of the
+        two below the threshold and the only certified one for the other notions (PolyOpt's
+        column generation is heuristic). The threshold is the crossover measured on a
+        2-core machine (``benchmarks/auto_method.py``, ε = 1, Dirichlet(1) priors,
+        column-generation time over enumeration time): ε-LDP 1.3 at N = 17 (131,070
+        vertices, 2.5 s enumerating, 0.5 GB), 1.8 at N = 18 (262,142; 6 s, 0.9 GB), 0.46 at
+        N = 19 and 0.13 at N = 20 (33 s enumerating, 3.9 GB; 4.3 s generating);
+        ``(ε, 1/(2N))``-PML 2.1 at N = 13 (bound 122,880), 1.0 at N = 14 (262,144), 0.92
+        at N = 15. The choice is recorded in ``Design.method``.
+        ``"enumeration"``: enumerate every vertex, then one LP.
+        ``"column_generation"``: a restricted master LP over generated vertices
+        (:mod:`mechdesign.design.column_generation`), stopping with a bracket
+        ``lower ≤ OPT ≤ upper`` (``Design.column_generation``); mutual information only,
+        ``0 < ε < ∞``.
+        Pricing is exact for ε-LDP, ``(ε, c)``-PML and
+        :class:`~mechdesign.notions.NonRobustLDP` (status ``"optimal"`` once the gap is
+        within ``gap``); PolyOpt (:class:`~mechdesign.notions.RobustLDP`, prior = its
+        estimate) is priced heuristically and bounded by the non-robust relaxation
+        (status ``"feasible, gap g"``). Other notions raise
+        :class:`~mechdesign.errors.UnsupportedError` (no pattern of their vertices is
+        known). When the cdd backend's LP probes show that
+        cddlib missed vertices even after every row order
+        (:attr:`~mechdesign.cones.VertexSet.missed` > 0), improving columns are then
+        searched by successive linearisation
+        (:class:`~mechdesign.design.sources.CddRepair`), the
+        ``backend`` string of the result says so, and the certificate covers only the
+        columns found.
+    max_vertices : int
+        Refuse with :class:`~mechdesign.errors.TooLargeError` above this many vertices.
+    time_limit : float, optional
+        HiGHS time limit in seconds; reaching it raises
+        :class:`~mechdesign.errors.SolverError` with status ``"Time limit reached"``.
+        With ``method="column_generation"`` it bounds the whole loop instead, which then
+        stops with status ``"feasible, gap g"``.
+    gap : float
+        ``method="column_generation"`` only: stop as ``"optimal"`` once the certified
+        ``upper − lower ≤ gap · max(1, |lower|)`` (nats).
+    progress : bool, optional
+        Show a tqdm progress bar while columns are generated (iterations, lower bound,
+        gap, columns). ``None`` (default): when standard error is a terminal. Ctrl-C
+        during column generation stops it cleanly: the design is the best certified so
+        far, its ``column_generation.status`` is ``"interrupted"`` and its bracket is
+        what had been certified (``upper_bound = inf`` before any exact pricing).
+
+    Returns
+    -------
+    Design
+
+    Raises
+    ------
+    InvalidInputError
+        Bad notion parameters, prior, N < 2, or an unknown option.
+    TooLargeError
+        The vertex enumeration would exceed ``max_vertices``.
+    SolverError
+        HiGHS did not reach optimality, or the solution failed its certificate or audit
+        (carrying the status).
+    """
+    start = time.perf_counter()
+    notion, objective = resolve_problem(notion, prior, utility)
+    if method not in METHODS:
+        raise InvalidInputError(f"method must be one of {METHODS}; got {show(method)}.")
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise InvalidInputError(
+            f"time_limit must be a positive number of seconds; got {show(time_limit)}."
+        )
+    gap = check_gap(gap)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if method == "auto":
+        method = choose_method(notion, objective)
+    source = column_source(notion, objective, method, backend=backend,
+                           max_vertices=max_vertices)
+    solved = solve_master(source, time_limit=time_limit, gap=gap, progress=bool(progress))
+    return certify(notion, objective, method, solved, time.perf_counter() - start)
+
+
+def resolve_problem(
+    notion: Notion, prior: ArrayLike | None, utility: Literal["mutual_information"] | Utility
+) -> tuple[Notion, Utility]:
+    """Stage 1: the validated notion and the utility object (which fixes N ≥ 2, matching
+    the notion's own alphabet when it has one)."""
+    notion = check_notion(notion)
+    objective = _resolve_utility(utility, prior)
+    n = objective.n
+    if n < 2:
+        raise InvalidInputError(f"design needs at least N = 2 inputs; got N = {n}.")
+    size = notion.input_size
+    if size is not None and size != n:
+        raise InvalidInputError(
+            f"prior has length {n} but the notion is defined on {size} inputs."
+        )
+    return notion, objective
+
+
+def choose_method(notion: Notion, objective: Utility) -> str:
+    """Stage 2, ``method="auto"`` (see :func:`design`): column generation when a source
+    prices the notion exactly for this utility and the vertex bound exceeds
+    :data:`AUTO_MAX_VERTICES`, enumeration otherwise."""
+    if not isinstance(objective, MutualInformationUtility):
+        return "enumeration"
+    source = source_class(notion)
+    if source is None or not source.exact or not source.supports(notion, objective.prior):
+        return "enumeration"
+    large = notion.cone(objective.n).vertex_bound() > AUTO_MAX_VERTICES
+    return "column_generation" if large else "enumeration"
+
+
+def column_source(
+    notion: Notion,
+    objective: Utility,
+    method: str,
+    *,
+    backend: Backend = "auto",
+    max_vertices: int = MAX_VERTICES,
+) -> ColumnSource:
+    """Stage 3: where the master's columns come from.
+
+    ``"enumeration"``: every vertex of the section by ``backend``
+    (:class:`~mechdesign.design.sources.VertexEnumeration`), or
+    :class:`~mechdesign.design.sources.CddRepair` when cddlib's LP probes found vertices
+    it missed. ``"column_generation"``: the pricing source registered for the notion
+    (:func:`~mechdesign.design.sources.source_class`); mutual information only.
+    """
+    if method == "enumeration":
+        cone = notion.cone(objective.n)
+        vertex_set = cone.vertices(backend, max_vertices=max_vertices)
+        if vertex_set.missed:
+            return CddRepair(vertex_set, cone.h_representation(), objective)
+        return VertexEnumeration(vertex_set, objective)
+    if not isinstance(objective, MutualInformationUtility):
+        raise UnsupportedError(
+            "method='column_generation' prices mutual information only (its exact "
+            f"pricing uses the pattern of mu); got the utility {show(objective.name)}. Use "
+            "method='enumeration'."
+        )
+    source = source_class(notion)
+    if source is None:
+        raise UnsupportedError(
+            f"column generation needs a pricing source for the notion; none is known for "
+            f"{show(notion)} (no pattern of its vertices is known). Use method='enumeration'."
+        )
+    return source(notion, objective.prior)
+
+
+@dataclass(frozen=True)
+class MasterSolution:
+    """Stage 4's result: the master's columns and its polished optimum.
+
+    Attributes
+    ----------
+    points : ndarray, shape=(m, N)
+        Every column of the final master.
+    values : ndarray, shape=(m,)
+        Their utilities ``μ``.
+    weights : ndarray, shape=(m,)
+        The polished LP weights ``θ``.
+    dual : ndarray, shape=(N,)
+        The final LP's dual ``λ``.
+    status : str
+        HiGHS's status of the final LP.
+    backend : str
+        Where the columns came from.
+    enumeration_seconds, lp_seconds : float
+    report : ColumnGenerationReport or None
+        The bracket, when columns were generated.
+    """
+
+    points: NDArray[np.float64]
+    values: NDArray[np.float64]
+    weights: NDArray[np.float64]
+    dual: NDArray[np.float64]
+    status: str
+    backend: str
+    enumeration_seconds: float
+    lp_seconds: float
+    report: ColumnGenerationReport | None
+
+
+def solve_master(
+    source: ColumnSource,
+    *,
+    time_limit: float | None = None,
+    gap: float = COLUMN_GENERATION_GAP,
+    warm: bool = True,
+    progress: bool = False,
+) -> MasterSolution:
+    """Stage 4: the master LP over a source's columns.
+
+    A complete source (every vertex enumerated) is one vertex LP
+    (:func:`~mechdesign.design.master.solve_vertex_lp`). Otherwise column generation
+    (:func:`~mechdesign.design.column_generation.run_column_generation`) grows the master
+    from the source's initial columns; a heuristic source's upper bound comes from its
+    ``upper_bound`` (PolyOpt: the non-robust relaxation, within the time left, at least a
+    tenth of ``time_limit``); then a final cold, polished solve of the master, whose
+    value is the reported lower bound.
+    """
+    started = time.perf_counter()
+    initial = source.initial_columns()
+    values = _finite_values(source, initial)
+    if source.complete:
+        weights, solution, dual = solve_vertex_lp(initial, values, time_limit)
+        return MasterSolution(initial, values, weights, dual, solution.status,
+                              source.describe(initial.shape[0]), source.enumeration_seconds,
+                              solution.seconds, None)
+    run = run_column_generation(source, gap=gap, time_limit=time_limit, warm=warm,
+                                progress=progress)
+    if not source.exact:
+        left = None if time_limit is None else max(
+            time_limit - (time.perf_counter() - started), 0.1 * time_limit
+        )
+        run.upper = source.upper_bound(gap, left)
+    points, values = run.master.columns, run.master.values
+    remaining = None if time_limit is None else max(
+        time_limit - (time.perf_counter() - started), 1.0
+    )
+    weights, solution, dual = solve_vertex_lp(points, values, remaining)
+    report = run.report(float(weights @ values), dual, time.perf_counter() - started)
+    return MasterSolution(points, values, weights, dual, solution.status,
+                          source.describe(points.shape[0]), source.enumeration_seconds,
+                          solution.seconds, report)
+
+
+def certify(
+    notion: Notion, objective: Utility, method: str, solved: MasterSolution, seconds: float
+) -> Design:
+    """Stage 5: the mechanism of the master's solution and its evidence, or
+    :class:`~mechdesign.errors.SolverError` when the LP certificate or the audit fails."""
+    start = time.perf_counter()
+    weights, points = solved.weights, solved.points
+    used = np.flatnonzero(weights > 0)
+    mechanism = Mechanism((weights[used, None] * points[used]).T).reduced()
+    evidence = certificate(points, solved.values, weights, solved.dual)
+    achieved = objective.of(mechanism)
+    scale = max(1.0, abs(evidence.primal_objective))
+    if not evidence.holds or abs(achieved - evidence.primal_objective) > (
+        CERTIFICATE_ATOL * scale
+    ):
+        raise SolverError(
+            f"the LP solution failed its optimality certificate (dual violation "
+            f"{evidence.max_dual_violation:.3g}, primal {show(evidence.primal_objective)}, "
+            f"dual {show(evidence.dual_objective)}, utility of the mechanism {show(achieved)})",
+            status="certificate failed",
+        )
+    level = notion.level(mechanism)
+    if not level <= notion.epsilon + AUDIT_ATOL:
+        raise SolverError(
+            f"the designed mechanism failed its audit: privacy level {show(level)} > "
+            f"epsilon = {show(notion.epsilon)}",
+            status="audit failed",
+        )
+    generated = method == "column_generation"
+    return Design(
+        notion=notion,
+        method=method,
+        utility_name=objective.name,
+        mechanism=mechanism,
+        utility=achieved,
+        weights=weights[used],
+        vertices=points[used],
+        n_vertices=int(points.shape[0]),
+        backend=solved.backend,
+        column_generation=solved.report if generated else None,
+        status=solved.status,
+        certificate=evidence,
+        privacy_level=level,
+        dobrushin_coefficient=dobrushin_coefficient(mechanism),
+        dobrushin_bound=notion.dobrushin_bound(objective.n),
+        timings=Timings(solved.enumeration_seconds, solved.lp_seconds,
+                        seconds + time.perf_counter() - start),
+    )
+
+
+def _finite_values(source: ColumnSource, points: NDArray[np.float64]) -> NDArray[np.float64]:
+    values = source.values(points)
+    if not np.all(np.isfinite(values)):
+        raise InvalidInputError(
+            "the utility is infinite at a vertex of the notion's section; the optimum is "
+            "unbounded (for example KL between hypotheses with different "
+            "supports under a notion that allows zeros)."
+        )
+    return values
+
+
+def _resolve_utility(
+    utility: Literal["mutual_information"] | Utility, prior: ArrayLike | None
+) -> Utility:
+    if isinstance(utility, str):
+        if utility not in ("mutual_information", "mi"):
+            raise InvalidInputError(
+                f"utility must be 'mutual_information' or a utility object; got {show(utility)}."
+            )
+        if prior is None:
+            raise InvalidInputError("prior is required for the mutual-information utility.")
+        return MutualInformationUtility(prior)
+    if prior is not None:
+        p = as_distribution(prior, "prior")
+        if p.shape[0] != utility.n:
+            raise InvalidInputError(
+                f"prior must have length {utility.n} (the utility's N); got {p.shape[0]}."
+            )
+    return utility
