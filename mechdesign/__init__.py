@@ -153,6 +153,7 @@ from mechdesign.notions import (
     dobrushin_bound,
 )
 from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
+from mechdesign.reports import ROBUST_LDP_MECHANISMS, robust_ldp_mechanism
 from mechdesign.robust import (
     RobustLevel,
     linear_extreme,
@@ -178,6 +179,7 @@ __all__ = [
     "LDP",
     "PAPER_EXAMPLES",
     "PML",
+    "ROBUST_LDP_MECHANISMS",
     "SQUARED_HELLINGER",
     "TOTAL_VARIATION",
     "CategoricalPair",
@@ -301,6 +303,7 @@ __all__ = [
     "reverse_pinsker_kl",
     "rldp_amplification_bound",
     "robust_ldp_level",
+    "robust_ldp_mechanism",
     "secret_ldp_level",
     "secret_randomized_response",
     "squared_hellinger",

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from mechdesign._numerics import show
+from mechdesign._numerics import (
+    show,
+)
 
 __all__ = ["EvidenceFloat"]
 

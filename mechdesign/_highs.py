@@ -22,10 +22,16 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import LP_FALLBACK_FEASIBILITY_TOL, LP_FEASIBILITY_TOL, show
+from mechdesign._numerics import (
+    show,
+)
+from mechdesign._tolerances import (
+    LP_FALLBACK_FEASIBILITY_TOL,
+    LP_FEASIBILITY_TOL,
+)
 from mechdesign.errors import SolverError
 
-__all__ = ["LinearProgramSolution", "new_model", "solve_linear_program", "solve_with_fallback"]
+__all__ = ["STATUS_ACTION", "Model", "ModelSolution", "new_model", "solve_linear_program"]
 
 #: HiGHS's code for the primal simplex method (option ``simplex_strategy``).
 PRIMAL_SIMPLEX = 4
@@ -72,37 +78,6 @@ def new_model(**options: bool | int | float | str) -> highspy.Highs:
     return model
 
 
-@dataclass(frozen=True)
-class LinearProgramSolution:
-    """What HiGHS returned for an optimal LP.
-
-    Attributes
-    ----------
-    x : ndarray, shape=(n_cols,)
-        Primal solution.
-    row_dual : ndarray, shape=(n_rows,)
-        Row duals (see the module docstring for the sign convention).
-    objective : float
-        Primal objective value.
-    status : str
-        HiGHS's model status string (always ``"Optimal"`` here).
-    iterations : int
-        Simplex iterations.
-    seconds : float
-        Wall-clock solve time.
-    basic_columns : ndarray of int
-        Indices of the columns HiGHS reports as basic.
-    """
-
-    x: NDArray[np.float64]
-    row_dual: NDArray[np.float64]
-    objective: float
-    status: str
-    iterations: int
-    seconds: float
-    basic_columns: NDArray[np.int64]
-
-
 def solve_linear_program(
     cost: NDArray[np.float64],
     matrix: sp.csc_array,
@@ -114,92 +89,25 @@ def solve_linear_program(
     sense: Literal["maximize", "minimize"] = "maximize",
     time_limit: float | None = None,
     feasibility_tolerance: float = LP_FEASIBILITY_TOL,
-) -> LinearProgramSolution:
+    known_feasible: bool = False,
+) -> ModelSolution:
     """Solve ``opt c·x s.t. row_lower ≤ A x ≤ row_upper, col_lower ≤ x ≤ col_upper``.
 
-    Columns default to ``x ≥ 0``. ``±inf`` bounds are translated to HiGHS's infinity.
-    Raises :class:`SolverError` (with HiGHS's model status) unless the model status is
-    optimal.
+    Columns default to ``x ≥ 0``; ``±inf`` bounds are translated to HiGHS's infinity. The
+    primal simplex is used: the vertex LPs have N rows and up to millions of columns
+    (ε-LDP at N = 16, 65,534 columns: 0.5 s and 109 iterations, against 7.7 s and 6,961
+    iterations for HiGHS's default dual simplex). ``known_feasible``: the caller knows
+    the LP is feasible and bounded, so a status the table (:data:`STATUS_ACTION`) marks
+    "retry" is numerical trouble and :meth:`Model.solve`'s retry policy applies (near-
+    degenerate programs: nearly parallel columns at tiny ε, c ≈ 0 with a large ε).
+    Raises :class:`SolverError` (with HiGHS's model status) unless the LP is solved.
     """
-    a = sp.csc_array(matrix)
-    n_rows, n_cols = a.shape
-    lower = np.zeros(n_cols) if col_lower is None else np.asarray(col_lower, float)
-    upper = np.full(n_cols, np.inf) if col_upper is None else np.asarray(col_upper, float)
-
-    lp = highspy.HighsLp()
-    lp.num_col_ = n_cols
-    lp.num_row_ = n_rows
-    lp.col_cost_ = np.asarray(cost, float)
-    lp.col_lower_ = _to_highs_bounds(lower)
-    lp.col_upper_ = _to_highs_bounds(upper)
-    lp.row_lower_ = _to_highs_bounds(np.asarray(row_lower, float))
-    lp.row_upper_ = _to_highs_bounds(np.asarray(row_upper, float))
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = a.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = a.indices.astype(np.int32)
-    lp.a_matrix_.value_ = a.data.astype(float)
-    lp.sense_ = highspy.ObjSense.kMaximize if sense == "maximize" else highspy.ObjSense.kMinimize
-
-    # Primal simplex: the vertex LPs have N rows and up to millions of columns. Measured
-    # on ε-LDP at N = 16 (65,534 columns): 0.5 s and 109 iterations, against 7.7 s and
-    # 6,961 iterations for HiGHS's default dual simplex.
-    solver = new_model(
-        primal_feasibility_tolerance=feasibility_tolerance,
-        dual_feasibility_tolerance=feasibility_tolerance,
-        simplex_strategy=PRIMAL_SIMPLEX,
-        **({} if time_limit is None else {"time_limit": float(time_limit)}),
+    model = Model.from_matrix(
+        cost, matrix, row_lower, row_upper, col_lower=col_lower, col_upper=col_upper,
+        sense=sense, primal_feasibility_tolerance=feasibility_tolerance,
+        dual_feasibility_tolerance=feasibility_tolerance, simplex_strategy=PRIMAL_SIMPLEX,
     )
-    solver.passModel(lp)
-    start = time.perf_counter()
-    solver.run()
-    seconds = time.perf_counter() - start
-    model_status = solver.getModelStatus()
-    status = solver.modelStatusToString(model_status)
-    if model_status != highspy.HighsModelStatus.kOptimal:
-        raise SolverError(f"HiGHS did not solve the linear program to optimality ({status})",
-                          status=status)
-    solution = solver.getSolution()
-    basis = solver.getBasis()
-    col_status = np.array([s == highspy.HighsBasisStatus.kBasic for s in basis.col_status])
-    info = solver.getInfo()
-    return LinearProgramSolution(
-        x=np.array(solution.col_value, dtype=float),
-        row_dual=np.array(solution.row_dual, dtype=float),
-        objective=float(info.objective_function_value),
-        status=status,
-        iterations=int(info.simplex_iteration_count),
-        seconds=seconds,
-        basic_columns=np.flatnonzero(col_status),
-    )
-
-
-#: HiGHS statuses that, on an LP the caller knows to be feasible and bounded, mean
-#: numerical trouble at the tight tolerance rather than a property of the problem.
-NUMERICAL_FAILURES = frozenset({"Infeasible", "Solve error", "Unknown", "Not Set"})
-
-
-def solve_with_fallback(
-    cost: NDArray[np.float64],
-    matrix: sp.csc_array,
-    row_lower: NDArray[np.float64],
-    row_upper: NDArray[np.float64],
-    **options,
-) -> LinearProgramSolution:
-    """:func:`solve_linear_program` for LPs known to be feasible and bounded.
-
-    Near-degenerate programs (nearly parallel columns at tiny ε; c ≈ 0 with a large ε)
-    can make HiGHS stop at :data:`LP_FEASIBILITY_TOL` with a status in
-    :data:`NUMERICAL_FAILURES`; they are solved again at HiGHS's default tolerance
-    :data:`LP_FALLBACK_FEASIBILITY_TOL`, and a second failure is raised. Other statuses
-    (a time limit, say) are raised at once. Callers check the answer independently.
-    """
-    try:
-        return solve_linear_program(cost, matrix, row_lower, row_upper, **options)
-    except SolverError as err:
-        if err.status not in NUMERICAL_FAILURES:
-            raise
-        options["feasibility_tolerance"] = LP_FALLBACK_FEASIBILITY_TOL
-        return solve_linear_program(cost, matrix, row_lower, row_upper, **options)
+    return model.solve("the linear program", time_limit=time_limit, retry=known_feasible)
 
 
 def _to_highs_bounds(values: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -211,9 +119,41 @@ def _to_highs_bounds(values: NDArray[np.float64]) -> NDArray[np.float64]:
 
 # -- models built step by step (restricted masters, pricing LPs and MIPs) -------------------
 
-#: HiGHS model statuses that :meth:`Model.solve` retries: on a problem the caller knows
-#: to be feasible and bounded they mean numerical trouble, not a property of the problem.
-RETRIED = NUMERICAL_FAILURES
+#: Every HiGHS model status and what :meth:`Model.solve` makes of it (cvxpy's
+#: ``highs_conif.py`` and scipy's ``_linprog_highs.py`` sort them the same way):
+#:
+#: - ``"optimal"``: the answer;
+#: - ``"retry"``: on a problem the caller knows to be feasible and bounded, numerical
+#:   trouble rather than a property of the problem — retried (see :meth:`Model.solve`),
+#:   and raised as :class:`SolverError` when the caller does not know it or it persists;
+#: - ``"limit"``: a run stopped by a limit; a MIP may return its incumbent, whose dual
+#:   bound is still a bound; an LP raises;
+#: - ``"error"``: raised at once as :class:`SolverError` (a model HiGHS could not load, an
+#:   unbounded or infeasible-or-unbounded problem, a memory limit, an interruption).
+#:
+#: Every failure carries HiGHS's own status string on ``SolverError.status``.
+STATUS_ACTION: dict[str, str] = {
+    "Optimal": "optimal",
+    "Infeasible": "retry",
+    "Solve error": "retry",
+    "Presolve error": "retry",
+    "Postsolve error": "retry",
+    "Unknown": "retry",
+    "Not Set": "retry",
+    "Time limit reached": "limit",
+    "Iteration limit reached": "limit",
+    "Solution limit reached": "limit",
+    "Bound on objective reached": "limit",
+    "Target for objective reached": "limit",
+    "Load error": "error",
+    "Model error": "error",
+    "Empty": "error",
+    "Primal infeasible or unbounded": "error",
+    "Unbounded": "error",
+    "Interrupted by user": "error",
+    "Interrupted by HiGHS": "error",
+    "Memory limit reached": "error",
+}
 
 
 @dataclass(frozen=True)
@@ -236,6 +176,10 @@ class ModelSolution:
         the objective.
     saved : tuple of ndarray
         For a MIP with ``mip_improving_solution_save``, every improving incumbent.
+    seconds : float
+        Wall-clock time of this call (retries included).
+    iterations : int
+        Simplex iterations of the last run.
     """
 
     status: str
@@ -244,6 +188,8 @@ class ModelSolution:
     objective: float
     dual_bound: float
     saved: tuple[NDArray[np.float64], ...] = ()
+    seconds: float = 0.0
+    iterations: int = 0
 
     @property
     def timed_out(self) -> bool:
@@ -274,10 +220,52 @@ class Model:
         self._highs.changeObjectiveSense(
             highspy.ObjSense.kMaximize if sense == "maximize" else highspy.ObjSense.kMinimize
         )
-        self._tolerance = options.get("primal_feasibility_tolerance", LP_FEASIBILITY_TOL)
+        self._tolerances = (
+            options.get("primal_feasibility_tolerance", LP_FEASIBILITY_TOL),
+            options.get("dual_feasibility_tolerance", LP_FEASIBILITY_TOL),
+        )
         self.n_cols = 0
         self.n_rows = 0
         self._integer = False
+        self._solved = False
+
+    @classmethod
+    def from_matrix(
+        cls,
+        cost: ArrayLike,
+        matrix: sp.csc_array,
+        row_lower: ArrayLike,
+        row_upper: ArrayLike,
+        *,
+        col_lower: ArrayLike | None = None,
+        col_upper: ArrayLike | None = None,
+        sense: Literal["maximize", "minimize"] = "maximize",
+        **options: bool | int | float | str,
+    ) -> Model:
+        """The LP ``opt c·x s.t. row_lower ≤ A x ≤ row_upper, col_lower ≤ x ≤ col_upper``
+        passed to HiGHS in one piece, column-wise (columns default to ``x ≥ 0``)."""
+        a = sp.csc_array(matrix)
+        n_rows, n_cols = a.shape
+        lower = np.zeros(n_cols) if col_lower is None else np.asarray(col_lower, float)
+        upper = np.full(n_cols, np.inf) if col_upper is None else np.asarray(col_upper, float)
+        lp = highspy.HighsLp()
+        lp.num_col_ = n_cols
+        lp.num_row_ = n_rows
+        lp.col_cost_ = np.asarray(cost, float)
+        lp.col_lower_ = _to_highs_bounds(lower)
+        lp.col_upper_ = _to_highs_bounds(upper)
+        lp.row_lower_ = _to_highs_bounds(np.asarray(row_lower, float))
+        lp.row_upper_ = _to_highs_bounds(np.asarray(row_upper, float))
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = a.indptr.astype(np.int32)
+        lp.a_matrix_.index_ = a.indices.astype(np.int32)
+        lp.a_matrix_.value_ = a.data.astype(float)
+        lp.sense_ = (highspy.ObjSense.kMaximize if sense == "maximize"
+                     else highspy.ObjSense.kMinimize)
+        model = cls(sense=sense, **options)
+        model._highs.passModel(lp)
+        model.n_rows, model.n_cols = n_rows, n_cols
+        return model
 
     # -- building ---------------------------------------------------------------------------
 
@@ -334,36 +322,42 @@ class Model:
     # -- solving ----------------------------------------------------------------------------
 
     def solve(self, what: str, *, warm: bool = True, time_limit: float | None = None,
-              accept_time_limit: bool = False) -> ModelSolution:
+              accept_time_limit: bool = False, retry: bool = True) -> ModelSolution:
         """Run HiGHS and return the solution, or raise :class:`SolverError` naming
         ``what`` and carrying HiGHS's status.
 
-        The retry policy: a status in :data:`RETRIED` is retried from scratch (a warm
-        basis gone bad), then from scratch at :data:`LP_FALLBACK_FEASIBILITY_TOL`, after
-        which the tolerance is restored. ``time_limit`` applies to this call alone
-        (HiGHS's own limit counts the run time of every earlier call on the object, HiGHS
-        issues 1331 and 1477). With ``accept_time_limit`` a run stopped by the limit with
-        a feasible point is returned (its :attr:`ModelSolution.dual_bound` is still a
-        bound); otherwise every status but optimal raises.
+        The one retry policy (for ``retry=True``: the caller knows the problem is
+        feasible and bounded): a status :data:`STATUS_ACTION` marks ``"retry"`` is
+        retried from scratch if the model had been solved before (a warm basis gone
+        bad), then from scratch at :data:`LP_FALLBACK_FEASIBILITY_TOL`, after which the
+        model's own tolerances are restored. ``time_limit`` applies to this call alone
+        (HiGHS's own limit counts the run time of every earlier call on the object,
+        HiGHS issues 1331 and 1477). With ``accept_time_limit`` a run stopped by a limit
+        with a feasible point is returned (its :attr:`ModelSolution.dual_bound` is still
+        a bound); otherwise every status but optimal raises.
         """
         highs = self._highs
+        started = time.perf_counter()
         if time_limit is not None:
             self.set_option("time_limit", highs.getRunTime() + float(time_limit))
         if not warm:
             highs.clearSolver()
         status = self._run()
-        if status in RETRIED:
+        if retry and self._solved and _action(status) == "retry":
             highs.clearSolver()
             status = self._run()
-        if status in RETRIED:
-            self._set_tolerance(LP_FALLBACK_FEASIBILITY_TOL)
+        if retry and _action(status) == "retry":
+            self._set_tolerances(LP_FALLBACK_FEASIBILITY_TOL, LP_FALLBACK_FEASIBILITY_TOL)
             highs.clearSolver()
             status = self._run()
-            self._set_tolerance(self._tolerance)
+            self._set_tolerances(*self._tolerances)
+        self._solved = True
         info = highs.getInfo()
-        stopped = status == TIME_LIMIT and accept_time_limit and info.primal_solution_status == 2
-        if status != "Optimal" and not stopped:
-            raise SolverError(f"HiGHS did not solve {what} to optimality", status=status)
+        stopped = (_action(status) == "limit" and accept_time_limit
+                   and info.primal_solution_status == 2)
+        if _action(status) != "optimal" and not stopped:
+            raise SolverError(f"HiGHS did not solve {what} to optimality ({status})",
+                              status=status)
         solution = highs.getSolution()
         objective = float(info.objective_function_value)
         mip = self._integer
@@ -376,6 +370,8 @@ class Model:
             objective=objective,
             dual_bound=max(float(info.mip_dual_bound), objective) if mip else objective,
             saved=saved,
+            seconds=time.perf_counter() - started,
+            iterations=int(info.simplex_iteration_count),
         )
 
     def run_time(self) -> float:
@@ -386,9 +382,15 @@ class Model:
         self._highs.run()
         return self._highs.modelStatusToString(self._highs.getModelStatus())
 
-    def _set_tolerance(self, tolerance: float) -> None:
-        self.set_option("primal_feasibility_tolerance", tolerance)
-        self.set_option("dual_feasibility_tolerance", tolerance)
+    def _set_tolerances(self, primal: float, dual: float) -> None:
+        self.set_option("primal_feasibility_tolerance", primal)
+        self.set_option("dual_feasibility_tolerance", dual)
+
+
+def _action(status: str) -> str:
+    """What :data:`STATUS_ACTION` makes of a status (a status new to this table is an
+    error)."""
+    return STATUS_ACTION.get(status, "error")
 
 
 def _bound(value: float) -> float:

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import check_alpha, check_positive_int, show
+from mechdesign._numerics import (
+    check_alpha,
+    check_positive_int,
+    show,
+)
 from mechdesign.contraction import cross_channel_gamma
 from mechdesign.divergences import (
     f_alpha_from_renyi,

@@ -8,7 +8,8 @@
     certificate. ``--notion pml`` with ``--c`` is (ε, c)-PML; without it, PML for the
     known prior ``--prior``.
 ``mechdesign design --notion rldp --epsilon E --data FILE --sensitive COL --other COL``
-``[--beta B] [--mechanism polyopt|polyopt-paper|ir|srr] [--max-vertices N] [--json]``
+``[--beta B] [--mechanism grr|srr|ir|polyopt|polyopt-paper|nr] [--max-vertices N]``
+``[--json]``
     robust LDP from data (robust-LDP paper): ``P̂`` from two columns of a CSV file, the
     χ² confidence ball at significance β (default 0.05), then PolyOpt (default variant,
     or the paper's), IR or SRR, with its utility next to GRR's and SRR's and its exact
@@ -51,62 +52,34 @@ import numpy as np
 
 from mechdesign import __version__
 from mechdesign._numerics import (
-    AUDIT_ATOL,
-    COLUMN_GENERATION_GAP,
-    MAX_VERTICES,
     as_distribution,
     show,
 )
-from mechdesign.contraction import (
-    asoodeh_zhang_kl_contraction,
-    decomposable_threshold,
-    gamma_bound,
-    kairouz_dobrushin_bound,
-    max_dobrushin,
-    max_zeros_per_column,
-    pml_hellinger_sdpi_bound,
-    pml_kl_sdpi_bound,
-    pml_sdpi_bound,
+from mechdesign._tolerances import (
+    CERTIFICATE_ATOL,
+    COLUMN_GENERATION_GAP,
 )
-from mechdesign.datasets import CategoricalPair, categorical_pair
+from mechdesign.cones import (
+    MAX_VERTICES,
+)
+from mechdesign.datasets import categorical_pair
 from mechdesign.design import METHODS, Design, design
-from mechdesign.divergences import CHI_SQUARED
-from mechdesign.envelope import (
-    binary_envelope,
-    dp_epsilon,
-    envelope_lower_bound,
-    envelope_upper_bound,
-    leakage_distribution,
-    pml_envelope,
-    pml_lower_quantile,
-    pml_upper_quantile,
-)
 from mechdesign.errors import InvalidInputError, MechDesignError, TooLargeError
 from mechdesign.kernel import Mechanism
-from mechdesign.leakage import (
-    dobrushin_coefficient,
-    ldp_level,
-    maximal_leakage,
-    mutual_information,
-    pml_capacity,
-    pml_level,
-    pointwise_leakage,
-    renyi_ldp_level,
-)
-from mechdesign.mechanisms import (
-    design_independent_reporting,
-    randomized_response,
-    secret_randomized_response,
-)
-from mechdesign.notions import LDP, PML, RobustLDP, dobrushin_bound
+from mechdesign.notions import LDP, PML, RobustLDP
 from mechdesign.paper_examples import PAPER_EXAMPLES
-from mechdesign.robust import robust_ldp_level
+from mechdesign.reports import (
+    BOUND_RTOL,
+    RLDP_MAX_VERTICES,
+    ROBUST_LDP_MECHANISMS,
+    bounds_report,
+    envelope_report,
+    measure_report,
+    rldp_report,
+)
 from mechdesign.uncertainty import RenyiBall, chi2_radius
 
-__all__ = ["envelope_report", "main", "measure_report", "rldp_report"]
-
-#: Relative slack when checking η_TV(K) ≤ Ξ(C(K, Q(c)), c) in a report.
-_BOUND_RTOL = 1e-9
+__all__ = ["build_parser", "main"]
 
 
 def read_matrix(path: str | Path) -> np.ndarray:
@@ -133,47 +106,6 @@ def read_matrix(path: str | Path) -> np.ndarray:
     if len({len(r) for r in rows}) != 1:
         raise InvalidInputError(f"{path}: rows have different lengths {[len(r) for r in rows]}.")
     return np.array(rows, dtype=float)
-
-
-def measure_report(
-    kernel: Mechanism,
-    prior: np.ndarray,
-    *,
-    c_values: Sequence[float] = (),
-    alpha: float = 2.0,
-) -> dict[str, Any]:
-    """Every foundation measure of ``kernel``, as a JSON-ready dict (nats).
-
-    For each ``c`` the report holds the (ε,c)-PML level ``ε_c = C(K, Q_X(c))`` and the
-    check of Theorem 1 of the Dobrushin paper, ``η_TV(K) ≤ Ξ(ε_c, c)``.
-    """
-    n = kernel.n_inputs
-    eta = dobrushin_coefficient(kernel)
-    capacities = []
-    for c in c_values:
-        eps_c = pml_capacity(kernel, c)
-        bound = dobrushin_bound(eps_c, c, n)
-        capacities.append(
-            {
-                "c": c,
-                "pml_capacity": eps_c,
-                "dobrushin_bound": bound,
-                "dobrushin_within_bound": bool(eta <= bound * (1 + _BOUND_RTOL)),
-            }
-        )
-    return {
-        "n_inputs": n,
-        "n_outputs": kernel.n_outputs,
-        "prior": prior.tolist(),
-        "ldp_level": ldp_level(kernel),
-        "maximal_leakage": maximal_leakage(kernel),
-        "dobrushin_coefficient": eta,
-        "renyi_ldp_level": {"alpha": alpha, "value": renyi_ldp_level(kernel, alpha)},
-        "mutual_information": mutual_information(kernel, prior),
-        "pml_level": pml_level(kernel, prior),
-        "pointwise_leakage": pointwise_leakage(kernel, prior).tolist(),
-        "pml_capacity": capacities,
-    }
 
 
 def _jsonable(value: Any) -> Any:
@@ -249,7 +181,7 @@ DEMO_C = 0.05
 
 def _design_evidence_holds(result: Design) -> bool:
     within = result.dobrushin_bound is None or (
-        result.dobrushin_coefficient <= result.dobrushin_bound * (1 + _BOUND_RTOL)
+        result.dobrushin_coefficient <= result.dobrushin_bound * (1 + BOUND_RTOL)
     )
     return result.audit_passed and result.certificate.holds and within
 
@@ -363,88 +295,6 @@ def _cmd_design(args: argparse.Namespace) -> int:
         print(_format_design("design", result))
     return 0 if _design_evidence_holds(result) else 1
 
-
-#: Default cap on PolyOpt's vertex count in the CLI: the McMullen bound is loose for Γ_ε
-#: (it allows 4·10⁶ vertices for Adult's race × sex, which has about 10⁴ and takes 2 s).
-RLDP_MAX_VERTICES = 10**12
-
-
-def rldp_report(
-    pair: CategoricalPair,
-    epsilon: float,
-    *,
-    beta: float = 0.05,
-    mechanism: str = "polyopt",
-    max_vertices: int = RLDP_MAX_VERTICES,
-    **design_options: Any,
-) -> dict[str, Any]:
-    """Design a robust-LDP mechanism for the data of ``pair`` and audit it exactly.
-
-    ``mechanism`` is ``"polyopt"`` (the default variant), ``"polyopt-paper"``, ``"ir"``
-    or ``"srr"``. The report has the data summary, the mechanism, its utility
-    ``I_P̂(X; Y)`` and NMI (divided by ``H_P̂(X)``), the utilities of GRR and SRR at the
-    same ε, and the exact robust level over the ball with its projection bound.
-    ``design_options`` (``method``, ``time_limit``, ``gap``) go to
-    :func:`~mechdesign.design.design` for PolyOpt.
-    """
-    ball = pair.ball(beta)
-    shape = pair.shape
-    p_hat = pair.p_hat
-    entropy = float(-np.sum(p_hat[p_hat > 0] * np.log(p_hat[p_hat > 0])))
-    extra: dict[str, Any] = {}
-    if mechanism in ("polyopt", "polyopt-paper"):
-        variant = "paper" if mechanism == "polyopt-paper" else "default"
-        result = _run_design(
-            RobustLDP(epsilon, ball, shape, variant), p_hat, max_vertices=max_vertices,
-            **design_options,
-        )
-        kernel = result.mechanism
-        extra = {
-            "n_vertices": result.summary()["n_vertices"],
-            "certificate_holds": result.certificate.holds,
-            "seconds": result.summary()["seconds"],
-        }
-    elif mechanism == "ir":
-        ir = design_independent_reporting(epsilon, ball, shape)
-        kernel = ir.mechanism
-        extra = {"epsilon2": ir.epsilon2, "delta2": ir.delta2, "d": ir.d}
-    elif mechanism == "srr":
-        kernel = secret_randomized_response(shape, epsilon)
-    else:
-        raise InvalidInputError(
-            "mechanism must be 'polyopt', 'polyopt-paper', 'ir' or 'srr'; got "
-            f"{show(mechanism)}."
-        )
-    level = robust_ldp_level(kernel, ball, shape)
-    utility = mutual_information(kernel, p_hat)
-    comparators = {
-        "grr": mutual_information(randomized_response(p_hat.size, epsilon), p_hat),
-        "srr": mutual_information(secret_randomized_response(shape, epsilon), p_hat),
-    }
-    return {
-        "sensitive": pair.sensitive,
-        "other": pair.other,
-        "shape": list(shape),
-        "s_labels": list(pair.s_labels),
-        "u_labels": list(pair.u_labels),
-        "n_samples": pair.n_samples,
-        "beta": beta,
-        "radius": ball.radius,
-        "epsilon": epsilon,
-        "mechanism_name": mechanism,
-        "mechanism": kernel.matrix.tolist(),
-        "utility": utility,
-        "nmi": utility / entropy if entropy > 0 else math.nan,
-        "comparator_utilities": comparators,
-        "robust_level": float(level),
-        "projection_bound": level.projection_bound,
-        "worst_case": {"output": level.output, "secrets": level.secrets},
-        "audit_exact": level.exact,
-        "audit_passed": float(level) <= epsilon + AUDIT_ATOL,
-        **extra,
-    }
-
-
 def _format_rldp(report: dict[str, Any]) -> str:
     shape = report["shape"]
     lines = [
@@ -502,42 +352,23 @@ def _cmd_design_rldp(args: argparse.Namespace) -> int:
     options = _design_options(args)
     if args.max_vertices is None:
         options["max_vertices"] = RLDP_MAX_VERTICES
-    report = rldp_report(
-        pair,
-        args.epsilon,
-        beta=0.05 if args.beta is None else args.beta,
-        mechanism=args.mechanism or "polyopt",
-        **options,
-    )
+    try:
+        report = rldp_report(
+            pair,
+            args.epsilon,
+            beta=0.05 if args.beta is None else args.beta,
+            mechanism=args.mechanism or "polyopt",
+            **options,
+        )
+    except TooLargeError as exc:
+        raise TooLargeError(
+            f"{exc} On the command line: --max-vertices N, or --method column_generation."
+        ) from exc
     if args.json:
         print(json.dumps(_jsonable(report), indent=2))
     else:
         print(_format_rldp(report))
     return 0 if report["audit_passed"] else 1
-
-
-def bounds_report(epsilon: float, c: float, n: int, tv: float = 1.0) -> dict[str, Any]:
-    """Every contraction quantity of the Dobrushin paper for (ε, c)-PML on ``n`` inputs."""
-    lp = max_dobrushin(PML(epsilon, c=c), n)
-    gamma_max, gamma_min = gamma_bound(epsilon, c, n)
-    return {
-        "epsilon": float(epsilon),
-        "c": float(c),
-        "n": int(n),
-        "tv": float(tv),
-        "dobrushin_bound": dobrushin_bound(epsilon, c, n),
-        "dobrushin_lp": float(lp),
-        "extremal_kernel": lp.kernel.matrix.tolist(),
-        "decomposable_threshold": decomposable_threshold(c, n),
-        "max_zeros_per_column": max_zeros_per_column(epsilon, c, n),
-        "gamma_max_bound": gamma_max,
-        "gamma_min_bound": gamma_min,
-        "kl_sdpi": pml_kl_sdpi_bound(epsilon, c, n, tv),
-        "hellinger_sdpi": pml_hellinger_sdpi_bound(epsilon, c, n, tv),
-        "chi_squared_sdpi": pml_sdpi_bound(epsilon, c, n, tv, CHI_SQUARED),
-        "ldp_dobrushin_kairouz": kairouz_dobrushin_bound(epsilon),
-        "ldp_kl_contraction_asoodeh_zhang": asoodeh_zhang_kl_contraction(epsilon),
-    }
 
 
 def _format_bounds(report: dict[str, Any]) -> str:
@@ -573,44 +404,8 @@ def _cmd_bounds(args: argparse.Namespace) -> int:
         print(json.dumps(_jsonable(report), indent=2))
     else:
         print(_format_bounds(report))
-    agree = abs(report["dobrushin_lp"] - report["dobrushin_bound"]) <= 1e-8
+    agree = abs(report["dobrushin_lp"] - report["dobrushin_bound"]) <= CERTIFICATE_ATOL
     return 0 if agree else 1
-
-
-def envelope_report(kernel: Mechanism, prior: np.ndarray, deltas: Sequence[float]) -> dict:
-    """Every quantity of the envelope paper for one kernel and prior, at each δ."""
-    dist = leakage_distribution(kernel, prior)
-    support = prior > 0
-    maximal = float(np.log(kernel.matrix[support].max(axis=0).sum()))
-    rows = []
-    for delta in deltas:
-        exact = pml_envelope(kernel, prior, delta)
-        rows.append(
-            {
-                "delta": float(delta),
-                "lower_quantile": pml_lower_quantile(kernel, prior, delta),
-                "upper_quantile": pml_upper_quantile(kernel, prior, delta),
-                "binary_envelope": binary_envelope(kernel, prior, delta),
-                "lower_bound_eq14": envelope_lower_bound(kernel, prior, delta),
-                "envelope": float(exact),
-                "envelope_bracket_upper": exact.upper,
-                "witness_post_processing": exact.post_processing.tolist(),
-                "witness_bad_set": list(exact.bad_set),
-                "upper_bound_maximal_leakage": maximal - math.log(delta),
-                "upper_bound_theorem3": envelope_upper_bound(kernel, prior, delta),
-                "dp_epsilon": dp_epsilon(kernel, delta),
-            }
-        )
-    return {
-        "n_inputs": kernel.n_inputs,
-        "n_outputs": kernel.n_outputs,
-        "prior": prior.tolist(),
-        "leakage_values": dist.values.tolist(),
-        "leakage_probabilities": dist.probabilities.tolist(),
-        "pml_level": float(dist.values[-1]),
-        "maximal_leakage": maximal,
-        "deltas": rows,
-    }
 
 
 def _format_envelope(title: str, report: dict[str, Any]) -> str:
@@ -838,7 +633,7 @@ def build_parser() -> argparse.ArgumentParser:
     des.add_argument("--beta", type=float, help="rldp: significance of the χ² ball (0.05)")
     des.add_argument(
         "--mechanism",
-        choices=["polyopt", "polyopt-paper", "ir", "srr"],
+        choices=[name.lower() for name in ROBUST_LDP_MECHANISMS],
         help="rldp: which mechanism (default polyopt, the default variant)",
     )
     des.add_argument("--json", action="store_true", help="machine-readable output")

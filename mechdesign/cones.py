@@ -20,8 +20,8 @@ in ``C``. This module turns the pairs into
 
   ``"cdd"``
       pycddlib in floating point; near-duplicates are merged (tolerance
-      :data:`~mechdesign._numerics.VERTEX_DEDUP_ATOL`) and every vertex is checked
-      against the H-representation (:data:`~mechdesign._numerics.VERTEX_FEASIBILITY_ATOL`);
+      :data:`~mechdesign._tolerances.VERTEX_DEDUP_ATOL`) and every vertex is checked
+      against the H-representation (:data:`~mechdesign._tolerances.VERTEX_FEASIBILITY_ATOL`);
       coordinates that pass the check but are a rounding error below zero are set to 0.
       Floating-point cddlib can silently return too few vertices on degenerate cones, so
       the result is probed by LP (:func:`_probe_missing_vertices`); if a probe finds a
@@ -58,23 +58,35 @@ from scipy.spatial import cKDTree
 
 from mechdesign._highs import solve_linear_program
 from mechdesign._numerics import (
-    EXACT_SCREEN_ATOL,
-    EXACT_SCREEN_COND,
-    MAX_EXACT_ACTIVE_SETS,
-    MAX_VERTICES,
-    VERTEX_DEDUP_ATOL,
-    VERTEX_FEASIBILITY_ATOL,
-    VERTEX_PROBE_ATOL,
-    VERTEX_PROBE_DIRECTIONS,
-    VERTEX_PROBE_ROUNDS,
     as_float_array,
     check_epsilon,
     show,
+)
+from mechdesign._tolerances import (
+    EXACT_SCREEN_ATOL,
+    EXACT_SCREEN_COND,
+    VERTEX_DEDUP_ATOL,
+    VERTEX_FEASIBILITY_ATOL,
+    VERTEX_PROBE_ATOL,
 )
 from mechdesign.errors import InfeasibleError, InvalidInputError, SolverError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
 
 __all__ = ["BACKENDS", "RatioCone", "VertexSet"]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: Default cap on the number of vertices a design may enumerate (2^20, just above the
+#: 2^20 − 2 vertices of ε-LDP at N = 20).
+MAX_VERTICES = 2**20
+
+#: Default cap on the number of active sets the exact backend may examine.
+MAX_EXACT_ACTIVE_SETS = 300_000
+
+#: Random directions per probing round (besides the 2N coordinate directions ±e_i) and
+#: the most rounds; a round that finds nothing ends the probing.
+VERTEX_PROBE_DIRECTIONS = 16
+VERTEX_PROBE_ROUNDS = 8
 
 Backend = Literal["auto", "cdd", "exact", "closed_form"]
 BACKENDS: tuple[str, ...] = ("auto", "cdd", "exact", "closed_form")
@@ -572,8 +584,8 @@ def _exact_vertices(
 
     Speed. The integer computation runs only for subsets that survive a floating-point
     screen: a subset whose system ``[R; 1] v = e_N`` has condition number below
-    :data:`~mechdesign._numerics.EXACT_SCREEN_COND` and whose solution violates a row
-    by more than :data:`~mechdesign._numerics.EXACT_SCREEN_ATOL` is discarded (the
+    :data:`~mechdesign._tolerances.EXACT_SCREEN_COND` and whose solution violates a row
+    by more than :data:`~mechdesign._tolerances.EXACT_SCREEN_ATOL` is discarded (the
     floating-point error is far below that margin at that conditioning, so no vertex is
     lost); every other subset, including every near-singular one, is decided exactly.
     """

@@ -20,17 +20,21 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import minimize
 
 from mechdesign._evidence import EvidenceFloat
-from mechdesign._highs import solve_with_fallback
+from mechdesign._highs import solve_linear_program
 from mechdesign._numerics import (
-    BOUNDARY_PRIOR_WEIGHTS,
-    CORRELATION_WEIGHT_FLOOR,
-    LP_SNAP_ATOL,
     as_distribution,
     as_float_array,
     check_c,
     check_epsilon,
     check_positive_int,
     show,
+)
+from mechdesign._tolerances import (
+    CORRELATION_SEARCH_FATOL,
+    CORRELATION_SEARCH_XATOL,
+    CORRELATION_WEIGHT_FLOOR,
+    LP_SNAP_ATOL,
+    THRESHOLD_RTOL,
 )
 from mechdesign.divergences import KL, FGenerator, reverse_pinsker
 from mechdesign.errors import InvalidInputError, SolverError
@@ -60,6 +64,13 @@ __all__ = [
     "private_minimax_lower_bound",
     "reverse_pinsker_kl",
 ]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: Weights a of the near-point-mass starting priors a·e_x + (1 − a)·e_x' in the search for
+#: η_χ²: suprema approached as a → 0 are then found to within about a (well above the
+#: floor, so no precision is lost in P_Y).
+BOUNDARY_PRIOR_WEIGHTS = (1e-3, 1e-6, 1e-9)
 
 
 # -- the maximal Dobrushin coefficient of any ratio-cone notion, by LP ----------------------
@@ -180,9 +191,9 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
         cost = np.zeros(n_val)
         cost[i], cost[j] = 1.0, -1.0
         # Always feasible (p = 1/2) and bounded, so a failure is numerical.
-        solution = solve_with_fallback(
+        solution = solve_linear_program(
             cost, matrix, np.zeros(g.shape[0]), upper,
-            col_lower=np.zeros(n_val), col_upper=np.ones(n_val),
+            col_lower=np.zeros(n_val), col_upper=np.ones(n_val), known_feasible=True,
         )
         seconds += solution.seconds
         n_programs += 1
@@ -283,9 +294,9 @@ def max_zeros_per_column(epsilon: float, c: float, n: int) -> int:
         return n_val - 1
     # (N − z) c e^ε ≥ 1, compared in logs to avoid overflow; a relative slack absorbs the
     # rounding of ε = −log((N − z)c) computed in floating point.
-    slack = 1e-12
     feasible = [
-        z for z in range(n_val) if eps + math.log((n_val - z) * c_val) >= -slack * max(1.0, eps)
+        z for z in range(n_val)
+        if eps + math.log((n_val - z) * c_val) >= -THRESHOLD_RTOL * max(1.0, eps)
     ]
     return max(feasible) if feasible else 0
 
@@ -656,14 +667,15 @@ def chi_squared_contraction(
     # Refine the best few starts locally (softmax keeps the prior in the simplex).
     scored = sorted(starts, key=lambda s: -_maximal_correlation(k, s))
     for start in scored[: min(len(scored), count)]:
-        logits = np.log(np.maximum(start, 1e-12))
+        logits = np.log(np.maximum(start, CORRELATION_WEIGHT_FLOOR))
 
         def negative(z: NDArray[np.float64]) -> float:
             w = np.exp(z - z.max())
             return -_maximal_correlation(k, w / w.sum()) ** 2
 
         result = minimize(negative, logits, method="Nelder-Mead",
-                          options={"maxiter": 200 * n, "xatol": 1e-10, "fatol": 1e-14})
+                          options={"maxiter": 200 * n, "xatol": CORRELATION_SEARCH_XATOL,
+                                   "fatol": CORRELATION_SEARCH_FATOL})
         w = np.exp(result.x - result.x.max())
         w[w / w.sum() < CORRELATION_WEIGHT_FLOOR] = 0.0
         prior = w / w.sum()

@@ -17,7 +17,10 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from mechdesign._numerics import check_alpha, show
+from mechdesign._numerics import (
+    check_alpha,
+    show,
+)
 from mechdesign.errors import InvalidInputError
 from mechdesign.uncertainty import RenyiBall, chi2_radius
 

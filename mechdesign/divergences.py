@@ -25,13 +25,13 @@ from scipy.optimize import minimize_scalar
 from scipy.special import logsumexp, xlog1py
 
 from mechdesign._numerics import (
-    JOINT_RANGE_XATOL,
     LOG_FLOAT_MAX,
-    SERIES_RADIUS,
-    SERIES_TERMS,
     as_distribution,
     check_alpha,
     show,
+)
+from mechdesign._tolerances import (
+    JOINT_RANGE_XATOL,
 )
 from mechdesign.errors import InvalidInputError, SolverError
 
@@ -59,6 +59,14 @@ __all__ = [
     "squared_hellinger",
     "total_variation",
 ]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: Below this ``|x|`` the power series of the excess functions ``e^x − 1 − x`` and
+#: ``(1 + x) log(1 + x) − x`` are summed instead of their closed forms, which cancel there;
+#: ``SERIES_TERMS`` terms of either series then reach far below double precision.
+SERIES_RADIUS = 0.25
+SERIES_TERMS = 30
 
 
 @dataclass(frozen=True)
@@ -360,7 +368,6 @@ def f_alpha_from_renyi(value: float, alpha: float) -> float:
     return 1.0 if math.isinf(d) else -math.expm1((a - 1.0) * d)
 
 
-
 def _check_gamma(gamma: float) -> float:
     try:
         g = float(gamma)
@@ -372,7 +379,6 @@ def _check_gamma(gamma: float) -> float:
 
 
 # -- Pinsker-type inequalities between TV and f-divergences (f_α paper, Section IV) ------------
-
 
 
 def reverse_pinsker(

@@ -29,20 +29,23 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._evidence import EvidenceFloat
-from mechdesign._highs import solve_with_fallback
+from mechdesign._highs import solve_linear_program
 from mechdesign._numerics import (
-    ENVELOPE_MASS_ATOL,
-    ENVELOPE_RTOL,
-    LEAKAGE_TIE_ATOL,
     LOG_FLOAT_MAX,
-    QUANTILE_MASS_ATOL,
-    STOCHASTIC_ATOL,
     as_distribution,
     as_float_array,
     as_real,
     check_epsilon,
     check_positive_int,
     show,
+)
+from mechdesign._tolerances import (
+    ENVELOPE_BRACKET_RTOL,
+    ENVELOPE_MASS_ATOL,
+    ENVELOPE_RTOL,
+    LEAKAGE_TIE_ATOL,
+    QUANTILE_MASS_ATOL,
+    STOCHASTIC_ATOL,
 )
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -400,8 +403,9 @@ def _bad_set_program(
     matrix = sp.csc_array((data, (row_index, np.concatenate([col, col]))), shape=(r + m, r * m))
     row_lower = np.concatenate([np.zeros(r), np.full(m, -np.inf)])
     row_upper = np.concatenate([np.full(r, np.inf), np.ones(m)])
-    solution = solve_with_fallback(
-        np.tile(j.p_y, r), matrix, row_lower, row_upper, col_upper=np.ones(r * m)
+    solution = solve_linear_program(
+        np.tile(j.p_y, r), matrix, row_lower, row_upper, col_upper=np.ones(r * m),
+        known_feasible=True,
     )
     w[rows] = np.clip(solution.x.reshape(r, m), 0.0, 1.0)
     return float(solution.objective), w
@@ -539,7 +543,8 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
         hi = top
     else:
         # Theorem 3 bounds ε_c(δ) strictly above its value too (any margin will do).
-        hi = min(top, math.exp(envelope_upper_bound(kernel, prior, d)) * (1 + 1e-9))
+        above = math.exp(envelope_upper_bound(kernel, prior, d)) * (1 + ENVELOPE_BRACKET_RTOL)
+        hi = min(top, above)
         lo = math.exp(envelope_lower_bound(kernel, prior, d))
         reached, best, w = attempt(lo)
         if not reached:  # eq. (14) holds exactly; LP rounding only. λ = 1: one piece.

@@ -15,15 +15,16 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
-    EM_MAX_ITER,
-    EM_TOL,
-    PROPORTIONAL_RTOL,
-    RANK_RTOL,
-    STOCHASTIC_ATOL,
     as_distribution,
     as_float_array,
     as_stochastic_matrix,
     show,
+)
+from mechdesign._tolerances import (
+    EM_TOL,
+    PROPORTIONAL_RTOL,
+    RANK_RTOL,
+    STOCHASTIC_ATOL,
 )
 from mechdesign.errors import InvalidInputError, SolverError
 
@@ -34,6 +35,11 @@ __all__ = [
     "output_classes",
     "project_to_simplex",
 ]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: Iteration cap of the EM iteration; reaching it raises :class:`SolverError`.
+EM_MAX_ITER = 200_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,7 +53,7 @@ class Mechanism:
         2-D, finite, non-negative, and every row must sum to 1 within ``atol``. Rows are
         not renormalised: a matrix that fails a check raises.
     atol : float, optional
-        Tolerance on the row sums (default :data:`mechdesign._numerics.STOCHASTIC_ATOL`).
+        Tolerance on the row sums (default :data:`mechdesign._tolerances.STOCHASTIC_ATOL`).
 
     Attributes
     ----------
@@ -279,7 +285,7 @@ def estimate_input_distribution(
         not be unique (EM then returns one maximiser).
     ``"auto"`` (default)
         ``"inverse"`` when K has full row rank (singular values above
-        :data:`~mechdesign._numerics.RANK_RTOL` times the largest), otherwise ``"em"``.
+        :data:`~mechdesign._tolerances.RANK_RTOL` times the largest), otherwise ``"em"``.
 
     Raises
     ------

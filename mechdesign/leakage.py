@@ -20,7 +20,13 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_distribution, as_float_array, check_alpha, check_c, show
+from mechdesign._numerics import (
+    as_distribution,
+    as_float_array,
+    check_alpha,
+    check_c,
+    show,
+)
 from mechdesign.divergences import renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix

@@ -25,12 +25,17 @@ from numpy.typing import ArrayLike
 from scipy.optimize import minimize_scalar
 
 from mechdesign._numerics import (
-    REMARK2_RTOL,
     as_distribution,
     check_c,
     check_epsilon,
     check_positive_int,
     show,
+)
+from mechdesign._tolerances import (
+    IR_SPLIT_XATOL,
+    REMARK2_RTOL,
+    ROUNDING_ATOL,
+    THRESHOLD_RTOL,
 )
 from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -141,7 +146,7 @@ def _best_split(p: np.ndarray) -> list[int]:
     for size in range(1, n):
         for members in itertools.combinations(range(n), size):
             gap = abs(float(p[list(members)].sum()) - 0.5)
-            if gap < best_gap - 1e-15:
+            if gap < best_gap - ROUNDING_ATOL:
                 best, best_gap = list(members), gap
     return best
 
@@ -376,12 +381,12 @@ def design_independent_reporting(
     scores = np.array([utility(float(x)) for x in grid])
     if eps > 0:
         top = scores.max()
-        ties = np.flatnonzero(scores >= top - 1e-12 * max(1.0, abs(top)))
+        ties = np.flatnonzero(scores >= top - THRESHOLD_RTOL * max(1.0, abs(top)))
         for i in {int(ties[0]), int(ties[-1])}:
             lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
             minimize_scalar(
                 lambda x: -utility(x), bounds=(lo, hi), method="bounded",
-                options={"xatol": 1e-10 * max(1.0, eps)},
+                options={"xatol": IR_SPLIT_XATOL * max(1.0, eps)},
             )
     best = max(values, key=values.get)
     curve = np.array(sorted(values.items()))

@@ -36,12 +36,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
-    VERTEX_FEASIBILITY_ATOL,
     as_distribution,
     check_c,
     check_epsilon,
     check_positive_int,
     show,
+)
+from mechdesign._tolerances import (
+    VERTEX_FEASIBILITY_ATOL,
 )
 from mechdesign.cones import RatioCone
 from mechdesign.errors import InvalidInputError

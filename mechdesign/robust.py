@@ -68,11 +68,14 @@ from scipy.optimize import brentq, minimize_scalar
 
 from mechdesign._evidence import EvidenceFloat
 from mechdesign._numerics import (
-    ROBUST_GRID_POINTS,
-    ROBUST_LAMBDA_XATOL,
     as_distribution,
     check_alpha,
     show,
+)
+from mechdesign._tolerances import (
+    LINEAR_EXTREME_XTOL,
+    ROBUST_LAMBDA_XATOL,
+    THRESHOLD_RTOL,
 )
 from mechdesign.divergences import renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
@@ -92,6 +95,13 @@ __all__ = [
     "robust_ldp_level",
     "secret_ldp_level",
 ]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: Points of the uniform grid over the budget split λ ∈ [0, 1] in the exact robust audit;
+#: the best grid points are then refined by bounded Brent search. For α ≥ 1/2 the ratio
+#: is quasi-concave in λ, so the refinement bracket contains the maximiser.
+ROBUST_GRID_POINTS = 17
 
 KernelLike = Mechanism | ArrayLike
 
@@ -207,7 +217,7 @@ def _max_linear(
         if t_lo < -700.0:  # the limit ν ↓ ν_low is inside the ball (rounding)
             break
     else:
-        t_lo = brentq(excess, t_lo, t_hi, xtol=1e-14, rtol=4 * np.finfo(float).eps)
+        t_lo = brentq(excess, t_lo, t_hi, xtol=LINEAR_EXTREME_XTOL, rtol=4 * np.finfo(float).eps)
     r = point(t_lo)
     r /= r.sum()
     return float(c @ r), r
@@ -369,7 +379,7 @@ def _pair_level(
     values = np.array([evaluate(float(lam)) for lam in grid])
     best = values.max()
     if math.isfinite(best):
-        ties = np.flatnonzero(values >= best - 1e-12 * max(1.0, abs(best)))
+        ties = np.flatnonzero(values >= best - THRESHOLD_RTOL * max(1.0, abs(best)))
         for i in {int(ties[0]), int(ties[-1])}:
             lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
             minimize_scalar(

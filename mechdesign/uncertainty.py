@@ -33,6 +33,10 @@ from mechdesign._numerics import (
     check_positive_int,
     show,
 )
+from mechdesign._tolerances import (
+    BALL_ROOT_XTOL,
+    RADIUS_SPLIT_XATOL,
+)
 from mechdesign.divergences import renyi_divergence
 from mechdesign.errors import InvalidInputError
 
@@ -286,7 +290,7 @@ def _binary_ends(rho: float, alpha: float, radius: float) -> tuple[float, float]
             if t_hi > 1400.0:  # the distance underflows: the end itself
                 return extreme
         # excess(∞) > 0 ≥ excess(0) = −B: the root in t lies in (0, t_hi].
-        t = brentq(excess, 0.0, t_hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+        t = brentq(excess, 0.0, t_hi, xtol=BALL_ROOT_XTOL, rtol=4 * np.finfo(float).eps)
         return point(t)
 
     return end(True), end(False)
@@ -370,7 +374,8 @@ def conditional_radii(ball: RenyiBall, shape: tuple[int, int]) -> NDArray[np.flo
             return _radius_gain(rho, ball.alpha, b_s)
 
         best = minimize_scalar(
-            lambda r: -gain(r), bounds=(0.0, 1.0), method="bounded", options={"xatol": 1e-12}
+            lambda r: -gain(r), bounds=(0.0, 1.0), method="bounded",
+            options={"xatol": RADIUS_SPLIT_XATOL},
         )
         rho_star = float(best.x)
         if a2 > MAX_EXACT_RADIUS_OUTCOMES:

@@ -521,3 +521,8 @@ def test_progress_bar_only_when_asked(capsys):
     md.design(md.LDP(1.0), prior, method="column_generation", progress=False)
     md.design(md.LDP(1.0), prior, method="column_generation")  # stderr is not a terminal
     assert capsys.readouterr().err == ""
+
+
+def test_progress_must_be_a_bool_or_none():
+    with pytest.raises(md.InvalidInputError, match="progress must be True, False or None"):
+        md.design(md.LDP(1.0), np.full(4, 0.25), progress="yes")

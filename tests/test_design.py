@@ -411,3 +411,31 @@ def test_unsupported_is_one_error_of_the_package_and_a_not_implemented_error():
         md.design(md.PML(1.0, prior=prior), prior, method="column_generation")
     assert isinstance(info.value, md.MechDesignError)
     assert isinstance(info.value, NotImplementedError)
+
+
+def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
+    # cddlib's default row order alone (no union over orders): the LP probes report
+    # missed vertices, so design() takes the CddRepair source, whose linearisation ascents
+    # find better columns. The certificate covers the columns found; the optimum over
+    # every vertex (cddlib's exact arithmetic) stays an upper bound.
+    from mechdesign import cones
+    from mechdesign.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
+    from mechdesign.design import solve_vertex_lp
+
+    from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
+
+    notion, p_hat = silent_loss_notion()
+    h = notion.cone(12).h_representation()
+    points, missed = _probe_missing_vertices(deduplicate_points(_cdd_run(h, None)), h)
+    assert missed > 0
+    values = md.MutualInformationUtility(p_hat).column_values(points)
+    weights, _, _ = solve_vertex_lp(points, values, None)
+    before = float(weights @ values)
+    monkeypatch.setattr(cones, "_cdd_vertices", lambda _h: (points, "cdd (default order)", missed))
+    result = md.design(notion, p_hat, backend="cdd", max_vertices=10**12, progress=False)
+    assert result.method == "enumeration"
+    assert result.backend.startswith("cdd (default order) + ")
+    assert result.backend.endswith(" columns by pricing")
+    assert before + 1e-6 < result.utility <= SILENT_LOSS_EXACT_OPTIMUM + 1e-9
+    assert result.audit_passed
+    assert result.certificate.holds

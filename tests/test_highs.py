@@ -132,3 +132,60 @@ def test_model_mip_agrees_with_brute_force():
     assert solution.dual_bound == pytest.approx(best, abs=1e-6)
     for saved in solution.saved:
         assert weights @ np.round(saved) <= 10 + 1e-9
+
+
+def test_every_highs_model_status_has_an_action():
+    from mechdesign import _highs
+
+    model = _highs.new_model()
+    statuses = {model.modelStatusToString(s)
+                for s in _highs.highspy.HighsModelStatus.__members__.values()}
+    assert statuses <= set(_highs.STATUS_ACTION), statuses - set(_highs.STATUS_ACTION)
+    assert set(_highs.STATUS_ACTION.values()) == {"optimal", "retry", "limit", "error"}
+
+
+def _flaky_model(first_status):
+    """max x0 + 2 x1 s.t. x0 + x1 = 1, whose first run reports ``first_status``."""
+    import scipy.sparse as sp
+
+    from mechdesign._highs import Model
+
+    model = Model.from_matrix(np.array([1.0, 2.0]), sp.csc_array(np.ones((1, 2))),
+                              np.ones(1), np.ones(1))
+    real_run, calls = model._run, []
+
+    def run():
+        calls.append(1)
+        status = real_run()
+        return first_status if len(calls) == 1 else status
+
+    model._run = run
+    return model, calls
+
+
+def test_retry_policy_recovers_a_known_feasible_lp():
+    model, calls = _flaky_model("Solve error")
+    solution = model.solve("a test LP")  # retry=True: known feasible and bounded
+    assert solution.status == "Optimal"
+    assert solution.objective == pytest.approx(2.0, abs=1e-12)
+    assert len(calls) == 2  # never solved before: straight to the fallback tolerance
+
+
+def test_no_retry_when_the_caller_does_not_know_feasibility():
+    from mechdesign.errors import SolverError
+
+    model, calls = _flaky_model("Infeasible")
+    with pytest.raises(SolverError, match=r"a test LP .*\(Infeasible\)") as info:
+        model.solve("a test LP", retry=False)
+    assert info.value.status == "Infeasible"
+    assert len(calls) == 1
+
+
+def test_error_statuses_are_not_retried():
+    from mechdesign.errors import SolverError
+
+    model, calls = _flaky_model("Unbounded")
+    with pytest.raises(SolverError) as info:
+        model.solve("a test LP")
+    assert info.value.status == "Unbounded"
+    assert len(calls) == 1

@@ -17,11 +17,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 #: Ξ with the notions) the note on the pipeline issue says why.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("_numerics", "_highs", "_evidence"),
+    ("_tolerances", "_numerics", "_highs", "_evidence"),
     ("kernel", "divergences", "leakage", "uncertainty", "robust"),  # measures
     ("cones", "notions"),  # problem descriptions
     ("design",),  # the design engine (a subpackage)
     ("contraction", "amplification", "envelope", "mechanisms", "paper_examples", "datasets"),
+    ("reports",),  # every quantity of one question, for the front ends
     ("reproduce", "cli", "__init__"),  # front ends
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}

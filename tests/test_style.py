@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -63,3 +64,29 @@ def test_no_exact_float_equality_in_tests_or_notebooks():
         "compare computed floats with a stated tolerance (pytest.approx, math.isclose), or "
         "mark an exact comparison '# exact: <why>': " + ", ".join(offenders)
     )
+
+
+def test_no_bare_tolerance_in_library_logic():
+    """A float literal ≤ 1e-6 in the library's code (not a comment or docstring) is a
+    tolerance; it belongs in mechdesign/_tolerances.py with its reason, or beside its
+    algorithm as a named module-level knob. ``reproduce`` is exempt: its literals are the
+    papers' parameters and printed precisions."""
+    import io
+    import tokenize
+
+    package = Path(__file__).resolve().parent.parent / "mechdesign"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "_tolerances.py" or "reproduce" in path.parts:
+            continue
+        tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text()).readline))
+        for tok in tokens:
+            if tok.type != tokenize.NUMBER or "e-" not in tok.string.lower():
+                continue
+            if float(tok.string.rstrip("jJ")) > 1e-6:
+                continue
+            line = tok.line
+            if re.match(r"[A-Z][A-Z0-9_]* = ", line):
+                continue  # a module-level named knob
+            found.append(f"{path.relative_to(package)}:{tok.start[0]}: {line.strip()}")
+    assert not found, "bare tolerances in logic:\n" + "\n".join(found)

@@ -29,18 +29,29 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mechdesign._numerics import (
-    COLUMN_GENERATION_BATCH,
-    COLUMN_GENERATION_MAX_ITERATIONS,
-    LINEARISATION_ESCALATION,
-    LINEARISATION_RETRIES,
-    PRICING_MIP_ABS_GAP,
     check_positive_int,
+)
+from mechdesign._tolerances import (
+    PRICING_MIP_ABS_GAP,
 )
 from mechdesign.design.master import RestrictedMaster, column_key
 from mechdesign.design.result import ColumnGenerationReport
 from mechdesign.design.sources import ColumnSource, Pricing, check_gap
 
 __all__ = ["ColumnGenerationRun", "run_column_generation"]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: When a heuristic source finds no improving column, column generation asks it again
+#: with this many times the effort, up to the source's ``retries`` times, before it stops.
+LINEARISATION_ESCALATION = 8
+
+#: Column generation adds at most this many improving columns (best first) per iteration.
+COLUMN_GENERATION_BATCH = 32
+
+#: Column generation gives up (status "feasible, gap g") after this many master LPs (a
+#: backstop: the gap or the time limit normally decides; PolyOpt at a = 240 passed 500).
+COLUMN_GENERATION_MAX_ITERATIONS = 5000
 
 #: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
 INTERRUPTED = "interrupted"
@@ -141,7 +152,7 @@ def run_column_generation(
             lower = max(lower, value)
             tolerance = gap * max(1.0, abs(lower))
             new = _improving(oracle.heuristic(dual), master, tolerance / n)
-            for _ in range(0 if oracle.exact else LINEARISATION_RETRIES):
+            for _ in range(0 if oracle.exact else oracle.retries):
                 if new.shape[0]:
                     break
                 # A heuristic that finds nothing tries again, harder, before giving up.

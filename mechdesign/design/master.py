@@ -22,12 +22,14 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.optimize import nnls
 
-from mechdesign._highs import PRIMAL_SIMPLEX, Model, solve_with_fallback
+from mechdesign._highs import PRIMAL_SIMPLEX, Model, solve_linear_program
 from mechdesign._numerics import (
+    check_positive_int,
+)
+from mechdesign._tolerances import (
     CERTIFICATE_ATOL,
     LP_FEASIBILITY_TOL,
     STOCHASTIC_ATOL,
-    check_positive_int,
 )
 from mechdesign.design.result import Certificate
 from mechdesign.errors import InvalidInputError, SolverError
@@ -43,13 +45,14 @@ def solve_vertex_lp(
     The LP is always feasible (``1/N`` lies in every section, so ``1 = N · (1/N)`` is a
     combination of vertices). For tiny ε every vertex is within ~ε of ``1/N``, the
     columns are nearly parallel, and HiGHS at its tight tolerance can report
-    "Infeasible" or a solve error; :func:`~mechdesign._highs.solve_with_fallback` then
-    solves it again at HiGHS's default tolerance, and the certificate check decides
-    whether the answer stands.
+    "Infeasible" or a solve error; the one retry policy of :mod:`mechdesign._highs`
+    (``known_feasible=True``) then solves it again at HiGHS's default tolerance, and the
+    certificate check decides whether the answer stands.
     """
     n = points.shape[1]
     matrix = sp.csc_array(points.T)
-    solution = solve_with_fallback(values, matrix, np.ones(n), np.ones(n), time_limit=time_limit)
+    solution = solve_linear_program(values, matrix, np.ones(n), np.ones(n), time_limit=time_limit,
+                                    known_feasible=True)
     weights = _polish(points, solution.x)
     return weights, solution, solution.row_dual
 

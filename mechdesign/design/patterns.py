@@ -80,17 +80,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._highs import Model
 from mechdesign._numerics import (
-    PRICING_CUT_ATOL,
-    PRICING_DINKELBACH_STEPS,
-    PRICING_HEURISTIC_SLOPES,
-    PRICING_INITIAL_CUTS,
-    PRICING_LOCAL_STARTS,
-    PRICING_LOCAL_STEPS,
-    PRICING_MIP_ABS_GAP,
-    PRICING_MIP_TIME_LIMIT,
     as_distribution,
     check_epsilon,
     show,
+)
+from mechdesign._tolerances import (
+    AGGREGATE_FLOOR,
+    PATTERN_FEASIBILITY_ATOL,
+    PRICING_CUT_ATOL,
+    PRICING_MIP_ABS_GAP,
+    PRICING_MIP_FEASIBILITY_TOL,
+    ROUNDING_ATOL,
 )
 from mechdesign.design.sources import (
     Pricing,
@@ -105,7 +105,28 @@ from mechdesign.notions import LDP, PML
 
 __all__ = ["PricingOracle", "ldp_column", "price_ldp"]
 
+# -- algorithm knobs --------------------------------------------------------------------
 
+#: Tangent cuts of G each pricing MIP starts with, geometrically spaced over the
+#: aggregates from PRICING_CUT_SPREAD times the largest one up to it; and the most
+#: Dinkelbach steps of a family whose normaliser varies.
+PRICING_INITIAL_CUTS = 16
+PRICING_CUT_SPREAD = 1e-6
+PRICING_DINKELBACH_STEPS = 30
+
+#: Seconds one pricing MIP may run; one that reaches it stops with its dual bound, which
+#: is still an upper bound (PRICING_MIP_ABS_GAP).
+PRICING_MIP_TIME_LIMIT = 30.0
+
+#: Heuristic pricing linearises G at this many aggregates (evenly spaced over its range)
+#: and sorts the linearised scores at each.
+PRICING_HEURISTIC_SLOPES = 48
+
+#: The heuristic then climbs by single flips and swaps from this many of its best
+#: patterns, at most this many steps each (every scanned pattern with positive reduced
+#: cost is kept as a candidate column).
+PRICING_LOCAL_STARTS = 4
+PRICING_LOCAL_STEPS = 50
 
 
 def _entropy_term(x: NDArray[np.float64] | float) -> NDArray[np.float64]:
@@ -179,7 +200,8 @@ class _Family:
         """Scores of the linearised problem at a grid of aggregates ``s_0``:
         ``e − Uᵀλ − G'(s_0) a`` (shape (slopes, n_bin))."""
         lo, hi = self.aggregate_range
-        grid = np.linspace(max(lo, 1e-12), max(hi, 2e-12), PRICING_HEURISTIC_SLOPES)
+        grid = np.linspace(max(lo, AGGREGATE_FLOOR), max(hi, 2 * AGGREGATE_FLOOR),
+                           PRICING_HEURISTIC_SLOPES)
         slopes = np.log(grid) + 1.0
         linear = self.entropy - self.moves.T @ dual
         return linear[None, :] - slopes[:, None] * self.aggregate[None, :]
@@ -269,8 +291,8 @@ class _Family:
             mip_rel_gap=0.0,
             mip_abs_gap=PRICING_MIP_ABS_GAP,
             mip_improving_solution_save=True,
-            mip_feasibility_tolerance=1e-10,
-            primal_feasibility_tolerance=1e-10,
+            mip_feasibility_tolerance=PRICING_MIP_FEASIBILITY_TOL,
+            primal_feasibility_tolerance=PRICING_MIP_FEASIBILITY_TOL,
         )
         model.add_variables(np.zeros(self.n_bin), np.ones(self.n_bin), integer=True)
         model.add_variables(-math.inf, math.inf)  # t ≥ G(s)
@@ -278,7 +300,8 @@ class _Family:
             nz = np.flatnonzero(row)
             model.add_row(lo, hi, nz, row[nz])
         lo, hi = self.aggregate_range
-        for s in np.geomspace(max(lo, 1e-6 * max(hi, 1e-12)), max(hi, 1e-12),
+        top = max(hi, AGGREGATE_FLOOR)
+        for s in np.geomspace(max(lo, PRICING_CUT_SPREAD * top), top,
                               PRICING_INITIAL_CUTS):
             self._add_cut(model, float(s))
         return model
@@ -325,7 +348,8 @@ class _Family:
             g = float(_entropy_term(s))
             if solution.timed_out:
                 break  # the dual bound of a stopped branch and bound is still a bound
-            if values[n] >= g - PRICING_CUT_ATOL or any(abs(c - s) < 1e-15 for c in self._cuts):
+            at_cut = any(abs(c - s) < ROUNDING_ATOL for c in self._cuts)
+            if values[n] >= g - PRICING_CUT_ATOL or at_cut:
                 break
             self._add_cut(model, max(s, PRICING_CUT_ATOL))
             start = z
@@ -511,6 +535,7 @@ class PricingOracle:
     exact = True
     complete = False
     enumeration_seconds = 0.0
+    retries = 0
 
     def __init__(self, notion: object, prior: ArrayLike) -> None:
         p = as_distribution(prior, "prior")
@@ -627,21 +652,20 @@ def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Famil
         if low <= 0 or (s == 0 and k != n - 1):
             continue
         high = r * (c + s * low)
-        if max(low, high) > r * (c + s * min(low, high)) + 1e-12:
+        if max(low, high) > r * (c + s * min(low, high)) + PATTERN_FEASIBILITY_ATOL:
             continue  # the two-level point lies outside the section
         families.append(_TwoLevel(p, low, high, k, k))
     top = r * c
     for k in range(0, n):
         free = 1.0 - k * top
-        if free < -1e-15 or free > top + 1e-15:
+        if free < -ROUNDING_ATOL or free > top + ROUNDING_ATOL:
             continue
-        if free <= 1e-15:  # no free coordinate: 1_T / k
+        if free <= ROUNDING_ATOL:  # no free coordinate: 1_T / k
             if 1 <= k <= n - 1:
                 families.append(_TwoLevel(p, 0.0, top, k, k))
         elif k + 1 <= n - 1:
             families.append(_ThreeLevel(p, top, free, k))
     return families
-
 
 
 def ldp_column(epsilon: float, pattern: ArrayLike) -> NDArray[np.float64]:

@@ -39,14 +39,18 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
-    AUDIT_ATOL,
-    CERTIFICATE_ATOL,
-    COLUMN_GENERATION_GAP,
-    MAX_VERTICES,
     as_distribution,
     show,
 )
-from mechdesign.cones import Backend
+from mechdesign._tolerances import (
+    AUDIT_ATOL,
+    CERTIFICATE_ATOL,
+    COLUMN_GENERATION_GAP,
+)
+from mechdesign.cones import (
+    MAX_VERTICES,
+    Backend,
+)
 from mechdesign.design.column_generation import run_column_generation
 from mechdesign.design.master import certificate, solve_vertex_lp
 from mechdesign.design.result import ColumnGenerationReport, Design, Timings
@@ -172,6 +176,8 @@ def design(
     SolverError
         HiGHS did not reach optimality, or the solution failed its certificate or audit
         (carrying the status).
+    UnsupportedError
+        ``method="column_generation"`` for a utility or notion no column source prices.
     """
     start = time.perf_counter()
     notion, objective = resolve_problem(notion, prior, utility)
@@ -186,11 +192,13 @@ def design(
     gap = check_gap(gap)
     if progress is None:
         progress = sys.stderr.isatty()
+    elif not isinstance(progress, bool):
+        raise InvalidInputError(f"progress must be True, False or None; got {show(progress)}.")
     if method == "auto":
         method = choose_method(notion, objective)
     source = column_source(notion, objective, method, backend=backend,
                            max_vertices=max_vertices)
-    solved = solve_master(source, time_limit=time_limit, gap=gap, progress=bool(progress))
+    solved = solve_master(source, time_limit=time_limit, gap=gap, progress=progress)
     return certify(notion, objective, method, solved, time.perf_counter() - start)
 
 

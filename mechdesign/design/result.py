@@ -12,7 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from mechdesign._numerics import AUDIT_ATOL
+from mechdesign._tolerances import (
+    AUDIT_ATOL,
+)
 from mechdesign.kernel import Mechanism
 from mechdesign.notions import Notion
 
@@ -33,7 +35,7 @@ class Certificate:
         ``max_v (μ(v) − λ·v)``, ≤ 0 up to rounding when the certificate holds.
     holds : bool
         Violation and ``|primal − dual|`` both within
-        :data:`~mechdesign._numerics.CERTIFICATE_ATOL` · max(1, |objective|).
+        :data:`~mechdesign._tolerances.CERTIFICATE_ATOL` · max(1, |objective|).
     """
 
     dual: NDArray[np.float64]

@@ -18,18 +18,19 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._highs import Model
 from mechdesign._numerics import (
-    LINEARISATION_SMOOTHING,
-    LINEARISATION_STARTS,
-    LINEARISATION_STEPS,
-    LP_FEASIBILITY_TOL,
-    PRICING_CUT_ATOL,
-    PRICING_DINKELBACH_STEPS,
     as_distribution,
     check_positive_int,
     show,
 )
+from mechdesign._tolerances import (
+    LP_FEASIBILITY_TOL,
+    PRICING_CUT_ATOL,
+    PRIOR_MATCH_ATOL,
+    ROUNDING_ATOL,
+)
 from mechdesign.design.column_generation import run_column_generation
 from mechdesign.design.patterns import (
+    PRICING_DINKELBACH_STEPS,
     PricingOracle,
     _TwoLevel,
     check_column_generation_epsilon,
@@ -42,6 +43,19 @@ from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import NonRobustLDP, RobustLDP
 
 __all__ = ["LinearisationOracle"]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: PolyOpt's heuristic pricing (LinearisationOracle) climbs from this many starts
+#: per column-generation iteration, at most this many LPs each.
+LINEARISATION_STARTS = 16
+LINEARISATION_STEPS = 10
+
+#: Times column generation asks again, with more effort, when the climbs find nothing.
+LINEARISATION_RETRIES = 3
+
+#: The climb's gradient is taken at (1 − τ) v + τ/N with this τ (finite at zeros).
+LINEARISATION_SMOOTHING = 1e-3
 
 
 def _ray_length(contains, start: NDArray[np.float64], direction: NDArray[np.float64]) -> float:
@@ -76,9 +90,8 @@ def _surrounding_columns(contains, n: int) -> NDArray[np.float64]:
     return np.array(out)
 
 
-
 def _check_same_prior(prior: NDArray[np.float64], p_hat: NDArray[np.float64], notion) -> None:
-    if not np.allclose(prior, p_hat, rtol=0, atol=1e-12):
+    if not np.allclose(prior, p_hat, rtol=0, atol=PRIOR_MATCH_ATOL):
         raise UnsupportedError(
             f"column generation for {type(notion).__name__} prices mutual information "
             "under the notion's own estimate P̂ (the PolyOpt setting); got a different "
@@ -153,7 +166,7 @@ class _NonRobustFamily:
         if np.any(v < 0):
             return False
         m = np.sum(self.conditional * v.reshape(self.shape), axis=1)
-        return bool(m.max() * self.low <= m.min() + 1e-15)
+        return bool(m.max() * self.low <= m.min() + ROUNDING_ATOL)
 
     def _with_zero_cells(self, columns, costs, dual):
         if self.zero_cells.size == 0:
@@ -194,9 +207,8 @@ class _NonRobustFamily:
         return columns, costs, upper, mips
 
 
-
 def _same_prior(notion: NonRobustLDP, prior: NDArray[np.float64]) -> bool:
-    return bool(np.allclose(prior, notion.p_hat, rtol=0, atol=1e-12))
+    return bool(np.allclose(prior, notion.p_hat, rtol=0, atol=PRIOR_MATCH_ATOL))
 
 
 @patterned(NonRobustLDP, supports=lambda notion, prior: _same_prior(notion, prior))
@@ -235,6 +247,7 @@ class LinearisationOracle:
     exact = False
     complete = False
     enumeration_seconds = 0.0
+    retries = LINEARISATION_RETRIES
 
     @staticmethod
     def supports(notion: object, prior: NDArray[np.float64]) -> bool:
@@ -242,7 +255,7 @@ class LinearisationOracle:
         (the setting this source prices, heuristically)."""
         eps = getattr(notion, "epsilon", None)
         return (isinstance(notion, RobustLDP) and 0 < eps < math.inf
-                and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=1e-12)))
+                and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=PRIOR_MATCH_ATOL)))
 
     def __init__(self, notion, prior: ArrayLike, *, seed: int = 0) -> None:
         if not isinstance(notion, RobustLDP):
@@ -284,7 +297,7 @@ class LinearisationOracle:
         mean = np.sum(self._lower * blocks, axis=1)
         top = mean + self._sigma * blocks.max(axis=1)
         bottom = mean + self._sigma * blocks.min(axis=1)
-        ok = top[:, None] <= math.exp(self.notion.epsilon) * bottom[None, :] + 1e-15
+        ok = top[:, None] <= math.exp(self.notion.epsilon) * bottom[None, :] + ROUNDING_ATOL
         if self.notion.variant != "paper":
             np.fill_diagonal(ok, True)
         return bool(ok.all())
@@ -298,7 +311,7 @@ class LinearisationOracle:
         n = self.n
         # The argmax is scale invariant; HiGHS is not (master duals reach 1e7 at a = 240
         # and its dual simplex then fails with "excessive dual values").
-        direction = direction / max(float(np.abs(direction).max()), 1e-300)
+        direction = direction / max(float(np.abs(direction).max()), np.finfo(float).tiny)
         model.set_costs(direction)
         # Measured at a = 240: a warm basis can leave HiGHS at "Not Set" on an LP a fresh
         # solve finishes in 335 iterations; Model.solve then solves it from scratch.
@@ -359,7 +372,7 @@ class LinearisationOracle:
             for _ in range(LINEARISATION_STEPS):
                 w = self._argmax(self._gradient(v, lam))
                 rw = self._reduced_cost(w, lam)
-                if rw <= r + 1e-15:
+                if rw <= r + ROUNDING_ATOL:
                     break
                 v, r = w, rw
             found.append(v)

@@ -9,7 +9,9 @@ protocol (:class:`ColumnSource`):
 - ``price(dual)``: the best columns and a certified upper bound on the best reduced cost
   ``max_v μ(v) − λ·v`` over every vertex, when ``exact`` is true;
 - ``complete``: whether ``initial_columns()`` is already every vertex (then one LP
-  suffices).
+  suffices);
+- ``retries``: how often column generation asks a heuristic source again, with more
+  ``effort``, before it accepts that nothing improves.
 
 The sources: :class:`VertexEnumeration` (every vertex, from any backend of
 :meth:`~mechdesign.cones.RatioCone.vertices`, closed forms included), :class:`CddRepair`
@@ -31,10 +33,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
-    CERTIFICATE_ATOL,
-    PRICING_ASCENT_STEPS,
-    PRICING_STARTS,
     show,
+)
+from mechdesign._tolerances import (
+    CERTIFICATE_ATOL,
 )
 from mechdesign.cones import VertexSet, section_argmax
 from mechdesign.design.utilities import Utility
@@ -49,6 +51,20 @@ __all__ = [
     "register_source",
     "source_class",
 ]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: When cddlib is known to have missed vertices, design() looks for improving columns by
+#: successive linearisation (price_by_linearisation): ascents from at most this many
+#: starting points (the best by reduced cost, then a fixed-seed
+#: random sample: on one PolyOpt instance only starts ranked 355th-476th of 487 led to
+#: the improving vertex), at most this many LPs each.
+PRICING_STARTS = 512
+PRICING_ASCENT_STEPS = 20
+
+#: Step of the forward differences of ``∇μ`` in that ascent (√ of the double epsilon,
+#: about: the usual choice for a smooth function of order one).
+FORWARD_DIFFERENCE_STEP = 1e-7
 
 
 @dataclass(frozen=True)
@@ -93,6 +109,7 @@ class ColumnSource(Protocol):
     exact: bool
     complete: bool
     enumeration_seconds: float
+    retries: int
 
     def initial_columns(self) -> NDArray[np.float64]: ...
 
@@ -142,6 +159,7 @@ class VertexEnumeration:
 
     complete = True
     exact = True
+    retries = 0
 
     def __init__(self, vertex_set: VertexSet, objective: Utility) -> None:
         self.vertex_set = vertex_set
@@ -189,6 +207,7 @@ class CddRepair:
 
     complete = False
     exact = False
+    retries = 0  # its ascents are deterministic: asking again finds the same
 
     def __init__(self, vertex_set: VertexSet, h: NDArray[np.float64], objective: Utility
                  ) -> None:
@@ -286,10 +305,9 @@ def price_by_linearisation(
 
 def _forward_gradient(objective: Utility, v: NDArray[np.float64]) -> NDArray[np.float64]:
     """``∇μ(v)`` by forward differences (steps into ``v ≥ 0`` at zero coordinates)."""
-    step = 1e-7
+    step = FORWARD_DIFFERENCE_STEP
     shifted = v[None, :] + step * np.eye(v.shape[0])
     return (objective.column_values(shifted) - objective.column_values(v[None])[0]) / step
-
 
 
 def _sorted_pricing(columns, costs, upper, exact, mips) -> Pricing:

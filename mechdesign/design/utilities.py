@@ -14,7 +14,9 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from mechdesign._numerics import as_distribution
+from mechdesign._numerics import (
+    as_distribution,
+)
 from mechdesign.divergences import KL, FGenerator, f_divergence
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import mutual_information

@@ -60,7 +60,7 @@ from mechdesign.reproduce._core import (
 from mechdesign.reproduce._plot import pyplot, save
 
 PAPER = "robust-ldp"
-MECHANISMS = ("GRR", "SRR", "IR", "PolyOpt", "PolyOpt-paper", "NR")
+MECHANISMS = md.ROBUST_LDP_MECHANISMS
 LOW_COMPLEXITY = ("GRR", "SRR", "IR")
 #: PolyOpt's vertex cap here: the McMullen bound is far above the true count (GUIDE.md).
 MAX_VERTICES = 10**12
@@ -164,20 +164,7 @@ def mechanisms_for(
 
 
 def _one_mechanism(name, p_hat, shape, epsilon, ball) -> md.Mechanism:
-    if name == "GRR":
-        return md.randomized_response(p_hat.size, epsilon)
-    if name == "SRR":
-        return md.secret_randomized_response(shape, epsilon)
-    if name == "IR":
-        return md.design_independent_reporting(epsilon, ball, shape).mechanism
-    if name in ("PolyOpt", "PolyOpt-paper"):
-        variant = "paper" if name == "PolyOpt-paper" else "default"
-        notion = md.RobustLDP(epsilon, ball, shape, variant=variant)
-        return md.design(notion, p_hat, max_vertices=MAX_VERTICES).mechanism
-    if name == "NR":
-        notion = md.NonRobustLDP(epsilon, p_hat, shape)
-        return md.design(notion, p_hat, max_vertices=MAX_VERTICES).mechanism
-    raise ValueError(f"unknown mechanism {name!r}")
+    return md.robust_ldp_mechanism(name, epsilon, ball, shape, max_vertices=MAX_VERTICES).mechanism
 
 
 # -- Fig. 2: Adult ------------------------------------------------------------------------

@@ -1,0 +1,311 @@
+"""Reports: every quantity of one question, as a JSON-ready dict (nats).
+
+The command line prints these; notebooks and scripts can call them directly. Also the one
+registry of the robust-LDP mechanisms the robust-LDP paper compares
+(:data:`ROBUST_LDP_MECHANISMS`, :func:`robust_ldp_mechanism`), used by the command line
+and by ``reproduce``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mechdesign._numerics import (
+    show,
+)
+from mechdesign._tolerances import (
+    AUDIT_ATOL,
+)
+from mechdesign.cones import (
+    MAX_VERTICES,
+)
+from mechdesign.contraction import (
+    asoodeh_zhang_kl_contraction,
+    decomposable_threshold,
+    gamma_bound,
+    kairouz_dobrushin_bound,
+    max_dobrushin,
+    max_zeros_per_column,
+    pml_hellinger_sdpi_bound,
+    pml_kl_sdpi_bound,
+    pml_sdpi_bound,
+)
+from mechdesign.datasets import CategoricalPair
+from mechdesign.design import design
+from mechdesign.divergences import CHI_SQUARED
+from mechdesign.envelope import (
+    binary_envelope,
+    dp_epsilon,
+    envelope_lower_bound,
+    envelope_upper_bound,
+    leakage_distribution,
+    pml_envelope,
+    pml_lower_quantile,
+    pml_upper_quantile,
+)
+from mechdesign.errors import InvalidInputError
+from mechdesign.kernel import Mechanism
+from mechdesign.leakage import (
+    dobrushin_coefficient,
+    ldp_level,
+    maximal_leakage,
+    mutual_information,
+    pml_capacity,
+    pml_level,
+    pointwise_leakage,
+    renyi_ldp_level,
+)
+from mechdesign.mechanisms import (
+    design_independent_reporting,
+    randomized_response,
+    secret_randomized_response,
+)
+from mechdesign.notions import PML, NonRobustLDP, RobustLDP, dobrushin_bound
+from mechdesign.robust import robust_ldp_level
+from mechdesign.uncertainty import RenyiBall
+
+__all__ = [
+    "BOUND_RTOL",
+    "RLDP_MAX_VERTICES",
+    "ROBUST_LDP_MECHANISMS",
+    "RobustMechanism",
+    "bounds_report",
+    "envelope_report",
+    "measure_report",
+    "rldp_report",
+    "robust_ldp_mechanism",
+]
+
+#: Relative slack when checking η_TV(K) ≤ Ξ(C(K, Q(c)), c) in a report.
+BOUND_RTOL = 1e-9
+
+#: The robust-LDP paper's mechanisms (Sec. 8), by the names its figures use: generalised
+#: randomized response, secret randomized response (Def. 4), independent reporting
+#: (Thm. 5–6), PolyOpt (Def. 3; default variant and the paper's, with the s1 = s2 rows)
+#: and the non-robust optimum. Names are matched without regard to case.
+ROBUST_LDP_MECHANISMS = ("GRR", "SRR", "IR", "PolyOpt", "PolyOpt-paper", "NR")
+
+
+@dataclass(frozen=True)
+class RobustMechanism:
+    """A robust-LDP mechanism with what its construction reports besides the kernel
+    (``n_vertices``, certificate and seconds of a design; ``epsilon2``, ``delta2``, ``d``
+    of IR)."""
+
+    name: str
+    mechanism: Mechanism
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def robust_ldp_mechanism(
+    name: str,
+    epsilon: float,
+    ball: RenyiBall,
+    shape: tuple[int, int],
+    **design_options: Any,
+) -> RobustMechanism:
+    """The robust-LDP mechanism ``name`` (one of :data:`ROBUST_LDP_MECHANISMS`, any
+    case) at ``epsilon`` for the ball around the estimate ``P̂ = ball.center``.
+
+    ``design_options`` go to :func:`~mechdesign.design.design` for PolyOpt and NR (their
+    ``max_vertices`` defaults to :data:`~mechdesign.cones.MAX_VERTICES`).
+    """
+    canonical = {m.lower(): m for m in ROBUST_LDP_MECHANISMS}
+    key = canonical.get(name.lower()) if isinstance(name, str) else None
+    if key is None:
+        raise InvalidInputError(
+            f"mechanism must be one of {ROBUST_LDP_MECHANISMS} (any case); got {show(name)}."
+        )
+    p_hat = ball.center
+    if key == "GRR":
+        return RobustMechanism(key, randomized_response(p_hat.size, epsilon))
+    if key == "SRR":
+        return RobustMechanism(key, secret_randomized_response(shape, epsilon))
+    if key == "IR":
+        ir = design_independent_reporting(epsilon, ball, shape)
+        details = {"epsilon2": ir.epsilon2, "delta2": ir.delta2, "d": ir.d}
+        return RobustMechanism(key, ir.mechanism, details)
+    if key == "NR":
+        notion = NonRobustLDP(epsilon, p_hat, shape)
+    else:
+        variant = "paper" if key == "PolyOpt-paper" else "default"
+        notion = RobustLDP(epsilon, ball, shape, variant=variant)
+    result = design(notion, p_hat, **{"max_vertices": MAX_VERTICES, **design_options})
+    summary = result.summary()
+    details = {
+        "n_vertices": summary["n_vertices"],
+        "certificate_holds": result.certificate.holds,
+        "seconds": summary["seconds"],
+    }
+    return RobustMechanism(key, result.mechanism, details)
+
+
+
+#: Default cap on PolyOpt's vertex count in the CLI: the McMullen bound is loose for Γ_ε
+#: (it allows 4·10⁶ vertices for Adult's race × sex, which has about 10⁴ and takes 2 s).
+RLDP_MAX_VERTICES = 10**12
+
+
+def rldp_report(
+    pair: CategoricalPair,
+    epsilon: float,
+    *,
+    beta: float = 0.05,
+    mechanism: str = "PolyOpt",
+    max_vertices: int = RLDP_MAX_VERTICES,
+    **design_options: Any,
+) -> dict[str, Any]:
+    """Design a robust-LDP mechanism for the data of ``pair`` and audit it exactly.
+
+    ``mechanism`` is a name of :data:`ROBUST_LDP_MECHANISMS` (any case; default
+    PolyOpt, the default variant). The report has the data summary, the mechanism, its utility
+    ``I_P̂(X; Y)`` and NMI (divided by ``H_P̂(X)``), the utilities of GRR and SRR at the
+    same ε, and the exact robust level over the ball with its projection bound.
+    ``design_options`` (``method``, ``time_limit``, ``gap``) go to
+    :func:`~mechdesign.design.design` for PolyOpt and NR.
+    """
+    ball = pair.ball(beta)
+    shape = pair.shape
+    p_hat = pair.p_hat
+    entropy = float(-np.sum(p_hat[p_hat > 0] * np.log(p_hat[p_hat > 0])))
+    built = robust_ldp_mechanism(mechanism, epsilon, ball, shape, max_vertices=max_vertices,
+                                 **design_options)
+    kernel = built.mechanism
+    level = robust_ldp_level(kernel, ball, shape)
+    utility = mutual_information(kernel, p_hat)
+    comparators = {
+        "grr": mutual_information(randomized_response(p_hat.size, epsilon), p_hat),
+        "srr": mutual_information(secret_randomized_response(shape, epsilon), p_hat),
+    }
+    return {
+        "sensitive": pair.sensitive,
+        "other": pair.other,
+        "shape": list(shape),
+        "s_labels": list(pair.s_labels),
+        "u_labels": list(pair.u_labels),
+        "n_samples": pair.n_samples,
+        "beta": beta,
+        "radius": ball.radius,
+        "epsilon": epsilon,
+        "mechanism_name": built.name,
+        "mechanism": kernel.matrix.tolist(),
+        "utility": utility,
+        "nmi": utility / entropy if entropy > 0 else math.nan,
+        "comparator_utilities": comparators,
+        "robust_level": float(level),
+        "projection_bound": level.projection_bound,
+        "worst_case": {"output": level.output, "secrets": level.secrets},
+        "audit_exact": level.exact,
+        "audit_passed": float(level) <= epsilon + AUDIT_ATOL,
+        **built.details,
+    }
+
+
+
+def measure_report(
+    kernel: Mechanism,
+    prior: np.ndarray,
+    *,
+    c_values: Sequence[float] = (),
+    alpha: float = 2.0,
+) -> dict[str, Any]:
+    """Every foundation measure of ``kernel``, as a JSON-ready dict (nats).
+
+    For each ``c`` the report holds the (ε,c)-PML level ``ε_c = C(K, Q_X(c))`` and the
+    check of Theorem 1 of the Dobrushin paper, ``η_TV(K) ≤ Ξ(ε_c, c)``.
+    """
+    n = kernel.n_inputs
+    eta = dobrushin_coefficient(kernel)
+    capacities = []
+    for c in c_values:
+        eps_c = pml_capacity(kernel, c)
+        bound = dobrushin_bound(eps_c, c, n)
+        capacities.append(
+            {
+                "c": c,
+                "pml_capacity": eps_c,
+                "dobrushin_bound": bound,
+                "dobrushin_within_bound": bool(eta <= bound * (1 + BOUND_RTOL)),
+            }
+        )
+    return {
+        "n_inputs": n,
+        "n_outputs": kernel.n_outputs,
+        "prior": prior.tolist(),
+        "ldp_level": ldp_level(kernel),
+        "maximal_leakage": maximal_leakage(kernel),
+        "dobrushin_coefficient": eta,
+        "renyi_ldp_level": {"alpha": alpha, "value": renyi_ldp_level(kernel, alpha)},
+        "mutual_information": mutual_information(kernel, prior),
+        "pml_level": pml_level(kernel, prior),
+        "pointwise_leakage": pointwise_leakage(kernel, prior).tolist(),
+        "pml_capacity": capacities,
+    }
+
+
+
+def bounds_report(epsilon: float, c: float, n: int, tv: float = 1.0) -> dict[str, Any]:
+    """Every contraction quantity of the Dobrushin paper for (ε, c)-PML on ``n`` inputs."""
+    lp = max_dobrushin(PML(epsilon, c=c), n)
+    gamma_max, gamma_min = gamma_bound(epsilon, c, n)
+    return {
+        "epsilon": float(epsilon),
+        "c": float(c),
+        "n": int(n),
+        "tv": float(tv),
+        "dobrushin_bound": dobrushin_bound(epsilon, c, n),
+        "dobrushin_lp": float(lp),
+        "extremal_kernel": lp.kernel.matrix.tolist(),
+        "decomposable_threshold": decomposable_threshold(c, n),
+        "max_zeros_per_column": max_zeros_per_column(epsilon, c, n),
+        "gamma_max_bound": gamma_max,
+        "gamma_min_bound": gamma_min,
+        "kl_sdpi": pml_kl_sdpi_bound(epsilon, c, n, tv),
+        "hellinger_sdpi": pml_hellinger_sdpi_bound(epsilon, c, n, tv),
+        "chi_squared_sdpi": pml_sdpi_bound(epsilon, c, n, tv, CHI_SQUARED),
+        "ldp_dobrushin_kairouz": kairouz_dobrushin_bound(epsilon),
+        "ldp_kl_contraction_asoodeh_zhang": asoodeh_zhang_kl_contraction(epsilon),
+    }
+
+
+
+def envelope_report(kernel: Mechanism, prior: np.ndarray, deltas: Sequence[float]) -> dict:
+    """Every quantity of the envelope paper for one kernel and prior, at each δ."""
+    dist = leakage_distribution(kernel, prior)
+    support = prior > 0
+    maximal = float(np.log(kernel.matrix[support].max(axis=0).sum()))
+    rows = []
+    for delta in deltas:
+        exact = pml_envelope(kernel, prior, delta)
+        rows.append(
+            {
+                "delta": float(delta),
+                "lower_quantile": pml_lower_quantile(kernel, prior, delta),
+                "upper_quantile": pml_upper_quantile(kernel, prior, delta),
+                "binary_envelope": binary_envelope(kernel, prior, delta),
+                "lower_bound_eq14": envelope_lower_bound(kernel, prior, delta),
+                "envelope": float(exact),
+                "envelope_bracket_upper": exact.upper,
+                "witness_post_processing": exact.post_processing.tolist(),
+                "witness_bad_set": list(exact.bad_set),
+                "upper_bound_maximal_leakage": maximal - math.log(delta),
+                "upper_bound_theorem3": envelope_upper_bound(kernel, prior, delta),
+                "dp_epsilon": dp_epsilon(kernel, delta),
+            }
+        )
+    return {
+        "n_inputs": kernel.n_inputs,
+        "n_outputs": kernel.n_outputs,
+        "prior": prior.tolist(),
+        "leakage_values": dist.values.tolist(),
+        "leakage_probabilities": dist.probabilities.tolist(),
+        "pml_level": float(dist.values[-1]),
+        "maximal_leakage": maximal,
+        "deltas": rows,
+    }
+

@@ -1,0 +1,56 @@
+"""The library's report builders and the one registry of robust-LDP mechanisms."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import mechdesign as md
+from mechdesign.notions import NonRobustLDP
+from mechdesign.reports import bounds_report, measure_report
+
+P_HAT = np.array([0.07, 0.10, 0.26, 0.57])
+SHAPE = (2, 2)
+BALL = md.RenyiBall(P_HAT, 2.0, md.chi2_radius(100, 4, 0.05))
+
+
+def test_registry_names_and_spellings():
+    assert md.ROBUST_LDP_MECHANISMS == ("GRR", "SRR", "IR", "PolyOpt", "PolyOpt-paper", "NR")
+    for spelling in ("polyopt-paper", "PolyOpt-paper", "POLYOPT-PAPER"):
+        assert md.robust_ldp_mechanism(spelling, 1.0, BALL, SHAPE).name == "PolyOpt-paper"
+    with pytest.raises(md.InvalidInputError, match=r"mechanism must be one of .*'GRR'"):
+        md.robust_ldp_mechanism("polyopt2", 1.0, BALL, SHAPE)
+
+
+def test_registry_builds_what_each_name_means():
+    eps = math.log(2)
+    grr = md.robust_ldp_mechanism("GRR", eps, BALL, SHAPE).mechanism
+    assert md.ldp_level(grr) == pytest.approx(eps, abs=1e-12)
+    assert grr.n_inputs == 4
+    srr = md.robust_ldp_mechanism("SRR", eps, BALL, SHAPE).mechanism
+    assert np.allclose(srr.matrix, md.secret_randomized_response(SHAPE, eps).matrix)
+    nr = md.robust_ldp_mechanism("NR", eps, BALL, SHAPE)
+    assert md.mutual_information(nr.mechanism, P_HAT) == pytest.approx(
+        md.design(NonRobustLDP(eps, P_HAT, SHAPE), P_HAT).utility, abs=1e-9)
+    polyopt = md.robust_ldp_mechanism("PolyOpt", eps, BALL, SHAPE)
+    assert polyopt.details["certificate_holds"]
+    # PolyOpt is robust over the ball; its utility is below NR's (a smaller cone).
+    assert md.robust_ldp_level(polyopt.mechanism, BALL, SHAPE) <= eps + 1e-9
+    assert md.mutual_information(polyopt.mechanism, P_HAT) <= md.mutual_information(
+        nr.mechanism, P_HAT) + 1e-9
+    ir = md.robust_ldp_mechanism("IR", eps, BALL, SHAPE)
+    assert set(ir.details) == {"epsilon2", "delta2", "d"}
+
+
+def test_measure_report_checks_theorem_1_on_a_kernel():
+    kernel = md.randomized_response(4, 1.0)
+    report = measure_report(kernel, np.full(4, 0.25), c_values=(0.1, 0.2))
+    assert report["ldp_level"] == pytest.approx(1.0, abs=1e-12)
+    assert all(row["dobrushin_within_bound"] for row in report["pml_capacity"])
+
+
+def test_bounds_report_lp_meets_the_closed_form():
+    report = bounds_report(1.0, 0.1, 4)
+    assert report["dobrushin_lp"] == pytest.approx(report["dobrushin_bound"], abs=1e-9)
