@@ -526,3 +526,24 @@ def test_progress_bar_only_when_asked(capsys):
 def test_progress_must_be_a_bool_or_none():
     with pytest.raises(md.InvalidInputError, match="progress must be True, False or None"):
         md.design(md.LDP(1.0), np.full(4, 0.25), progress="yes")
+
+
+def test_the_pipeline_asks_a_source_for_its_initial_columns_once(monkeypatch):
+    # A heuristic source has state (warm LPs, a random stream): the pipeline must drive it
+    # exactly as run_column_generation does, or designs drift from the loop's results.
+    from mechdesign.design import run_column_generation
+
+    calls = []
+    original = LinearisationOracle.initial_columns
+
+    def counted(self):
+        calls.append(1)
+        return original(self)
+
+    monkeypatch.setattr(LinearisationOracle, "initial_columns", counted)
+    p_hat = np.array([0.07, 0.10, 0.26, 0.57])
+    notion = md.RobustLDP(1.0, md.RenyiBall(p_hat, 2.0, 0.05), (2, 2))
+    result = md.design(notion, p_hat, method="column_generation", progress=False)
+    assert len(calls) == 1
+    direct = run_column_generation(LinearisationOracle(notion, p_hat), gap=1e-8)
+    assert result.column_generation.history == tuple(direct.history)

@@ -34,7 +34,7 @@ from mechdesign._numerics import (
 from mechdesign._tolerances import (
     PRICING_MIP_ABS_GAP,
 )
-from mechdesign.design.master import RestrictedMaster, column_key
+from mechdesign.design.master import RestrictedMaster, check_finite_utilities, column_key
 from mechdesign.design.result import ColumnGenerationReport
 from mechdesign.design.sources import ColumnSource, Pricing, check_gap
 
@@ -138,7 +138,7 @@ def run_column_generation(
     n = oracle.n
     master = RestrictedMaster(n, warm=warm)
     initial = oracle.initial_columns()
-    master.add(initial, oracle.values(initial))
+    master.add(initial, check_finite_utilities(oracle.values(initial)))
     lower, upper = -math.inf, math.inf
     history: list[tuple[float, float]] = []
     exact_pricings = mips = 0

@@ -34,7 +34,26 @@ from mechdesign._tolerances import (
 from mechdesign.design.result import Certificate
 from mechdesign.errors import InvalidInputError, SolverError
 
-__all__ = ["RestrictedMaster", "certificate", "column_key", "solve_vertex_lp"]
+__all__ = [
+    "RestrictedMaster",
+    "certificate",
+    "check_finite_utilities",
+    "column_key",
+    "solve_vertex_lp",
+]
+
+
+def check_finite_utilities(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The utilities of a master's columns, refused when one is infinite: the optimum is
+    then unbounded (for example KL between hypotheses with different supports under a
+    notion that allows zeros)."""
+    if not np.all(np.isfinite(values)):
+        raise InvalidInputError(
+            "the utility is infinite at a vertex of the notion's section; the optimum is "
+            "unbounded (for example KL between hypotheses with different supports under a "
+            "notion that allows zeros)."
+        )
+    return values
 
 
 def solve_vertex_lp(

@@ -52,7 +52,7 @@ from mechdesign.cones import (
     Backend,
 )
 from mechdesign.design.column_generation import run_column_generation
-from mechdesign.design.master import certificate, solve_vertex_lp
+from mechdesign.design.master import certificate, check_finite_utilities, solve_vertex_lp
 from mechdesign.design.result import ColumnGenerationReport, Design, Timings
 from mechdesign.design.sources import (
     CddRepair,
@@ -323,9 +323,9 @@ def solve_master(
     value is the reported lower bound.
     """
     started = time.perf_counter()
-    initial = source.initial_columns()
-    values = _finite_values(source, initial)
     if source.complete:
+        initial = source.initial_columns()
+        values = check_finite_utilities(source.values(initial))
         weights, solution, dual = solve_vertex_lp(initial, values, time_limit)
         return MasterSolution(initial, values, weights, dual, solution.status,
                               source.describe(initial.shape[0]), source.enumeration_seconds,
@@ -396,17 +396,6 @@ def certify(
         timings=Timings(solved.enumeration_seconds, solved.lp_seconds,
                         seconds + time.perf_counter() - start),
     )
-
-
-def _finite_values(source: ColumnSource, points: NDArray[np.float64]) -> NDArray[np.float64]:
-    values = source.values(points)
-    if not np.all(np.isfinite(values)):
-        raise InvalidInputError(
-            "the utility is infinite at a vertex of the notion's section; the optimum is "
-            "unbounded (for example KL between hypotheses with different "
-            "supports under a notion that allows zeros)."
-        )
-    return values
 
 
 def _resolve_utility(
