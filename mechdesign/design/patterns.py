@@ -63,10 +63,7 @@ successive linearisation over a compact form of its section
 (:class:`~mechdesign.design.robust_pricing.LinearisationOracle`), and its upper bound is
 the certified optimum of the non-robust relaxation, whose cone contains PolyOpt's.
 
-Measured (``benchmarks/scale.py``, 2-core machine, ε = 1, certified gap 1e-6): ε-LDP at
-N = 20 in 1.3 s, N = 64 in 19 s and N = 128 in 6 minutes; ``(ε, c = 1/(2N))``-PML at
-N = 32 in 38 s and N = 64 in 4.5 minutes. Warm-starting the master makes its solves
-about 6× faster per iteration, but they are 5 % of the time: pricing dominates.
+Timings: :mod:`mechdesign.design.column_generation`.
 """
 
 from __future__ import annotations

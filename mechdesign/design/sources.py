@@ -147,19 +147,8 @@ def source_class(notion: object) -> type | None:
     return None
 
 
-class VertexEnumeration:
-    """Every vertex of the section: a complete, exact column source.
-
-    Parameters
-    ----------
-    vertex_set : VertexSet
-        From :meth:`~mechdesign.cones.RatioCone.vertices` (any backend).
-    objective : Utility
-    """
-
-    complete = True
-    exact = True
-    retries = 0
+class _Enumerated:
+    """Columns that start from an enumerated vertex set (shared by the two sources)."""
 
     def __init__(self, vertex_set: VertexSet, objective: Utility) -> None:
         self.vertex_set = vertex_set
@@ -173,11 +162,27 @@ class VertexEnumeration:
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         return self.objective.column_values(columns)
 
+    def upper_bound(self, gap: float, time_limit: float | None) -> float:
+        """None besides the vertex LP's own certificate: ``inf``."""
+        return math.inf
+
+
+class VertexEnumeration(_Enumerated):
+    """Every vertex of the section: a complete, exact column source.
+
+    Parameters
+    ----------
+    vertex_set : VertexSet
+        From :meth:`~mechdesign.cones.RatioCone.vertices` (any backend).
+    objective : Utility
+    """
+
+    complete = True
+    exact = True
+    retries = 0
+
     def describe(self, columns: int) -> str:
         return self.vertex_set.backend
-
-    def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        return math.inf
 
     def price(self, dual: ArrayLike, **options: object) -> Pricing:
         """Every vertex by reduced cost; the bound is the best of them (exact)."""
@@ -190,7 +195,7 @@ class VertexEnumeration:
         return self.price(dual)
 
 
-class CddRepair:
+class CddRepair(_Enumerated):
     """cddlib's vertices, extended by successive linearisation where its LP probes
     showed that it missed some (:attr:`~mechdesign.cones.VertexSet.missed` > 0).
 
@@ -211,26 +216,13 @@ class CddRepair:
 
     def __init__(self, vertex_set: VertexSet, h: NDArray[np.float64], objective: Utility
                  ) -> None:
-        self.vertex_set = vertex_set
+        super().__init__(vertex_set, objective)
         self.h = h
-        self.objective = objective
-        self.n = int(vertex_set.points.shape[1])
         self._pool = vertex_set.points
-        self.enumeration_seconds = vertex_set.seconds
-
-    def initial_columns(self) -> NDArray[np.float64]:
-        return self.vertex_set.points
-
-    def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
-        return self.objective.column_values(columns)
 
     def describe(self, columns: int) -> str:
         added = columns - len(self.vertex_set)
         return self.vertex_set.backend + (f" + {added} columns by pricing" if added else "")
-
-    def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        """None is known: ``inf``."""
-        return math.inf
 
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
         """Ascents by :func:`price_by_linearisation` from ``effort ·``
