@@ -67,7 +67,7 @@ from mechdesign.mechanisms import (
 )
 from mechdesign.notions import PML, NonRobustLDP, RobustLDP, dobrushin_bound
 from mechdesign.robust import robust_ldp_level
-from mechdesign.uncertainty import RenyiBall
+from mechdesign.uncertainty import RenyiBall, SecretAlphabet
 
 __all__ = [
     "BOUND_RTOL",
@@ -121,7 +121,13 @@ def robust_ldp_mechanism(
         raise InvalidInputError(
             f"mechanism must be one of {ROBUST_LDP_MECHANISMS} (any case); got {show(name)}."
         )
+    if not isinstance(ball, RenyiBall):
+        raise InvalidInputError(
+            f"ball must be a mechdesign.RenyiBall (the uncertainty set around P̂); got "
+            f"{show(ball)}."
+        )
     p_hat = ball.center
+    shape = SecretAlphabet.of(shape, p_hat.size, "ball's center").shape
     if key == "GRR":
         return RobustMechanism(key, randomized_response(p_hat.size, epsilon))
     if key == "SRR":

@@ -24,6 +24,20 @@ def test_registry_names_and_spellings():
         md.robust_ldp_mechanism("polyopt2", 1.0, BALL, SHAPE)
 
 
+def test_registry_refuses_bad_arguments_by_name():
+    with pytest.raises(md.InvalidInputError, match="ball must be a mechdesign.RenyiBall"):
+        md.robust_ldp_mechanism("SRR", 1.0, P_HAT, SHAPE)
+    with pytest.raises(md.InvalidInputError, match="epsilon"):
+        md.robust_ldp_mechanism("GRR", -1.0, BALL, SHAPE)
+    with pytest.raises(md.InvalidInputError, match="shape"):
+        md.robust_ldp_mechanism("SRR", 1.0, BALL, (3, 2))
+
+
+def test_registry_at_a_huge_epsilon_is_the_identity_limit():
+    grr = md.robust_ldp_mechanism("GRR", 700.0, BALL, SHAPE).mechanism
+    assert np.allclose(grr.matrix, np.eye(4), atol=1e-300)
+
+
 def test_registry_builds_what_each_name_means():
     eps = math.log(2)
     grr = md.robust_ldp_mechanism("GRR", eps, BALL, SHAPE).mechanism
