@@ -25,7 +25,7 @@ def test_registry_names_and_spellings():
 
 
 def test_registry_refuses_bad_arguments_by_name():
-    with pytest.raises(md.InvalidInputError, match="ball must be a mechdesign.RenyiBall"):
+    with pytest.raises(md.InvalidInputError, match=r"ball must be a mechdesign\.RenyiBall"):
         md.robust_ldp_mechanism("SRR", 1.0, P_HAT, SHAPE)
     with pytest.raises(md.InvalidInputError, match="epsilon"):
         md.robust_ldp_mechanism("GRR", -1.0, BALL, SHAPE)
