@@ -547,3 +547,11 @@ def test_the_pipeline_asks_a_source_for_its_initial_columns_once(monkeypatch):
     assert len(calls) == 1
     direct = run_column_generation(LinearisationOracle(notion, p_hat), gap=1e-8)
     assert result.column_generation.history == tuple(direct.history)
+
+
+def test_column_source_refuses_an_unknown_method():
+    from mechdesign.design import column_source
+
+    objective = md.MutualInformationUtility(np.full(4, 0.25))
+    with pytest.raises(md.InvalidInputError, match="method must be 'enumeration' or"):
+        column_source(md.LDP(1.0), objective, "auto")

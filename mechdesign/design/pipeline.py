@@ -249,6 +249,11 @@ def column_source(
     it missed. ``"column_generation"``: the pricing source registered for the notion
     (:func:`~mechdesign.design.sources.source_class`); mutual information only.
     """
+    if method not in ("enumeration", "column_generation"):
+        raise InvalidInputError(
+            f"method must be 'enumeration' or 'column_generation' (choose_method resolves "
+            f"'auto'); got {show(method)}."
+        )
     if method == "enumeration":
         cone = notion.cone(objective.n)
         vertex_set = cone.vertices(backend, max_vertices=max_vertices)
