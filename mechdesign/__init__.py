@@ -54,6 +54,7 @@ from mechdesign.design import (
     ColumnGenerationReport,
     Design,
     FDivergenceUtility,
+    GainUtility,
     MutualInformationUtility,
     design,
 )
@@ -120,8 +121,10 @@ from mechdesign.kernel import (
     project_to_simplex,
 )
 from mechdesign.leakage import (
+    bayes_vulnerability,
     dobrushin_coefficient,
     event_leakage,
+    g_vulnerability,
     information_density,
     ldp_level,
     maximal_leakage,
@@ -190,6 +193,7 @@ __all__ = [
     "DobrushinMaximum",
     "FDivergenceUtility",
     "FGenerator",
+    "GainUtility",
     "IndependentReporting",
     "InfeasibleError",
     "InvalidInputError",
@@ -215,6 +219,7 @@ __all__ = [
     "adaptive_composition",
     "asoodeh_zhang_kl_bound",
     "asoodeh_zhang_kl_contraction",
+    "bayes_vulnerability",
     "binary_envelope",
     "binary_mechanism",
     "block_uniform_channel",
@@ -254,6 +259,7 @@ __all__ = [
     "f_alpha_tv_lower_boundary",
     "f_divergence",
     "four_level_prior",
+    "g_vulnerability",
     "gamma_bound",
     "hockey_stick_divergence",
     "hockey_stick_generator",

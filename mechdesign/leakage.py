@@ -32,8 +32,10 @@ from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 
 __all__ = [
+    "bayes_vulnerability",
     "dobrushin_coefficient",
     "event_leakage",
+    "g_vulnerability",
     "information_density",
     "ldp_level",
     "maximal_leakage",
@@ -79,6 +81,59 @@ def mutual_information(kernel: KernelLike, prior: ArrayLike, *, base: float | No
     if not (b > 0 and b != 1 and math.isfinite(b)):
         raise InvalidInputError(f"base must be positive, finite and != 1; got {show(base)}.")
     return value / math.log(b)
+
+
+def bayes_vulnerability(kernel: KernelLike, prior: ArrayLike) -> float:
+    """Posterior Bayes vulnerability ``V(π, K) = Σ_y max_x π(x) K[x, y]``: the probability
+    that an adversary who sees ``Y`` and guesses ``X`` by maximum a posteriori is right.
+
+    Smith, "On the foundations of quantitative information flow", FoSSaCS 2009 (the
+    min-entropy leakage is ``log V(π, K) − log max_x π(x)``); the case ``g = I`` of
+    :func:`g_vulnerability`. Between ``max_x π(x)`` (no information) and 1.
+    """
+    k, p = _kernel_and_prior(kernel, prior)
+    return float(np.sum(np.max(p[:, None] * k, axis=0)))
+
+
+def g_vulnerability(kernel: KernelLike, prior: ArrayLike, gain: ArrayLike) -> float:
+    """Posterior g-vulnerability of a gain function ``g[w, x]`` (guesses ``w``, secrets
+    ``x``):
+
+    .. math::
+
+        V_g(\\pi, K) = \\sum_y P_Y(y) \\max_w \\sum_x g[w, x]\\, P(x \\mid y)
+        = \\sum_y \\max_w \\sum_x \\pi(x)\\, g[w, x]\\, K[x, y],
+
+    the expected gain of an adversary who sees ``Y`` and takes the best guess (Alvim,
+    Chatzikokolakis, Palamidessi & Smith, "Measuring information leakage using
+    generalized gain functions", CSF 2012; libqif's ``g_vuln``). Computed here through
+    the posteriors of the outputs that occur (``P_Y(y) > 0``); ``g = I`` is
+    :func:`bayes_vulnerability`, and a loss ``L`` is the gain ``max L − L``.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape=(N, M)
+    prior : array_like, shape=(N,)
+    gain : array_like, shape=(W, N)
+        Finite; one row per guess.
+    """
+    k, p = _kernel_and_prior(kernel, prior)
+    g = check_gain(gain, k.shape[0])
+    p_y = p @ k
+    seen = p_y > 0
+    posterior = p[:, None] * k[:, seen] / p_y[seen]
+    return float(np.sum(p_y[seen] * np.max(g @ posterior, axis=0)))
+
+
+def check_gain(gain: ArrayLike, n: int) -> NDArray[np.float64]:
+    """A gain matrix: finite, 2-D, of shape ``(W, n)`` with ``W ≥ 1``."""
+    g = as_float_array(gain, "gain", ndim=2)
+    if g.shape[1] != n or g.shape[0] < 1:
+        raise InvalidInputError(
+            f"gain must have shape (W, {n}) with W >= 1 guesses (one column per input); "
+            f"got shape {g.shape}."
+        )
+    return g
 
 
 def information_density(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float64]:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import mechdesign as md
 from mechdesign.design import (
+    GainPricingOracle,
     LinearisationOracle,
     Pricing,
     PricingOracle,
@@ -467,7 +468,11 @@ def test_sources_are_registered_by_notion_type():
     assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2))) is PricingOracle
     assert source_class(md.RobustLDP(1.0, ball, (2, 2))) is LinearisationOracle
     assert source_class(SecretLDP(1.0, (2, 2))) is None
-    with pytest.raises(md.UnsupportedError, match="no pattern of its vertices"):
+    gain = md.GainUtility.bayes(np.full(4, 0.25))
+    assert source_class(md.LDP(1.0), gain) is GainPricingOracle
+    assert source_class(md.PML(1.0, c=0.1), md.GainUtility) is GainPricingOracle
+    assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2)), gain) is None
+    with pytest.raises(md.UnsupportedError, match="vertex patterns are known"):
         md.design(SecretLDP(1.0, (2, 2)), np.full(4, 0.25), method="column_generation")
 
 

@@ -3,7 +3,7 @@
 Stages (:mod:`~mechdesign.design.pipeline`): resolve the utility
 (:mod:`~mechdesign.design.utilities`, which owns ``μ``) → choose a column source
 (:mod:`~mechdesign.design.sources`: enumeration, cdd repair, pattern pricing in
-:mod:`~mechdesign.design.patterns`, robust pricing in
+:mod:`~mechdesign.design.patterns` and :mod:`~mechdesign.design.gain_pricing`, robust pricing in
 :mod:`~mechdesign.design.robust_pricing`) → solve the master
 (:mod:`~mechdesign.design.master`, :mod:`~mechdesign.design.column_generation`) →
 certify and audit → :class:`~mechdesign.design.result.Design`.
@@ -14,6 +14,7 @@ importable from here for research on the algorithms themselves.
 """
 
 from mechdesign.design.column_generation import ColumnGenerationRun, run_column_generation
+from mechdesign.design.gain_pricing import GainPricingOracle
 from mechdesign.design.master import RestrictedMaster, solve_vertex_lp
 from mechdesign.design.patterns import PricingOracle, ldp_column, price_ldp
 from mechdesign.design.pipeline import (
@@ -38,6 +39,7 @@ from mechdesign.design.sources import (
 )
 from mechdesign.design.utilities import (
     FDivergenceUtility,
+    GainUtility,
     MutualInformationUtility,
     Utility,
     mutual_information_columns,
@@ -53,6 +55,8 @@ __all__ = [
     "ColumnSource",
     "Design",
     "FDivergenceUtility",
+    "GainPricingOracle",
+    "GainUtility",
     "LinearisationOracle",
     "MasterSolution",
     "MutualInformationUtility",

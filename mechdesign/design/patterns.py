@@ -100,7 +100,7 @@ from mechdesign.design.utilities import mutual_information_columns
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import LDP, PML
 
-__all__ = ["PricingOracle", "ldp_column", "price_ldp"]
+__all__ = ["PricingOracle", "ldp_column", "pattern_families", "price_ldp"]
 
 # -- algorithm knobs --------------------------------------------------------------------
 
@@ -405,6 +405,34 @@ class _TwoLevel(_Family):
             n * low + (high - low) * k_min,
         )
 
+    def linear_maximum(
+        self, scores: NDArray[np.float64]
+    ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+        """For every row ``d`` of ``scores`` (shape (W, N)), the pattern maximising
+        ``d·v(z)`` over the family and that maximum.
+
+        ``v = u/D`` with ``u = low 1 + (high − low) 1_B`` and ``D = N low + (high −
+        low)|B|``: for a fixed size ``|B| = k``, ``D`` is fixed and ``d·u = low Σd +
+        (high − low) Σ_{x∈B} d_x`` is linear in ``1_B``, maximised by the ``k`` largest
+        ``d_x`` (the ``k`` smallest when ``high < low``). So the maximum over the family
+        is the best of ``k_max − k_min + 1`` prefixes of one sort — exact."""
+        n = self.n_bin
+        low = float(self.base[0])
+        step = float(self.moves[0, 0])
+        sign = 1.0 if step >= 0 else -1.0
+        order = np.argsort(-sign * scores, axis=1, kind="stable")
+        prefix = np.cumsum(np.take_along_axis(scores, order, axis=1), axis=1)
+        sizes = np.arange(self.k_min, self.k_max + 1)
+        value = (low * scores.sum(axis=1)[:, None] + step * prefix[:, sizes - 1]) / (
+            n * low + step * sizes
+        )[None, :]
+        best = np.argmax(value, axis=1)
+        ranks = np.empty_like(order)
+        rows = np.arange(order.shape[0])[:, None]
+        ranks[rows, order] = np.arange(n)[None, :]
+        z = ranks < sizes[best][:, None]
+        return z, value[np.arange(value.shape[0]), best]
+
     def candidates(self, dual: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Every prefix of size ``k_min … k_max`` of every linearised order."""
         order = np.argsort(-self.slope_scores(dual), axis=1, kind="stable")
@@ -437,6 +465,35 @@ class _ThreeLevel(_Family):
         super().__init__(
             prior, np.zeros(n), np.hstack([top * eye, free * eye]), rows, lower, upper, 1.0
         )
+
+    def linear_maximum(
+        self, scores: NDArray[np.float64]
+    ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+        """For every row ``d`` of ``scores`` (shape (W, N)), the pattern maximising
+        ``d·v(z)`` over the family and that maximum.
+
+        ``u = top 1_T + free e_f`` with ``|T| = k``, ``f ∉ T``: ``D = k top + free`` is
+        fixed and ``d·u`` assigns the weights ``top`` (``k`` times) and ``free`` (once) to
+        ``k + 1`` distinct coordinates. By the rearrangement inequality the maximum pairs
+        the larger weight with the larger scores: with ``top ≥ free``, ``T`` is the ``k``
+        largest ``d_x`` and ``f`` the next (``f`` first when ``free > top``) — exact."""
+        n = self.prior.shape[0]
+        top = float(self.moves[0, 0])
+        free = float(self.moves[0, n])
+        k = self.k
+        order = np.argsort(-scores, axis=1, kind="stable")[:, : k + 1]
+        picked = np.take_along_axis(scores, order, axis=1)
+        rows = np.arange(scores.shape[0])
+        z = np.zeros((scores.shape[0], 2 * n), dtype=bool)
+        if top >= free:
+            tops, frees = order[:, :k], order[:, k]
+            total = top * picked[:, :k].sum(axis=1) + free * picked[:, k]
+        else:
+            tops, frees = order[:, 1:], order[:, 0]
+            total = free * picked[:, 0] + top * picked[:, 1:].sum(axis=1)
+        z[rows[:, None], tops] = True
+        z[rows, n + frees] = True
+        return z, total / (k * top + free)
 
     def candidates(self, dual: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Per linearisation: the best free coordinate, then the best ``T`` without it;
@@ -535,21 +592,14 @@ class PricingOracle:
     retries = 0
 
     def __init__(self, notion: object, prior: ArrayLike) -> None:
-        p = as_distribution(prior, "prior")
-        n = p.shape[0]
-        if n < 2:
-            raise InvalidInputError(f"pricing needs N >= 2 inputs; got N = {n}.")
-        patterns = _patterns_of(notion)
-        if patterns is None:
-            raise UnsupportedError(
-                f"exact pricing needs a known pattern of the vertices, known for "
-                f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {show(notion)}. "
-                "Use method='enumeration' (or, for RobustLDP, LinearisationOracle)."
-            )
-        check_column_generation_epsilon(getattr(notion, "epsilon", None))
-        self.prior = p
-        self.n = n
-        self.families, self._initial = patterns.build(notion, p)
+        self.prior, self.families, self._initial = pattern_families(notion, prior)
+        self.n = self.prior.shape[0]
+
+    @classmethod
+    def from_problem(cls, notion: object, objective: object) -> PricingOracle:
+        """The oracle for the design pipeline: ``objective`` is the mutual-information
+        utility, whose prior it takes."""
+        return cls(notion, objective.prior)
 
     @staticmethod
     def supports(notion: object, prior: NDArray[np.float64]) -> bool:
@@ -606,6 +656,28 @@ class PricingOracle:
 
     def describe(self, columns: int) -> str:
         return "column generation (exact pattern pricing)"
+
+
+def pattern_families(
+    notion: object, prior: ArrayLike
+) -> tuple[NDArray[np.float64], list, NDArray[np.float64]]:
+    """The validated prior, the pattern families of ``notion`` (registered with
+    :func:`patterned`) and a first set of columns summing to ``1``; refuses a notion
+    without a known pattern, ``N < 2`` and ε outside ``(0, ∞)``."""
+    p = as_distribution(prior, "prior")
+    n = p.shape[0]
+    if n < 2:
+        raise InvalidInputError(f"pricing needs N >= 2 inputs; got N = {n}.")
+    patterns = _patterns_of(notion)
+    if patterns is None:
+        raise UnsupportedError(
+            f"exact pricing needs a known pattern of the vertices, known for "
+            f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {show(notion)}. "
+            "Use method='enumeration' (or, for RobustLDP, LinearisationOracle)."
+        )
+    check_column_generation_epsilon(getattr(notion, "epsilon", None))
+    families, initial = patterns.build(notion, p)
+    return p, families, initial
 
 
 def check_column_generation_epsilon(eps: float) -> None:

@@ -61,7 +61,7 @@ from mechdesign.design.sources import (
     check_gap,
     source_class,
 )
-from mechdesign.design.utilities import MutualInformationUtility, Utility
+from mechdesign.design.utilities import GainUtility, MutualInformationUtility, Utility
 from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import dobrushin_coefficient
@@ -79,6 +79,9 @@ __all__ = [
 ]
 
 
+#: The utilities ``design(utility=...)`` knows by name ("mi" is short for the first).
+UTILITIES = ("mutual_information", "mi", "bayes")
+
 #: The values of ``design(method=...)``; the first is the default.
 METHODS = ("auto", "enumeration", "column_generation")
 
@@ -92,7 +95,7 @@ def design(
     notion: Notion,
     prior: ArrayLike | None = None,
     *,
-    utility: Literal["mutual_information"] | Utility = "mutual_information",
+    utility: Literal["mutual_information", "bayes"] | Utility = "mutual_information",
     backend: Backend = "auto",
     method: Literal["auto", "enumeration", "column_generation"] = "auto",
     max_vertices: int = MAX_VERTICES,
@@ -109,15 +112,21 @@ def design(
         with the same interface.
     prior : array_like, shape=(N,), optional
         The input distribution; required for mutual information (it also fixes N).
-    utility : "mutual_information" or Utility
-        ``"mutual_information"`` (default) or a utility object such as
-        :class:`FDivergenceUtility`, which then fixes N itself.
+    utility : "mutual_information", "bayes" or Utility
+        ``"mutual_information"`` (default; ``"mi"`` too), ``"bayes"`` (Bayes
+        vulnerability, the probability that the MAP guess of X from Y is right:
+        :meth:`~mechdesign.design.utilities.GainUtility.bayes` of ``prior``), or a utility
+        object — :class:`~mechdesign.design.utilities.GainUtility` (g-vulnerability),
+        :class:`~mechdesign.design.utilities.FDivergenceUtility` — which fixes N itself.
+        Every one is a sum over columns of a sublinear ``μ``, so the optimum sits on the
+        section's vertices (Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4).
     backend : {"auto", "cdd", "exact", "closed_form"}
         Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
     method : {"auto", "enumeration", "column_generation"}
         ``"auto"`` (default): column generation when its pricing is exact for the notion
-        (ε-LDP, ``(ε, c)``-PML and non-robust RLDP under its own ``P̂``, mutual
-        information, ``0 < ε < ∞``) and the notion's vertex bound
+        and the utility (``0 < ε < ∞``; mutual information: ε-LDP, ``(ε, c)``-PML and
+        non-robust RLDP under its own ``P̂``; g-vulnerability: ε-LDP and ``(ε, c)``-PML)
+        and the notion's vertex bound
         (:meth:`~mechdesign.cones.RatioCone.vertex_bound`) exceeds
         :data:`AUTO_MAX_VERTICES`; enumeration otherwise. Enumeration is the faster of the
         two below the threshold and the only certified one for the other notions (PolyOpt's
@@ -127,12 +136,14 @@ def design(
         vertices, 2.5 s enumerating, 0.5 GB), 1.8 at N = 18 (262,142; 6 s, 0.9 GB), 0.46 at
         N = 19 and 0.13 at N = 20 (33 s enumerating, 3.9 GB; 4.3 s generating);
         ``(ε, 1/(2N))``-PML 2.1 at N = 13 (bound 122,880), 1.0 at N = 14 (262,144), 0.92
-        at N = 15. The choice is recorded in ``Design.method``.
+        at N = 15. Pricing g-vulnerability is a sort, not a MIP, so its crossover is
+        lower (:data:`~mechdesign.design.gain_pricing.GAIN_AUTO_MAX_VERTICES`). The
+        choice is recorded in ``Design.method``.
         ``"enumeration"``: enumerate every vertex, then one LP.
         ``"column_generation"``: a restricted master LP over generated vertices
         (:mod:`mechdesign.design.column_generation`), stopping with a bracket
-        ``lower ≤ OPT ≤ upper`` (``Design.column_generation``); mutual information only,
-        ``0 < ε < ∞``.
+        ``lower ≤ OPT ≤ upper`` (``Design.column_generation``); mutual information and
+        g-vulnerability (:mod:`~mechdesign.design.gain_pricing`), ``0 < ε < ∞``.
         Pricing is exact for ε-LDP, ``(ε, c)``-PML and
         :class:`~mechdesign.notions.NonRobustLDP` (status ``"optimal"`` once the gap is
         within ``gap``); PolyOpt (:class:`~mechdesign.notions.RobustLDP`, prior = its
@@ -203,7 +214,9 @@ def design(
 
 
 def resolve_problem(
-    notion: Notion, prior: ArrayLike | None, utility: Literal["mutual_information"] | Utility
+    notion: Notion,
+    prior: ArrayLike | None,
+    utility: Literal["mutual_information", "bayes"] | Utility,
 ) -> tuple[Notion, Utility]:
     """Stage 1: the validated notion and the utility object (which fixes N ≥ 2, matching
     the notion's own alphabet when it has one)."""
@@ -222,14 +235,14 @@ def resolve_problem(
 
 def choose_method(notion: Notion, objective: Utility) -> str:
     """Stage 2, ``method="auto"`` (see :func:`design`): column generation when a source
-    prices the notion exactly for this utility and the vertex bound exceeds
-    :data:`AUTO_MAX_VERTICES`, enumeration otherwise."""
-    if not isinstance(objective, MutualInformationUtility):
-        return "enumeration"
-    source = source_class(notion)
+    prices the notion exactly for this utility and the vertex bound exceeds the source's
+    ``auto_max_vertices`` (:data:`AUTO_MAX_VERTICES` when it states none), enumeration
+    otherwise."""
+    source = source_class(notion, objective)
     if source is None or not source.exact or not source.supports(notion, objective.prior):
         return "enumeration"
-    large = notion.cone(objective.n).vertex_bound() > AUTO_MAX_VERTICES
+    threshold = getattr(source, "auto_max_vertices", AUTO_MAX_VERTICES)
+    large = notion.cone(objective.n).vertex_bound() > threshold
     return "column_generation" if large else "enumeration"
 
 
@@ -260,19 +273,15 @@ def column_source(
         if vertex_set.missed:
             return CddRepair(vertex_set, cone.h_representation(), objective)
         return VertexEnumeration(vertex_set, objective)
-    if not isinstance(objective, MutualInformationUtility):
-        raise UnsupportedError(
-            "method='column_generation' prices mutual information only (its exact "
-            f"pricing uses the pattern of mu); got the utility {show(objective.name)}. Use "
-            "method='enumeration'."
-        )
-    source = source_class(notion)
+    source = source_class(notion, objective)
     if source is None:
         raise UnsupportedError(
-            f"column generation needs a pricing source for the notion; none is known for "
-            f"{show(notion)} (no pattern of its vertices is known). Use method='enumeration'."
+            f"column generation needs a pricing source for the notion and the utility; "
+            f"none is known for {show(notion)} with the utility {show(objective.name)} "
+            "(sources price mutual information and g-vulnerability over the notions whose "
+            "vertex patterns are known). Use method='enumeration'."
         )
-    return source(notion, objective.prior)
+    return source.from_problem(notion, objective)
 
 
 @dataclass(frozen=True)
@@ -404,16 +413,25 @@ def certify(
 
 
 def _resolve_utility(
-    utility: Literal["mutual_information"] | Utility, prior: ArrayLike | None
+    utility: Literal["mutual_information", "bayes"] | Utility, prior: ArrayLike | None
 ) -> Utility:
     if isinstance(utility, str):
-        if utility not in ("mutual_information", "mi"):
+        if utility not in UTILITIES:
             raise InvalidInputError(
-                f"utility must be 'mutual_information' or a utility object; got {show(utility)}."
+                f"utility must be one of {UTILITIES} or a utility object; got {show(utility)}."
             )
         if prior is None:
-            raise InvalidInputError("prior is required for the mutual-information utility.")
+            raise InvalidInputError(f"prior is required for the utility {show(utility)}.")
+        if utility == "bayes":
+            return GainUtility.bayes(prior)
         return MutualInformationUtility(prior)
+    if not callable(getattr(utility, "column_values", None)) or not callable(
+        getattr(utility, "of", None)
+    ):
+        raise InvalidInputError(
+            f"utility must be one of {UTILITIES} or a utility object (with column_values, "
+            f"of and n, such as GainUtility); got {show(utility)}."
+        )
     if prior is not None:
         p = as_distribution(prior, "prior")
         if p.shape[0] != utility.n:

@@ -257,6 +257,12 @@ class LinearisationOracle:
         return (isinstance(notion, RobustLDP) and 0 < eps < math.inf
                 and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=PRIOR_MATCH_ATOL)))
 
+    @classmethod
+    def from_problem(cls, notion: object, objective: object) -> LinearisationOracle:
+        """The oracle for the design pipeline: ``objective`` is the mutual-information
+        utility, whose prior it takes."""
+        return cls(notion, objective.prior)
+
     def __init__(self, notion, prior: ArrayLike, *, seed: int = 0) -> None:
         if not isinstance(notion, RobustLDP):
             raise UnsupportedError(

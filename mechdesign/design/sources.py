@@ -39,7 +39,7 @@ from mechdesign._tolerances import (
     CERTIFICATE_ATOL,
 )
 from mechdesign.cones import VertexSet, section_argmax
-from mechdesign.design.utilities import Utility
+from mechdesign.design.utilities import MutualInformationUtility, Utility
 from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
 
 __all__ = [
@@ -128,22 +128,31 @@ class ColumnSource(Protocol):
         ...
 
 
-#: The pricing source of each notion type (:func:`register_source`).
-_SOURCES: dict[type, type] = {}
+#: The pricing source of each (notion type, utility type) (:func:`register_source`).
+_SOURCES: dict[tuple[type, type], type] = {}
 
 
-def register_source(notion_type: type, source: type) -> None:
-    """Declare that ``source(notion, prior)`` prices ``notion_type`` (and its subclasses).
+def register_source(
+    notion_type: type, source: type, utility_type: type = MutualInformationUtility
+) -> None:
+    """Declare that ``source.from_problem(notion, objective)`` prices ``notion_type`` (and
+    its subclasses) for utilities of ``utility_type`` (mutual information by default).
     ``source.supports(notion, prior)`` says whether its pricing is exact for a given
     instance; ``source.exact`` whether it can be at all."""
-    _SOURCES[notion_type] = source
+    _SOURCES[notion_type, utility_type] = source
 
 
-def source_class(notion: object) -> type | None:
-    """The pricing source registered for the notion's type (or a base type), if any."""
+def source_class(notion: object, objective: object = None) -> type | None:
+    """The pricing source registered for the notion's type (or a base type) and the
+    utility's type (``objective``: a utility object or type; ``None`` is mutual
+    information), if any."""
+    if objective is None:
+        utility_type = MutualInformationUtility
+    else:
+        utility_type = objective if isinstance(objective, type) else type(objective)
     for kind in type(notion).__mro__:
-        if kind in _SOURCES:
-            return _SOURCES[kind]
+        if (kind, utility_type) in _SOURCES:
+            return _SOURCES[kind, utility_type]
     return None
 
 

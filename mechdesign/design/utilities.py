@@ -12,17 +12,25 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
     as_distribution,
+    show,
 )
 from mechdesign.divergences import KL, FGenerator, f_divergence
+from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism
-from mechdesign.leakage import mutual_information
+from mechdesign.leakage import (
+    bayes_vulnerability,
+    check_gain,
+    g_vulnerability,
+    mutual_information,
+)
 
 __all__ = [
     "FDivergenceUtility",
+    "GainUtility",
     "MutualInformationUtility",
     "Utility",
     "mutual_information_columns",
@@ -142,3 +150,83 @@ class FDivergenceUtility:
         """The utility of a whole mechanism, computed independently of the columns."""
         k = kernel.matrix
         return f_divergence(self.p0 @ k, self.p1 @ k, self.f)
+
+
+@dataclass(frozen=True, eq=False)
+class GainUtility:
+    """Posterior g-vulnerability for a prior ``P`` and a gain matrix ``g`` of shape
+    ``(W, N)`` (guesses ``w``, inputs ``x``):
+
+    .. math::
+
+        U(K) = V_g(P, K) = \\sum_y \\max_w \\sum_x P(x)\\, g[w, x]\\, K[x, y],
+        \\qquad \\mu(v) = \\max_w\\, a_w \\cdot v, \\quad a_w = P \\circ g[w]
+
+    (Alvim, Chatzikokolakis, Palamidessi & Smith, CSF 2012; libqif's ``g_vuln``). ``μ``
+    is a maximum of linear functions, hence convex and positively homogeneous —
+    sublinear — so by Kairouz, Oh & Viswanath's theorem (JMLR 2016, Thm. 4) the optimum
+    over a ratio cone's mechanisms is attained by columns on the vertices of its
+    normalised section, and :func:`~mechdesign.design.design` applies unchanged.
+
+    ``GainUtility.bayes(prior)`` is ``g = I``: Bayes vulnerability, the probability that
+    the MAP guess of ``X`` from ``Y`` is right (``design(..., utility="bayes")``);
+    ``GainUtility.from_loss(loss, prior)`` is ``g = max(L) − L``, so maximising it
+    minimises the expected loss ``max(L) − V_g`` of the best guess.
+
+    Parameters
+    ----------
+    gain : array_like, shape=(W, N)
+        Finite gains; any sign.
+    prior : array_like, shape=(N,)
+    """
+
+    gain: NDArray[np.float64]
+    prior: NDArray[np.float64]
+    name: str = "g-vulnerability"
+
+    def __post_init__(self) -> None:
+        prior = as_distribution(self.prior, "prior")
+        object.__setattr__(self, "prior", prior)
+        object.__setattr__(self, "gain", check_gain(self.gain, prior.shape[0]))
+        if not isinstance(self.name, str):
+            raise InvalidInputError(f"name must be a string; got {show(self.name)}.")
+
+    @classmethod
+    def bayes(cls, prior: ArrayLike) -> GainUtility:
+        """Bayes vulnerability: ``g = I`` (one guess per input)."""
+        p = as_distribution(prior, "prior")
+        return cls(np.eye(p.shape[0]), p, name="Bayes vulnerability")
+
+    @classmethod
+    def from_loss(cls, loss: ArrayLike, prior: ArrayLike) -> GainUtility:
+        """The gain ``g = max(L) − L`` of a loss matrix ``L[w, x]`` (shape (W, N))."""
+        p = as_distribution(prior, "prior")
+        lo = check_gain(loss, p.shape[0])
+        return cls(lo.max() - lo, p, name="g-vulnerability (from a loss)")
+
+    @property
+    def n(self) -> int:
+        return int(self.prior.shape[0])
+
+    @property
+    def weights(self) -> NDArray[np.float64]:
+        """``a[w, x] = P(x) g[w, x]``, shape (W, N)."""
+        return self.gain * self.prior[None, :]
+
+    @property
+    def is_bayes(self) -> bool:
+        """Whether the gain is the identity (Bayes vulnerability)."""
+        w, n = self.gain.shape
+        return w == n and bool(np.array_equal(self.gain, np.eye(n)))
+
+    def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``μ(v) = max_w a_w·v`` for every row ``v`` of ``columns``."""
+        v = np.asarray(columns, dtype=float)
+        return np.max(v @ self.weights.T, axis=1)
+
+    def of(self, kernel: Mechanism) -> float:
+        """``V_g(P, K)`` through the posteriors (:func:`~mechdesign.leakage.g_vulnerability`;
+        :func:`~mechdesign.leakage.bayes_vulnerability` for ``g = I``)."""
+        if self.is_bayes:
+            return bayes_vulnerability(kernel, self.prior)
+        return g_vulnerability(kernel, self.prior, self.gain)

@@ -1,0 +1,278 @@
+"""Gain utilities (issue 21): g-vulnerability and Bayes vulnerability against their
+definitions, the sort pricing against brute force over every vertex, Bayes-optimal
+designs against an independent LP over every {1, e^ε} pattern, and the sublinear-utility
+theorem's claim that the optimum sits on vertices."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
+
+import mechdesign as md
+from mechdesign.design import GainPricingOracle, GainUtility
+from mechdesign.design.gain_pricing import GAIN_AUTO_MAX_VERTICES
+from mechdesign.errors import InvalidInputError, UnsupportedError
+from mechdesign.notions import NonRobustLDP
+
+pipeline = importlib.import_module("mechdesign.design.pipeline")
+
+
+def map_success_probability(kernel, prior):
+    """P(MAP guess = X), one output at a time: the guess is the input of largest joint
+    probability, and the adversary is right with that probability."""
+    k = np.asarray(kernel, dtype=float)
+    total = 0.0
+    for y in range(k.shape[1]):
+        joint = [prior[x] * k[x, y] for x in range(k.shape[0])]
+        guess = max(range(len(joint)), key=joint.__getitem__)
+        total += joint[guess]
+    return total
+
+
+def best_gain_by_strategies(kernel, prior, gain):
+    """max over every deterministic guessing strategy y → w of E[g(w(Y), X)]."""
+    k = np.asarray(kernel, dtype=float)
+    n_out, n_guess = k.shape[1], gain.shape[0]
+    best = -math.inf
+    for strategy in itertools.product(range(n_guess), repeat=n_out):
+        value = sum(prior[x] * k[x, y] * gain[strategy[y], x]
+                    for x in range(k.shape[0]) for y in range(n_out))
+        best = max(best, value)
+    return best
+
+
+def random_kernel(rng, n, m):
+    k = rng.random((n, m)) + 1e-3
+    return k / k.sum(axis=1, keepdims=True)
+
+
+# -- the measures --------------------------------------------------------------------------
+
+
+def test_bayes_vulnerability_is_the_map_success_probability():
+    rng = np.random.default_rng(1)
+    for n, m in [(2, 2), (3, 5), (5, 3), (6, 6)]:
+        k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
+        assert md.bayes_vulnerability(k, p) == pytest.approx(map_success_probability(k, p),
+                                                             rel=1e-12)
+        assert md.g_vulnerability(k, p, np.eye(n)) == pytest.approx(
+            map_success_probability(k, p), rel=1e-12)
+
+
+def test_g_vulnerability_is_the_best_guessing_strategy():
+    rng = np.random.default_rng(2)
+    for n, m, w in [(3, 3, 2), (4, 3, 4), (2, 4, 3)]:
+        k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
+        g = rng.normal(size=(w, n))
+        assert md.g_vulnerability(k, p, g) == pytest.approx(
+            best_gain_by_strategies(k, p, g), rel=1e-12, abs=1e-15)
+
+
+def test_a_loss_is_the_gain_max_minus_loss():
+    rng = np.random.default_rng(3)
+    n = 4
+    k, p = random_kernel(rng, n, 3), rng.dirichlet(np.ones(n))
+    loss = np.abs(np.subtract.outer(np.arange(n), np.arange(n))).astype(float)  # |w − x|
+    utility = GainUtility.from_loss(loss, p)
+    # Smallest expected loss over guessing strategies, by brute force.
+    smallest = -best_gain_by_strategies(k, p, -loss)
+    assert utility.of(md.Mechanism(k)) == pytest.approx(loss.max() - smallest, rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6), m=st.integers(1, 6),
+       w=st.integers(1, 5))
+def test_g_vulnerability_inequalities(seed, n, m, w):
+    """Alvim et al., CSF 2012: posterior vulnerability is at least the prior one
+    (g-leakage ≥ 0), post-processing never increases it (data processing), and a
+    channel that reveals X attains Σ_x P(x) max_w g[w, x]."""
+    rng = np.random.default_rng(seed)
+    k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
+    g = rng.normal(size=(w, n))
+    prior_vulnerability = float(np.max(g @ p))
+    v = md.g_vulnerability(k, p, g)
+    assert v >= prior_vulnerability - 1e-12
+    post = random_kernel(rng, m, 3)
+    assert md.g_vulnerability(k @ post, p, g) <= v + 1e-12
+    assert md.g_vulnerability(np.eye(n), p, g) >= v - 1e-12
+    assert md.g_vulnerability(np.eye(n), p, g) == pytest.approx(
+        float(p @ g.max(axis=0)), rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6),
+       eps=st.floats(0.05, 5.0))
+def test_bayes_vulnerability_of_ldp_kernels_is_bounded_by_e_eps_max_prior(seed, n, eps):
+    """For ε-LDP K: max_x π(x) K[x,y] ≤ e^ε max π · min_x K[x,y], and Σ_y min_x K[x,y]
+    ≤ 1, so V(π, K) ≤ e^ε max π (min-entropy leakage ≤ ε)."""
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.ones(n))
+    design = md.design(md.LDP(eps), p, utility="bayes")
+    assert design.utility <= min(1.0, math.exp(eps) * p.max()) + 1e-9
+    assert design.utility >= p.max() - 1e-12
+
+
+def test_gain_utility_refuses_bad_input_by_name():
+    with pytest.raises(InvalidInputError, match="gain"):
+        GainUtility(np.ones((2, 3)), [0.5, 0.5])
+    with pytest.raises(InvalidInputError, match="gain"):
+        GainUtility([[1.0, math.nan]], [0.5, 0.5])
+    with pytest.raises(InvalidInputError, match="prior"):
+        GainUtility.bayes([0.5, 0.6])
+    with pytest.raises(InvalidInputError, match="gain"):
+        md.g_vulnerability(np.eye(2), [0.5, 0.5], [1.0, 0.0])
+    with pytest.raises(InvalidInputError, match="utility"):
+        md.design(md.LDP(1.0), [0.5, 0.5], utility="bayes vulnerability")
+    with pytest.raises(InvalidInputError, match="utility"):
+        md.design(md.LDP(1.0), [0.5, 0.5], utility=42)
+
+
+# -- the sort pricing against brute force ------------------------------------------------
+
+
+def all_ldp_patterns(n, eps):
+    """Every normalised {1, e^ε} pattern except the constant ones."""
+    rows = [np.where(b, math.exp(eps), 1.0) for b in itertools.product([False, True], repeat=n)
+            if 0 < sum(b) < n]
+    rows = np.array(rows)
+    return rows / rows.sum(axis=1, keepdims=True)
+
+
+def brute_reduced_cost(points, weights, dual):
+    return np.max(points @ weights.T, axis=1) - points @ dual
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 10, 12])
+def test_sort_pricing_is_exact_for_ldp(n):
+    rng = np.random.default_rng(n)
+    points = None
+    for trial in range(3):
+        eps = [0.3, 1.0, 3.0][trial]
+        points = all_ldp_patterns(n, eps)
+        p = rng.dirichlet(np.ones(n))
+        g = rng.normal(size=(int(rng.integers(1, n + 2)), n))
+        utility = GainUtility(g, p)
+        dual = rng.normal(scale=0.3, size=n)
+        pricing = GainPricingOracle(md.LDP(eps), utility).price(dual)
+        best = float(brute_reduced_cost(points, utility.weights, dual).max())
+        assert pricing.upper_bound == pytest.approx(best, abs=1e-12)
+        assert pricing.reduced_cost == pytest.approx(best, abs=1e-12)
+        assert pricing.column @ np.ones(n) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("n", "backend"), [(3, "cdd"), (5, "cdd"), (7, "cdd"),
+                                            (10, "closed_form"), (12, "closed_form")])
+def test_sort_pricing_is_exact_for_c_pml(n, backend):
+    rng = np.random.default_rng(100 + n)
+    for eps, c in [(0.5, 0.5 / n), (1.0, 0.2 / n), (2.0, 0.9 / n), (4.0, 0.05 / n)]:
+        notion = md.PML(eps, c=c)
+        points = notion.cone(n).vertices(backend).points
+        p = rng.dirichlet(np.ones(n))
+        utility = GainUtility(rng.normal(size=(n, n)), p)
+        for _ in range(3):
+            dual = rng.normal(scale=0.2, size=n)
+            pricing = GainPricingOracle(notion, utility).price(dual)
+            best = float(brute_reduced_cost(points, utility.weights, dual).max())
+            assert pricing.upper_bound == pytest.approx(best, abs=1e-12)
+            assert pricing.reduced_cost == pytest.approx(best, abs=1e-12)
+
+
+def test_gain_pricing_refuses_what_it_cannot_price():
+    p_hat = np.full(4, 0.25)
+    utility = GainUtility.bayes(p_hat)
+    with pytest.raises(UnsupportedError, match="enumeration"):
+        md.design(NonRobustLDP(1.0, p_hat, (2, 2)), utility=utility, method="column_generation")
+    with pytest.raises(UnsupportedError):
+        md.design(md.PML(1.0, prior=p_hat), utility=utility, method="column_generation")
+    with pytest.raises(InvalidInputError, match="objective"):
+        GainPricingOracle(md.LDP(1.0), md.MutualInformationUtility(p_hat))
+    with pytest.raises(UnsupportedError, match="enumeration"):
+        md.design(md.LDP(1.0), utility=md.FDivergenceUtility([0.5, 0.5], [0.2, 0.8]),
+                  method="column_generation")
+
+
+# -- designs -------------------------------------------------------------------------------
+
+
+def bayes_optimum_by_linprog(prior, eps):
+    """max Σ_B θ_B max_x P_x u_B[x] s.t. Σ_B θ_B u_B = 1, θ ≥ 0, over every
+    u_B ∈ {1, e^ε}^N (scipy's linprog, no mechdesign code)."""
+    n = len(prior)
+    patterns = np.array([np.where(b, math.exp(eps), 1.0)
+                         for b in itertools.product([False, True], repeat=n)])
+    values = np.max(patterns * prior[None, :], axis=1)
+    result = linprog(-values, A_eq=patterns.T, b_eq=np.ones(n), bounds=(0, None),
+                     method="highs")
+    assert result.status == 0
+    return -result.fun
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6, 8, 10])
+def test_bayes_optimal_ldp_design_equals_an_independent_lp(n):
+    rng = np.random.default_rng(7 * n)
+    for eps in (0.5, 1.0, 2.5):
+        p = rng.dirichlet(np.ones(n))
+        expected = bayes_optimum_by_linprog(p, eps)
+        for method in ("enumeration", "column_generation"):
+            d = md.design(md.LDP(eps), p, utility="bayes", method=method)
+            assert d.utility == pytest.approx(expected, rel=1e-9), (n, eps, method)
+            assert md.ldp_level(d.mechanism) <= eps + 1e-9
+            assert md.bayes_vulnerability(d.mechanism, p) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("notion", [md.LDP(0.7), md.PML(1.2, c=0.04), md.PML(0.8, c=0.09)])
+def test_gain_designs_agree_across_methods(notion):
+    rng = np.random.default_rng(11)
+    for n in (5, 9):
+        p = rng.dirichlet(np.ones(n))
+        utility = GainUtility(rng.normal(size=(n + 2, n)), p)
+        enumerated = md.design(notion, utility=utility, method="enumeration")
+        generated = md.design(notion, utility=utility, method="column_generation")
+        assert generated.column_generation.status == "optimal"
+        assert generated.utility == pytest.approx(enumerated.utility, rel=1e-9, abs=1e-12)
+        assert generated.column_generation.upper_bound >= enumerated.utility - 1e-9
+
+
+def test_gain_optimum_sits_on_vertices():
+    """Kairouz–Oh–Viswanath: with a sublinear μ the optimum's columns, normalised, are
+    vertices of the section — here every column of the designed mechanism matches one
+    of cddlib's vertices, and no random mechanism of the notion does better."""
+    rng = np.random.default_rng(5)
+    n = 5
+    for notion in (md.LDP(1.0), md.PML(1.0, c=0.06)):
+        p = rng.dirichlet(np.ones(n))
+        utility = GainUtility(rng.normal(size=(3, n)), p)
+        d = md.design(notion, utility=utility, method="enumeration")
+        vertices = notion.cone(n).vertices("cdd").points
+        for column in d.mechanism.matrix.T:
+            v = column / column.sum()
+            assert np.min(np.abs(vertices - v).max(axis=1)) < 1e-9
+        # Random mechanisms of the notion: mixtures of columns θ_v v with Σ θ_v v = 1.
+        for _ in range(200):
+            chosen = vertices[rng.choice(len(vertices), size=2 * n, replace=False)]
+            weights = linprog(rng.random(2 * n), A_eq=chosen.T, b_eq=np.ones(n),
+                              bounds=(0, None), method="highs")
+            if weights.status != 0:
+                continue
+            kernel = (weights.x[:, None] * chosen).T
+            assert utility.of(md.Mechanism(kernel / kernel.sum(axis=1, keepdims=True))) <= (
+                d.utility + 1e-9)
+
+
+def test_auto_generates_columns_for_gain_utilities_above_its_crossover():
+    small = next(n for n in range(2, 20)
+                 if md.LDP(1.0).cone(n + 1).vertex_bound() > GAIN_AUTO_MAX_VERTICES)
+    p_small, p_large = np.full(small, 1 / small), np.full(small + 1, 1 / (small + 1))
+    assert md.design(md.LDP(1.0), p_small, utility="bayes").method == "enumeration"
+    assert md.design(md.LDP(1.0), p_large, utility="bayes").method == "column_generation"
+    assert pipeline.choose_method(md.LDP(1.0), GainUtility.bayes(p_large)) == (
+        "column_generation")
+    # Mutual information keeps its own, higher, crossover.
+    assert md.design(md.LDP(1.0), p_large).method == "enumeration"
