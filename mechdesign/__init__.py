@@ -156,6 +156,16 @@ from mechdesign.notions import (
     dobrushin_bound,
 )
 from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
+from mechdesign.protocols import (
+    FrequencyOracle,
+    estimation_mse,
+    generalized_randomized_response,
+    hadamard_response,
+    hash_family,
+    local_hashing,
+    subset_selection,
+    unary_encoding,
+)
 from mechdesign.reports import ROBUST_LDP_MECHANISMS, robust_ldp_mechanism
 from mechdesign.robust import (
     RobustLevel,
@@ -193,6 +203,7 @@ __all__ = [
     "DobrushinMaximum",
     "FDivergenceUtility",
     "FGenerator",
+    "FrequencyOracle",
     "GainUtility",
     "IndependentReporting",
     "InfeasibleError",
@@ -250,6 +261,7 @@ __all__ = [
     "envelope_lower_bound",
     "envelope_upper_bound",
     "estimate_input_distribution",
+    "estimation_mse",
     "event_leakage",
     "extremal_binary_mechanism",
     "extremal_binary_valid_q",
@@ -261,6 +273,9 @@ __all__ = [
     "four_level_prior",
     "g_vulnerability",
     "gamma_bound",
+    "generalized_randomized_response",
+    "hadamard_response",
+    "hash_family",
     "hockey_stick_divergence",
     "hockey_stick_generator",
     "independent_reporting",
@@ -271,6 +286,7 @@ __all__ = [
     "ldp_level",
     "leakage_distribution",
     "linear_extreme",
+    "local_hashing",
     "max_cross_channel_gamma",
     "max_dobrushin",
     "max_zeros_per_column",
@@ -313,6 +329,8 @@ __all__ = [
     "secret_ldp_level",
     "secret_randomized_response",
     "squared_hellinger",
+    "subset_selection",
     "total_variation",
+    "unary_encoding",
     "xi_bounds",
 ]

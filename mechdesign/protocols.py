@@ -1,0 +1,504 @@
+"""The deployed LDP frequency oracles as kernels, with their estimators and errors.
+
+Each protocol is a :class:`FrequencyOracle`: a :class:`~mechdesign.kernel.Mechanism`
+(rows are the ``k`` inputs, columns the reports) that also carries its standard linear
+frequency estimator — a matrix ``E`` of shape ``(M, k)``: from reports ``y_1 … y_n`` the
+estimate is ``f̂ = (1/n) Σ_i E[y_i]``, unbiased exactly when ``K E = I``.
+
+Most are *pure* protocols (Wang, Blocki, Li & Jha, "Locally differentially private
+protocols for frequency estimation", USENIX Security 2017, Def. 2): a report ``y``
+supports a set of inputs, the true input is supported with probability ``p`` and any
+other with probability ``q``, and ``E[y, v] = (1[v ∈ supp y] − q)/(p − q)``. Their
+variance is Wang et al.'s eq. (2),
+
+.. math::
+
+    \\operatorname{Var}[\\hat f_v] = \\frac{1}{n}\\left(\\frac{q(1 - q)}{(p - q)^2}
+    + f_v\\, \\frac{1 - p - q}{p - q}\\right),
+
+whose sum over ``v`` is :meth:`FrequencyOracle.variance`. :func:`estimation_mse`
+computes the same error for any kernel and linear estimator, exactly, from the kernel —
+the closed forms are its test, not its implementation.
+
+The protocols: generalized randomized response (:func:`generalized_randomized_response`,
+k-RR), unary encoding (:func:`unary_encoding`: OUE, and SUE = basic RAPPOR), subset
+selection (:func:`subset_selection`), local hashing (:func:`local_hashing`: OLH over a
+given hash family, :func:`hash_family`) and Hadamard response
+(:func:`hadamard_response`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import scipy.linalg
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import (
+    as_distribution,
+    as_float_array,
+    check_epsilon,
+    check_positive_int,
+    show,
+)
+from mechdesign._tolerances import ROUNDING_ATOL
+from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
+from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.mechanisms import randomized_response
+
+__all__ = [
+    "PROTOCOL_MAX_OUTPUTS",
+    "FrequencyOracle",
+    "estimation_mse",
+    "generalized_randomized_response",
+    "hadamard_response",
+    "hash_family",
+    "local_hashing",
+    "subset_selection",
+    "unary_encoding",
+]
+
+#: Most reports a protocol's kernel may have: it is a dense (k, M) matrix, with an
+#: estimator of the same size (2^16 columns: 8 MB per input row pair at k = 16).
+PROTOCOL_MAX_OUTPUTS = 2**16
+
+
+@dataclass(frozen=True, eq=False)
+class FrequencyOracle(Mechanism):
+    """A mechanism with its standard linear frequency estimator.
+
+    Parameters
+    ----------
+    matrix : array_like, shape=(k, M)
+        The kernel (rows are inputs).
+    protocol : str
+        Its name in the literature.
+    epsilon : float
+        The LDP level it is built for.
+    estimator : array_like, shape=(M, k)
+        ``E``: a report ``y`` contributes ``E[y]`` to the mean that estimates the
+        frequencies.
+    support : tuple of float, optional
+        ``(p, q)`` of a pure protocol (module docstring); ``None`` otherwise.
+    """
+
+    protocol: str = ""
+    epsilon: float = math.nan
+    estimator: NDArray[np.float64] = field(default=None, repr=False)
+    support: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        e = as_float_array(self.estimator, "estimator", ndim=2)
+        if e.shape != (self.n_outputs, self.n_inputs):
+            raise InvalidInputError(
+                f"estimator must have shape {(self.n_outputs, self.n_inputs)} (outputs, "
+                f"inputs); got {e.shape}."
+            )
+        e.setflags(write=False)
+        object.__setattr__(self, "estimator", e)
+
+    def estimate(self, reports: ArrayLike) -> NDArray[np.float64]:
+        """``f̂ = (1/n) Σ_i E[y_i]`` from report indices ``y_i`` (unbiased when the
+        protocol's ``K E = I``; not projected onto the simplex)."""
+        y = np.asarray(reports)
+        if y.size == 0 or not np.issubdtype(y.dtype, np.integer) or (
+            y.min() < 0 or y.max() >= self.n_outputs
+        ):
+            raise InvalidInputError(
+                f"reports must be a non-empty array of output indices in [0, "
+                f"{self.n_outputs}); got {show(reports)}."
+            )
+        return self.estimator[y.ravel()].mean(axis=0)
+
+    def variance(self, prior: ArrayLike, n: int) -> float:
+        """Wang et al.'s closed form ``Σ_v Var[f̂_v]`` (USENIX Security 2017, eq. (2))
+        for a pure protocol, with the true frequencies ``f = prior`` and ``n`` reports:
+        ``(k q(1 − q)/(p − q)² + (1 − p − q)/(p − q)) / n``. It is the
+        :func:`estimation_mse` of an unbiased pure protocol (``target="histogram"``).
+
+        Raises
+        ------
+        UnsupportedError
+            The protocol is not pure (``support`` is ``None``).
+        """
+        if self.support is None:
+            raise UnsupportedError(
+                f"{self.protocol or 'this protocol'} is not a pure protocol; its error is "
+                "estimation_mse(K, prior, n)."
+            )
+        f = as_distribution(prior, "prior", self.n_inputs)
+        count = check_positive_int(n, "n")
+        p, q = self.support
+        per_input = q * (1 - q) / (p - q) ** 2 + f * (1 - p - q) / (p - q)
+        return float(per_input.sum() / count)
+
+
+def _pure(
+    matrix: NDArray[np.float64],
+    supported: NDArray[np.bool_],
+    p: float,
+    q: float,
+    protocol: str,
+    epsilon: float,
+) -> FrequencyOracle:
+    """A pure protocol from its kernel and its support indicator ``supported[y, v]``."""
+    _check_representable(matrix, epsilon)
+    estimator = (supported.astype(float) - q) / (p - q)
+    return FrequencyOracle(matrix, protocol=protocol, epsilon=epsilon, estimator=estimator,
+                           support=(p, q))
+
+
+def _check_representable(matrix: NDArray[np.float64], epsilon: float) -> None:
+    """Every protocol's kernel is positive for finite ε; refuse one whose smallest
+    probability underflowed (to 0 or a subnormal: its audited level would be wrong)."""
+    if not matrix.min() >= np.finfo(float).tiny:
+        raise UnsupportedError(
+            f"at epsilon = {show(epsilon)} the protocol's smallest probability is below "
+            f"the smallest double ({np.finfo(float).tiny:.3g}): the kernel cannot be "
+            "represented. Use a smaller epsilon."
+        )
+
+
+def _check_protocol(k: int, epsilon: float) -> tuple[int, float]:
+    k = check_positive_int(k, "k")
+    if k < 2:
+        raise InvalidInputError(f"k must be at least 2 categories; got {show(k)}.")
+    eps = check_epsilon(epsilon)
+    if eps == 0 or math.isinf(eps):
+        raise InvalidInputError(
+            f"epsilon must be positive and finite for a frequency oracle (at 0 nothing can "
+            f"be estimated, at inf report the input); got {show(epsilon)}."
+        )
+    return k, eps
+
+
+def _check_outputs(count: int, what: str) -> None:
+    if count > PROTOCOL_MAX_OUTPUTS:
+        raise TooLargeError(
+            f"{what} has {count:,} outputs, above PROTOCOL_MAX_OUTPUTS = "
+            f"{PROTOCOL_MAX_OUTPUTS:,} (its kernel is a dense matrix)."
+        )
+
+
+def generalized_randomized_response(k: int, epsilon: float) -> FrequencyOracle:
+    """Generalized randomized response (k-RR, direct encoding): report the input with
+    probability ``p = e^ε/(e^ε + k − 1)``, each other value with ``q = 1/(e^ε + k − 1)``
+    (Wang et al., USENIX Security 2017, Sec. 4.1; Kairouz, Oh & Viswanath, JMLR 2016).
+    The kernel is :func:`~mechdesign.mechanisms.randomized_response`; the estimator is
+    its inverse, the only unbiased one.
+    """
+    k, eps = _check_protocol(k, epsilon)
+    matrix = randomized_response(k, eps).matrix
+    low = math.exp(-eps)
+    p, q = 1.0 / (1.0 + (k - 1) * low), low / (1.0 + (k - 1) * low)
+    return _pure(matrix, np.eye(k, dtype=bool), p, q, "GRR", eps)
+
+
+def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyOracle:
+    """Unary encoding: encode ``x`` as the one-hot vector ``e_x`` of ``k`` bits and flip
+    each bit independently; report the ``k`` bits (Wang et al., USENIX Security 2017,
+    Sec. 4.2). A bit that is 1 stays 1 with probability ``p``, a bit that is 0 becomes
+    1 with probability ``q``:
+
+    - ``optimized=True``, OUE: ``p = 1/2``, ``q = 1/(e^ε + 1)`` (Wang et al.'s optimal
+      choice for the variance);
+    - ``optimized=False``, SUE (symmetric, basic RAPPOR of Erlingsson, Pihur & Korolova,
+      CCS 2014): ``p = e^{ε/2}/(e^{ε/2} + 1)``, ``q = 1 − p``.
+
+    Output ``y ∈ [0, 2^k)`` is the report whose bit ``j`` (``(y >> j) & 1``) is the bit of
+    input ``j``, so ``K[x, y] = Π_j P(bit_j | x)``. Both are ε-LDP exactly:
+    ``p(1 − q)/((1 − p) q) = e^ε``. Pure: ``y`` supports the inputs of its 1 bits.
+
+    Raises
+    ------
+    TooLargeError
+        ``2^k`` above :data:`PROTOCOL_MAX_OUTPUTS` (``k > 16``).
+    """
+    k, eps = _check_protocol(k, epsilon)
+    if not isinstance(optimized, bool):
+        raise InvalidInputError(f"optimized must be True or False; got {show(optimized)}.")
+    if k > math.log2(PROTOCOL_MAX_OUTPUTS):
+        _check_outputs(2**k, f"unary encoding of k = {k}")
+    if optimized:
+        p, q = 0.5, math.exp(-eps) / (1.0 + math.exp(-eps))  # 1/(e^ε + 1), no overflow
+    else:
+        p = 1.0 / (1.0 + math.exp(-eps / 2))
+        q = 1.0 - p
+    bits = (np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1  # (2^k, k)
+    bits = bits.astype(bool)
+    # log K[x, y] = Σ_j log P(bit_j | j ≠ x) + the correction of bit x.
+    log_other = np.where(bits, math.log(q), math.log1p(-q)).sum(axis=1)  # (2^k,)
+    log_own = np.where(bits, math.log(p) - math.log(q), math.log1p(-p) - math.log1p(-q))
+    matrix = np.exp(log_other[None, :] + log_own.T)  # (k, 2^k)
+    matrix /= matrix.sum(axis=1, keepdims=True)  # rounding only
+    name = "OUE" if optimized else "SUE"
+    return _pure(matrix, bits, p, q, name, eps)
+
+
+def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> FrequencyOracle:
+    """Subset selection (the ``k``-subset mechanism): report a subset ``S`` of ``ω``
+    inputs, with probability proportional to ``e^ε`` if it contains the input and to
+    ``1`` otherwise (Ye & Barg, IEEE Trans. Inf. Theory 2018; Wang, Wu, Hu, Shi, Zhang
+    & Rao, "Mutual information optimally local private discrete distribution
+    estimation", 2016). With ``Z = C(k−1, ω−1) e^ε + C(k−1, ω)``,
+    ``K[x, S] = e^ε/Z`` for ``x ∈ S`` and ``1/Z`` otherwise; outputs are the
+    ``C(k, ω)`` subsets in lexicographic order (:func:`itertools.combinations`). ε-LDP
+    exactly for ``1 ≤ ω ≤ k − 1``; ``ω = 1`` is k-RR. Pure, with
+
+    .. math::
+
+        p = \\frac{\\omega e^\\varepsilon}{\\omega e^\\varepsilon + k - \\omega}, \\qquad
+        q = \\frac{\\omega\\,((\\omega - 1) e^\\varepsilon + k - \\omega)}
+        {(k - 1)(\\omega e^\\varepsilon + k - \\omega)}.
+
+    ``subset_size=None`` takes the ``ω`` that minimises the variance at the uniform
+    distribution, :meth:`FrequencyOracle.variance` (Ye & Barg's optimum,
+    ``ω ≈ k/(e^ε + 1)``, up to rounding).
+
+    Raises
+    ------
+    TooLargeError
+        ``C(k, ω)`` above :data:`PROTOCOL_MAX_OUTPUTS`.
+    """
+    k, eps = _check_protocol(k, epsilon)
+    if subset_size is None:
+        omega = _best_subset_size(k, eps)
+    else:
+        omega = check_positive_int(subset_size, "subset_size")
+        if omega > k - 1:
+            raise InvalidInputError(
+                f"subset_size must be between 1 and k - 1 = {k - 1}; got {show(subset_size)}."
+            )
+    _check_outputs(math.comb(k, omega), f"subset selection of {omega} of k = {k}")
+    p, q = _subset_support(k, eps, omega)
+    subsets = np.zeros((math.comb(k, omega), k), dtype=bool)
+    for row, subset in enumerate(itertools.combinations(range(k), omega)):
+        subsets[row, list(subset)] = True
+    # Divided by e^ε: 1 for x ∈ S, e^{−ε} otherwise (no overflow at large ε).
+    raw = np.where(subsets.T, 1.0, math.exp(-eps))
+    matrix = raw / raw.sum(axis=1, keepdims=True)
+    return _pure(matrix, subsets, p, q, f"subset selection (omega = {omega})", eps)
+
+
+def _subset_support(k: int, eps: float, omega: int) -> tuple[float, float]:
+    """``(p, q)`` of subset selection, divided through by ``e^ε``."""
+    low = math.exp(-eps)
+    denominator = omega + (k - omega) * low
+    p = omega / denominator
+    q = omega * ((omega - 1) + (k - omega) * low) / ((k - 1) * denominator)
+    return p, q
+
+
+def _best_subset_size(k: int, eps: float) -> int:
+    def risk(omega: int) -> float:
+        p, q = _subset_support(k, eps, omega)
+        return k * q * (1 - q) / (p - q) ** 2 + (1 - p - q) / (p - q)
+
+    return min(range(1, k), key=risk)
+
+
+def hash_family(
+    k: int, buckets: int, *, size: int | None = None, seed: int | None = 0
+) -> NDArray[np.int64]:
+    """A finite family of hash functions ``[k] → [buckets]`` for :func:`local_hashing`,
+    as an integer array of shape ``(H, k)``.
+
+    ``size=None``: the family ``h_a(x) = a · bits(x) mod g`` over every
+    ``a ∈ {0, …, g − 1}^m`` (``bits(x)`` the ``m = ⌈log2 k⌉`` binary digits of ``x``,
+    ``g = buckets``): ``H = g^m``. It is exactly universal: for ``x ≠ x'`` the difference
+    ``d = bits(x) − bits(x')`` has an entry ``±1``, a unit mod ``g``, so ``a·d ≡ 0`` for
+    exactly a ``1/g`` fraction of the ``a`` — every pair collides in exactly ``1/g`` of
+    the functions, the property under which OLH's standard estimator is unbiased.
+    ``size=H``: ``H`` functions drawn uniformly at random (``seed``); every pair then
+    collides in about ``1/g`` of them, and the estimator has a small bias that
+    :func:`estimation_mse` includes.
+
+    Raises
+    ------
+    TooLargeError
+        ``size=None`` and ``g^m · g`` above :data:`PROTOCOL_MAX_OUTPUTS` (pass ``size``).
+    """
+    k = check_positive_int(k, "k")
+    g = check_positive_int(buckets, "buckets")
+    if g < 2:
+        raise InvalidInputError(f"buckets must be at least 2; got {show(buckets)}.")
+    if size is not None:
+        h = check_positive_int(size, "size")
+        return np.random.default_rng(seed).integers(0, g, size=(h, k))
+    m = max(1, math.ceil(math.log2(k)))
+    _check_outputs(g ** (m + 1), f"the universal family of {g}^{m} hash functions (g = {g})")
+    bits = (np.arange(k)[:, None] >> np.arange(m)[None, :]) & 1  # (k, m)
+    coefficients = np.array(list(itertools.product(range(g), repeat=m)))  # (g^m, m)
+    return (coefficients @ bits.T) % g
+
+
+def local_hashing(
+    k: int, epsilon: float, hashes: ArrayLike, buckets: int | None = None
+) -> FrequencyOracle:
+    """Local hashing over a given finite family of hash functions (OLH: Wang et al.,
+    USENIX Security 2017, Sec. 4.4). A user draws ``h`` uniformly from the ``H`` rows of
+    ``hashes``, computes ``b = h(x)``, reports ``(h, b')`` with ``b' = b`` with
+    probability ``p' = e^ε/(e^ε + g − 1)`` and each other bucket with ``q' = 1/(e^ε + g −
+    1)``. Output ``h·g + b'`` is the pair ``(h, b')``:
+    ``K[x, (h, b')] = (p' if h(x) = b' else q')/H``. ε-LDP (exactly, once some ``h``
+    separates two inputs).
+
+    The standard estimator counts the reports whose bucket contains ``v``:
+    ``E[(h, b'), v] = (1[h(v) = b'] − 1/g)/(p' − 1/g)``. It is unbiased exactly when every
+    pair of inputs collides in a ``1/g`` fraction of the family (then the protocol is
+    pure with ``p = p'``, ``q = 1/g``), as for :func:`hash_family`'s universal family;
+    for another family :func:`estimation_mse` includes its bias.
+
+    Parameters
+    ----------
+    k : int
+    epsilon : float
+    hashes : array_like of int, shape=(H, k)
+        Row ``h`` is the hash function ``x ↦ hashes[h, x]``, values in ``range(buckets)``.
+    buckets : int, optional
+        ``g``; default ``round(e^ε) + 1``, OLH's optimum.
+    """
+    k, eps = _check_protocol(k, epsilon)
+    if buckets is None:
+        if eps > math.log(PROTOCOL_MAX_OUTPUTS):
+            _check_outputs(math.inf, f"local hashing at epsilon = {show(eps)}")
+        g = round(math.exp(eps)) + 1
+    else:
+        g = check_positive_int(buckets, "buckets")
+        if g < 2:
+            raise InvalidInputError(f"buckets must be at least 2; got {show(buckets)}.")
+    family = np.asarray(hashes)
+    if family.ndim != 2 or family.shape[1] != k or family.shape[0] < 1 or not (
+        np.issubdtype(family.dtype, np.integer)
+    ):
+        raise InvalidInputError(
+            f"hashes must be an integer array of shape (H, k = {k}) with H >= 1; got "
+            f"{show(hashes)}."
+        )
+    if family.min() < 0 or family.max() >= g:
+        raise InvalidInputError(
+            f"hashes must take values in range(buckets) = range({g}); got values from "
+            f"{family.min()} to {family.max()}."
+        )
+    n_hashes = family.shape[0]
+    _check_outputs(n_hashes * g, f"local hashing with {n_hashes} functions and {g} buckets")
+    low = math.exp(-eps)
+    p_bucket, q_bucket = 1.0 / (1.0 + (g - 1) * low), low / (1.0 + (g - 1) * low)
+    # hit[h, b, x] = (h(x) == b).
+    hit = family[:, None, :] == np.arange(g)[None, :, None]
+    hit = hit.reshape(n_hashes * g, k)
+    matrix = np.where(hit.T, p_bucket, q_bucket) / n_hashes
+    _check_representable(matrix, eps)
+    estimator = (hit.astype(float) - 1.0 / g) / (p_bucket - 1.0 / g)
+    collisions = (family[:, :, None] == family[:, None, :]).mean(axis=0)
+    off_diagonal = collisions[~np.eye(k, dtype=bool)]
+    universal = bool(np.all(np.abs(off_diagonal - 1.0 / g) <= ROUNDING_ATOL))
+    support = (p_bucket, 1.0 / g) if universal else None
+    return FrequencyOracle(matrix, protocol=f"OLH (g = {g}, H = {n_hashes})", epsilon=eps,
+                           estimator=estimator, support=support)
+
+
+def hadamard_response(k: int, epsilon: float) -> FrequencyOracle:
+    """Hadamard response (Acharya, Sun & Zhang, "Hadamard response: estimating
+    distributions privately, efficiently, and with little communication", AISTATS
+    2019). With ``K = 2^⌈log2(k + 1)⌉`` and the Sylvester–Hadamard matrix ``H_K``, input
+    ``x`` owns the set ``C_x = {y : H_K[x + 1, y] = +1}`` of ``K/2`` outputs (row 0, all
+    ones, is skipped) and reports ``y`` with probability ``2e^ε/(K(1 + e^ε))`` for
+    ``y ∈ C_x`` and ``2/(K(1 + e^ε))`` otherwise. ε-LDP exactly. Two distinct rows
+    share ``K/4`` of their ``+1`` positions, so ``P(y ∈ C_v | x ≠ v) = 1/2``: pure, with
+    ``p = e^ε/(1 + e^ε)``, ``q = 1/2``.
+    """
+    k, eps = _check_protocol(k, epsilon)
+    size = 2 ** math.ceil(math.log2(k + 1))
+    _check_outputs(size, f"Hadamard response of k = {k}")
+    owned = scipy.linalg.hadamard(size)[1 : k + 1] > 0  # (k, K)
+    low = math.exp(-eps)  # divided by e^ε
+    matrix = np.where(owned, 2.0 / (size * (1.0 + low)), 2.0 * low / (size * (1.0 + low)))
+    p = 1.0 / (1.0 + low)
+    return _pure(matrix, owned.T, p, 0.5, "Hadamard response", eps)
+
+
+def estimation_mse(
+    kernel: Mechanism | ArrayLike,
+    prior: ArrayLike,
+    n: int,
+    *,
+    estimator: ArrayLike | None = None,
+    target: Literal["histogram", "distribution"] = "histogram",
+) -> float:
+    """Exact expected squared ℓ2 error of frequency estimation from ``n`` reports.
+
+    The model: ``n`` users hold inputs drawn independently from ``prior``, each sends
+    one report of ``K``, and a linear estimator ``E`` (shape (M, N)) estimates
+    ``f̂ = (1/n) Σ_i E[y_i]``. With ``A = K E − I`` (zero when ``E`` is unbiased) and
+    ``f`` the users' empirical histogram, ``E[f̂ | inputs] = f K E``, and
+
+    .. math::
+
+        \\mathbb E\\,\\lVert \\hat f - f \\rVert^2 = \\frac1n \\sum_x P_x \\Bigl(\\sum_y
+        K_{xy} \\lVert E_y \\rVert^2 - \\lVert (KE)_x \\rVert^2\\Bigr)
+        + \\lVert P A \\rVert^2 + \\frac1n \\Bigl(\\sum_x P_x \\lVert A_x \\rVert^2
+        - \\lVert P A \\rVert^2\\Bigr)
+
+    (variance of the reports given the inputs, plus the expected squared bias
+    ``‖f A‖²``). ``target="histogram"`` (default) is the error against ``f``, the
+    quantity of the LDP literature: for an unbiased pure protocol it is Wang et al.'s
+    closed form (:meth:`FrequencyOracle.variance`) with ``f = prior``, exactly.
+    ``target="distribution"`` is the error against ``prior`` itself, larger by the
+    sampling error of the inputs.
+
+    Which estimator: ``estimator`` when given; a :class:`FrequencyOracle`'s own
+    (the protocol's standard estimator); otherwise the least-squares estimator
+    ``E = K⁺`` (Moore–Penrose; ``f̂ = argmin_f ‖f K − π̂‖₂`` for the empirical report
+    distribution ``π̂``), which is unbiased exactly when ``K`` has rank ``N`` and is
+    ``K⁻¹`` for a square invertible kernel — the unique unbiased linear estimator there.
+    When ``K`` has rank below ``N`` (a designed mechanism with fewer than ``N``
+    outputs, say) no unbiased linear estimator exists and the error is ``math.inf``.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape=(N, M)
+    prior : array_like, shape=(N,)
+    n : int
+        Number of reports, ``n ≥ 1``.
+    estimator : array_like, shape=(M, N), optional
+    target : {"histogram", "distribution"}
+    """
+    k = as_matrix(kernel)
+    p = as_distribution(prior, "prior", k.shape[0])
+    count = check_positive_int(n, "n")
+    if target not in ("histogram", "distribution"):
+        raise InvalidInputError(
+            f"target must be 'histogram' or 'distribution'; got {show(target)}."
+        )
+    size = k.shape[0]
+    if estimator is not None:
+        e = as_float_array(estimator, "estimator", ndim=2)
+        if e.shape != (k.shape[1], size):
+            raise InvalidInputError(
+                f"estimator must have shape {(k.shape[1], size)} (outputs, inputs); got "
+                f"{e.shape}."
+            )
+    elif isinstance(kernel, FrequencyOracle):
+        e = kernel.estimator
+    else:
+        if np.linalg.matrix_rank(k) < size:
+            return math.inf
+        e = np.linalg.pinv(k)
+    expected = k @ e  # row x: E[E[y] | x]
+    bias = expected - np.eye(size)
+    second = k @ np.sum(e * e, axis=1)  # Σ_y K[x, y] ‖E_y‖²
+    noise = float(p @ (second - np.sum(expected * expected, axis=1))) / count
+    mean_bias = p @ bias
+    squared_bias = float(mean_bias @ mean_bias)
+    if target == "histogram":
+        spread = float(p @ np.sum(bias * bias, axis=1)) - squared_bias
+    else:
+        mean = p @ expected
+        spread = float(p @ np.sum(expected * expected, axis=1)) - float(mean @ mean)
+    return noise + squared_bias + spread / count
