@@ -21,6 +21,7 @@ from mechdesign.amplification import (
     disjoint_support_pair,
     rldp_amplification_bound,
 )
+from mechdesign.comparison import compare, deployed_protocols, zipf_prior
 from mechdesign.cones import RatioCone, VertexSet
 from mechdesign.contraction import (
     ChiSquaredContraction,
@@ -240,6 +241,7 @@ __all__ = [
     "chi_squared_divergence",
     "circulant_singular_channel",
     "closed_failure_probability",
+    "compare",
     "composition_envelope_bound",
     "conditional_ball",
     "conditional_lower_bounds",
@@ -249,6 +251,7 @@ __all__ = [
     "cross_channel_gamma",
     "decomposable_threshold",
     "decomposable_witness_kernel",
+    "deployed_protocols",
     "design",
     "design_independent_reporting",
     "disjoint_support_pair",
@@ -333,4 +336,5 @@ __all__ = [
     "total_variation",
     "unary_encoding",
     "xi_bounds",
+    "zipf_prior",
 ]

@@ -3,10 +3,10 @@
 ``mechdesign audit KERNEL.csv [--prior FILE|uniform] [--c C ...] [--alpha A] [--json]``
     every measure of the foundation for a kernel.
 ``mechdesign design --notion ldp|pml --epsilon E [--c C] [--prior FILE|uniform] [--n N]``
-``[--utility mi] [--backend auto|cdd|exact|closed_form] [--json]``
-    the optimal mechanism for mutual information under a notion, with its audit and LP
-    certificate. ``--notion pml`` with ``--c`` is (ε, c)-PML; without it, PML for the
-    known prior ``--prior``.
+``[--utility mi|bayes] [--backend auto|cdd|exact|closed_form] [--json]``
+    the optimal mechanism for mutual information (or Bayes vulnerability) under a notion,
+    with its audit and LP certificate. ``--notion pml`` with ``--c`` is (ε, c)-PML;
+    without it, PML for the known prior ``--prior``.
 ``mechdesign design --notion rldp --epsilon E --data FILE --sensitive COL --other COL``
 ``[--beta B] [--mechanism grr|srr|ir|polyopt|polyopt-paper|nr] [--max-vertices N]``
 ``[--json]``
@@ -24,6 +24,12 @@
     quantiles ε̲_Y(δ) and ε̄_Y(δ), the binary envelope (Algorithm 1), the lower bound (14),
     the exact envelope ε_c(δ) with the post-processing that attains it, Theorem 3's
     upper bound (both terms), and the kernel's (ε, δ)-DP ε for comparison.
+``mechdesign compare --epsilon E --k K [--prior uniform|zipf|FILE] [--c C] [--n N]``
+``[--json]``
+    the optimal mechanisms for mutual information and Bayes vulnerability under ε-LDP
+    (or (ε, c)-PML with ``--c``) beside the deployed LDP frequency oracles (GRR, OUE,
+    SUE, subset selection, OLH, Hadamard response) at the same ε: mutual information,
+    Bayes vulnerability, estimation MSE from ``--n`` reports, audited levels.
 ``mechdesign demo [--json]``
     the main job on built-in defaults: optimal LDP, (ε, c)-PML and known-prior PML
     mechanisms for one prior, each re-audited and certified; PolyOpt (both variants) for
@@ -59,6 +65,7 @@ from mechdesign._tolerances import (
     CERTIFICATE_ATOL,
     COLUMN_GENERATION_GAP,
 )
+from mechdesign.comparison import compare, zipf_prior
 from mechdesign.cones import (
     MAX_VERTICES,
 )
@@ -186,6 +193,11 @@ def _design_evidence_holds(result: Design) -> bool:
     return result.audit_passed and result.certificate.holds and within
 
 
+def _unit(utility_name: str) -> str:
+    """Information measures are in nats; vulnerabilities are probabilities or gains."""
+    return ", nats" if "information" in utility_name or "divergence" in utility_name else ""
+
+
 def _format_design(title: str, result: Design) -> str:
     info = result.summary()
     k = result.mechanism.matrix
@@ -194,7 +206,7 @@ def _format_design(title: str, result: Design) -> str:
     lines.extend("    " + "  ".join(f"{v:.6f}" for v in row) for row in k)
     bound = info["dobrushin_bound"]
     rows = [
-        ("utility (mutual information, nats)", _fmt(info["utility"])),
+        (f"utility ({result.utility_name}{_unit(result.utility_name)})", _fmt(info["utility"])),
         (
             "audit: privacy level re-computed",
             f"{_fmt(info['privacy_level'])} <= epsilon = "
@@ -249,6 +261,7 @@ def _design_options(args: argparse.Namespace) -> dict[str, Any]:
         "max_vertices": MAX_VERTICES if args.max_vertices is None else args.max_vertices,
         "time_limit": args.time_limit,
         "gap": COLUMN_GENERATION_GAP if args.gap is None else args.gap,
+        "utility": "bayes" if getattr(args, "utility", "mi") == "bayes" else "mutual_information",
     }
 
 
@@ -470,6 +483,37 @@ def _demo_robust_designs() -> dict[str, Design]:
     }
 
 
+def _cmd_compare(args: argparse.Namespace) -> int:
+    if args.prior == "uniform":
+        prior = np.full(args.k, 1.0 / args.k) if args.k >= 2 else None
+    elif args.prior == "zipf":
+        prior = zipf_prior(args.k) if args.k >= 2 else None
+    else:
+        prior = _read_prior(args.prior, args.k)
+    if prior is None:
+        raise InvalidInputError(f"--k must be at least 2 categories; got {args.k}.")
+    notion = LDP(args.epsilon) if args.c is None else PML(args.epsilon, c=args.c)
+    table = compare(notion, prior, n=args.n)
+    if args.json:
+        records = [{key: (None if isinstance(value, float) and math.isnan(value) else value)
+                    for key, value in row.items()} for row in table.to_dict("records")]
+        payload = {"notion": show(notion), "epsilon": args.epsilon, "k": args.k,
+                   "n": args.n, "prior": prior.tolist(), "rows": records}
+        print(json.dumps(_jsonable(payload), indent=2))
+        return 0
+    print(f"compare: {show(notion)}, k = {args.k}, prior {args.prior}, MSE from n = {args.n} "
+          "reports")
+    shown = table.drop(columns=["note", "kind"]).rename(columns={
+        "mutual_information": "MI (nats)", "bayes_vulnerability": "Bayes vuln.",
+        "ldp_level": "LDP", "privacy_level": "level"})
+    print(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}", na_rep="-"))
+    notes = [f"  {row.mechanism}: {row.note}" for row in table.itertuples()
+             if str(row.note).startswith("skipped")]
+    if notes:
+        print("\n".join(["", *notes]))
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     prior = np.array(DEMO_PRIOR)
     designs = {
@@ -594,7 +638,13 @@ def build_parser() -> argparse.ArgumentParser:
     des.add_argument(
         "--n", type=int, help="inputs N of a uniform prior (default 4; not with --prior FILE)"
     )
-    des.add_argument("--utility", choices=["mi"], default="mi", help="mutual information")
+    des.add_argument(
+        "--utility",
+        choices=["mi", "bayes"],
+        default="mi",
+        help="mi: mutual information (default); bayes: Bayes vulnerability, the probability "
+        "that the MAP guess of X from Y is right",
+    )
     des.add_argument(
         "--method",
         choices=list(METHODS),
@@ -659,6 +709,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     env.add_argument("--json", action="store_true", help="machine-readable output")
     env.set_defaults(handler=_cmd_envelope)
+
+    cmp_ = sub.add_parser(
+        "compare",
+        help="the designed optima beside the deployed LDP protocols (GRR, OUE, SUE, subset "
+        "selection, OLH, Hadamard response)",
+    )
+    cmp_.add_argument("--epsilon", type=float, required=True, help="ε in nats")
+    cmp_.add_argument("--k", type=int, required=True, help="number of categories")
+    cmp_.add_argument(
+        "--prior",
+        default="uniform",
+        help="uniform (default), zipf (Zipf with exponent 1.1), or a CSV file of k numbers",
+    )
+    cmp_.add_argument("--c", type=float, help="design under (ε,c)-PML instead of ε-LDP")
+    cmp_.add_argument("--n", type=int, default=1000,
+                      help="reports for the estimation MSE (default 1000)")
+    cmp_.add_argument("--json", action="store_true", help="machine-readable output")
+    cmp_.set_defaults(handler=_cmd_compare)
 
     demo = sub.add_parser("demo", help="the main job on built-in defaults")
     demo.add_argument("--json", action="store_true", help="machine-readable output")

@@ -1,0 +1,178 @@
+"""The designed optimum beside the deployed protocols, on one instance, as a table.
+
+:func:`compare` answers the question a user of an LDP frequency oracle asks: at this ε
+and this prior, how far is each protocol people deploy from the mechanism designed for
+what I measure? One row per mechanism, one column per measure (pandas, tidy).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import as_distribution, check_positive_int, show
+from mechdesign.design import design
+from mechdesign.errors import InvalidInputError, TooLargeError
+from mechdesign.kernel import Mechanism
+from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information
+from mechdesign.notions import Notion, check_notion
+from mechdesign.protocols import (
+    FrequencyOracle,
+    estimation_mse,
+    generalized_randomized_response,
+    hadamard_response,
+    hash_family,
+    local_hashing,
+    subset_selection,
+    unary_encoding,
+)
+
+__all__ = ["COMPARE_COLUMNS", "OLH_RANDOM_HASHES", "compare", "deployed_protocols", "zipf_prior"]
+
+#: The columns of :func:`compare`'s table, in order.
+COMPARE_COLUMNS = (
+    "mechanism", "kind", "outputs", "mutual_information", "bayes_vulnerability", "mse",
+    "ldp_level", "privacy_level", "note",
+)
+
+#: OLH's hash family in :func:`deployed_protocols` is the exactly universal family of
+#: :func:`~mechdesign.protocols.hash_family` while it fits; above that, this many random
+#: hash functions (fixed seed), whose small bias :func:`estimation_mse` includes.
+OLH_RANDOM_HASHES = 1024
+
+
+def zipf_prior(k: int, exponent: float = 1.1) -> NDArray[np.float64]:
+    """The Zipf distribution on ``k`` categories, ``P(i) ∝ (i + 1)^{−s}`` (``s`` =
+    ``exponent`` > 0), the usual skewed prior of LDP frequency-estimation benchmarks."""
+    size = check_positive_int(k, "k")
+    if not (isinstance(exponent, int | float) and not isinstance(exponent, bool)
+            and math.isfinite(exponent) and exponent > 0):
+        raise InvalidInputError(f"exponent must be a positive finite number; got {show(exponent)}.")
+    weights = np.arange(1, size + 1, dtype=float) ** -float(exponent)
+    return weights / weights.sum()
+
+
+def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], FrequencyOracle]]:
+    """The standard ε-LDP frequency oracles on ``k`` inputs, by name, each as a function
+    that builds it (and may raise :class:`~mechdesign.errors.TooLargeError`): GRR, OUE,
+    SUE (basic RAPPOR), subset selection with the optimal size, OLH with
+    ``g = round(e^ε) + 1`` buckets, Hadamard response."""
+
+    def olh() -> FrequencyOracle:
+        g = round(math.exp(epsilon)) + 1
+        try:
+            family = hash_family(k, g)
+        except TooLargeError:
+            family = hash_family(k, g, size=OLH_RANDOM_HASHES, seed=0)
+        return local_hashing(k, epsilon, family, buckets=g)
+
+    return {
+        "GRR": lambda: generalized_randomized_response(k, epsilon),
+        "OUE": lambda: unary_encoding(k, epsilon),
+        "SUE (RAPPOR)": lambda: unary_encoding(k, epsilon, optimized=False),
+        "subset selection": lambda: subset_selection(k, epsilon),
+        "OLH": olh,
+        "Hadamard response": lambda: hadamard_response(k, epsilon),
+    }
+
+
+def compare(
+    notion: Notion,
+    prior: ArrayLike,
+    *,
+    mechanisms: Mapping[str, Mechanism | ArrayLike] | None = None,
+    utilities: Sequence[object] = ("mutual_information", "bayes"),
+    n: int = 1000,
+) -> pd.DataFrame:
+    """The designed optimum for each utility beside the deployed LDP protocols.
+
+    Rows: for every utility, the mechanism :func:`~mechdesign.design.design` returns for
+    ``notion`` and ``prior`` (``kind = "designed"``); then every mechanism of
+    ``mechanisms`` (``kind = "given"``), or by default every protocol of
+    :func:`deployed_protocols` at ``ε = notion.epsilon`` (``kind = "protocol"``). An
+    ε-LDP protocol satisfies every notion the library designs for at the same ε (its
+    PML level is at most its LDP level), so the comparison is fair for PML too; the
+    column ``privacy_level`` is the notion's own audit (``notion.level``).
+
+    Columns (:data:`COMPARE_COLUMNS`): ``mechanism``, ``kind``, ``outputs``,
+    ``mutual_information`` (nats), ``bayes_vulnerability`` (the MAP adversary's success
+    probability), ``mse`` (:func:`~mechdesign.protocols.estimation_mse` from ``n``
+    reports: a protocol's standard estimator, otherwise least squares, ``inf`` when no
+    unbiased linear estimator exists), ``ldp_level``, ``privacy_level`` and ``note``. A
+    protocol too large to build (unary encoding above k = 16, say) is a row whose
+    measures are missing (NaN) and whose note says why.
+
+    Parameters
+    ----------
+    notion : Notion
+        LDP or PML with ``0 < ε < ∞``.
+    prior : array_like, shape=(k,)
+    mechanisms : mapping of str to Mechanism or array_like, optional
+    utilities : sequence of "mutual_information", "bayes" or Utility
+        One designed row each; empty for none.
+    n : int
+        Reports for the estimation error.
+    """
+    notion = check_notion(notion)
+    p = as_distribution(prior, "prior")
+    count = check_positive_int(n, "n")
+    eps = notion.epsilon
+    if not (0 < eps < math.inf):
+        raise InvalidInputError(
+            f"compare needs 0 < epsilon < inf (the protocols' range); got {show(eps)}."
+        )
+    k = p.shape[0]
+    rows = []
+    for utility in utilities:
+        result = design(notion, p, utility=utility)
+        rows.append(_row(f"optimal for {result.utility_name}", "designed", result.mechanism,
+                         notion, p, count, f"method {result.method}"))
+    if mechanisms is None:
+        for name, build in deployed_protocols(k, eps).items():
+            try:
+                oracle = build()
+            except TooLargeError as exc:
+                rows.append(_missing(name, str(exc)))
+                continue
+            note = oracle.protocol if oracle.support is not None else (
+                f"{oracle.protocol}, random hash family: its estimator is biased (included)")
+            rows.append(_row(name, "protocol", oracle, notion, p, count, note))
+    else:
+        if not isinstance(mechanisms, Mapping):
+            raise InvalidInputError(
+                f"mechanisms must be a mapping of names to kernels; got {show(mechanisms)}."
+            )
+        for name, kernel in mechanisms.items():
+            mechanism = kernel if isinstance(kernel, Mechanism) else Mechanism(kernel)
+            if mechanism.n_inputs != k:
+                raise InvalidInputError(
+                    f"mechanisms[{show(name)}] has {mechanism.n_inputs} inputs; the prior has {k}."
+                )
+            rows.append(_row(str(name), "given", mechanism, notion, p, count, ""))
+    table = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
+    table.attrs.update(epsilon=eps, notion=show(notion), n=count, k=k)
+    return table
+
+
+def _row(name, kind, kernel, notion, prior, n, note) -> dict[str, object]:
+    return {
+        "mechanism": name,
+        "kind": kind,
+        "outputs": kernel.n_outputs,
+        "mutual_information": mutual_information(kernel, prior),
+        "bayes_vulnerability": bayes_vulnerability(kernel, prior),
+        "mse": estimation_mse(kernel, prior, n),
+        "ldp_level": ldp_level(kernel),
+        "privacy_level": notion.level(kernel),
+        "note": note,
+    }
+
+
+def _missing(name: str, reason: str) -> dict[str, object]:
+    row: dict[str, object] = dict.fromkeys(COMPARE_COLUMNS, math.nan)
+    row.update(mechanism=name, kind="protocol", outputs=math.nan, note=f"skipped: {reason}")
+    return row

@@ -1,0 +1,100 @@
+"""md.compare and `mechdesign compare` (issue 21): the designed optima beside the deployed
+protocols, one tidy table."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import mechdesign as md
+from mechdesign.cli import main
+from mechdesign.comparison import COMPARE_COLUMNS
+from mechdesign.errors import InvalidInputError
+
+
+def test_zipf_prior_by_hand():
+    weights = [1.0, 2**-1.1, 3**-1.1]
+    np.testing.assert_allclose(md.zipf_prior(3), np.array(weights) / sum(weights), rtol=1e-12)
+    np.testing.assert_allclose(md.zipf_prior(4, 0.5)[0] / md.zipf_prior(4, 0.5)[3], 2.0)
+    with pytest.raises(InvalidInputError, match="exponent"):
+        md.zipf_prior(3, -1.0)
+
+
+@pytest.mark.parametrize("notion", [md.LDP(1.0), md.LDP(3.0), md.PML(1.0, c=0.05)])
+def test_the_table_for_each_notion(notion):
+    prior = md.zipf_prior(6)
+    table = md.compare(notion, prior, n=500)
+    assert tuple(table.columns) == COMPARE_COLUMNS
+    assert list(table["kind"]) == ["designed"] * 2 + ["protocol"] * 6
+    designed = table[table["kind"] == "designed"].set_index("mechanism")
+    protocols = table[table["kind"] == "protocol"]
+    best_mi = designed.loc["optimal for mutual information", "mutual_information"]
+    best_bayes = designed.loc["optimal for Bayes vulnerability", "bayes_vulnerability"]
+    # Every ε-LDP protocol is in the notion's set, so neither optimum can be beaten.
+    assert (protocols["mutual_information"] <= best_mi + 1e-9).all()
+    assert (protocols["bayes_vulnerability"] <= best_bayes + 1e-9).all()
+    assert (table["privacy_level"] <= notion.epsilon + 1e-9).all()
+    np.testing.assert_allclose(protocols["ldp_level"], notion.epsilon, atol=1e-12)
+    # Each entry is the library's measure of the row's mechanism.
+    grr = md.generalized_randomized_response(6, notion.epsilon)
+    row = table.set_index("mechanism").loc["GRR"]
+    assert row["mse"] == pytest.approx(md.estimation_mse(grr, prior, 500), rel=1e-12)
+    assert row["mutual_information"] == pytest.approx(md.mutual_information(grr, prior))
+
+
+def test_a_protocol_too_large_is_a_row_with_a_note():
+    table = md.compare(md.LDP(1.0), np.full(17, 1 / 17), utilities=())
+    rows = table.set_index("mechanism")
+    for name in ("OUE", "SUE (RAPPOR)"):
+        assert rows.loc[name, "note"].startswith("skipped")
+        assert "PROTOCOL_MAX_OUTPUTS" in rows.loc[name, "note"]
+        assert math.isnan(rows.loc[name, "mutual_information"])
+    assert rows.loc["GRR", "mutual_information"] > 0
+
+
+def test_given_mechanisms_and_refusals():
+    prior = np.full(3, 1 / 3)
+    table = md.compare(md.LDP(math.log(2)), prior, utilities=["bayes"],
+                       mechanisms={"k-RR": md.randomized_response(3, math.log(2)),
+                                   "identity": np.eye(3)})
+    assert list(table["mechanism"]) == ["optimal for Bayes vulnerability", "k-RR", "identity"]
+    assert table.loc[2, "ldp_level"] == math.inf
+    assert table.loc[2, "bayes_vulnerability"] == pytest.approx(1.0)
+    assert table.loc[1, "bayes_vulnerability"] == pytest.approx(0.5)  # 2/(2 + 2)
+    with pytest.raises(InvalidInputError, match="mechanisms"):
+        md.compare(md.LDP(1.0), prior, mechanisms={"wrong": np.eye(2)})
+    with pytest.raises(InvalidInputError, match="mechanisms"):
+        md.compare(md.LDP(1.0), prior, mechanisms=[np.eye(3)])
+    with pytest.raises(InvalidInputError, match="epsilon"):
+        md.compare(md.LDP(0.0), prior)
+    with pytest.raises(InvalidInputError, match="n"):
+        md.compare(md.LDP(1.0), prior, n=0)
+
+
+def test_cli_compare(capsys, tmp_path):
+    assert main(["compare", "--epsilon", "1", "--k", "5", "--prior", "zipf"]) == 0
+    out = capsys.readouterr().out
+    assert "Hadamard response" in out
+    assert "optimal for Bayes vulnerability" in out
+    assert main(["compare", "--epsilon", "0.5", "--k", "4", "--json", "--n", "200"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["n"] == 200
+    assert len(payload["rows"]) == 8
+    grr = next(r for r in payload["rows"] if r["mechanism"] == "GRR")
+    assert grr["mse"] == pytest.approx(
+        md.estimation_mse(md.randomized_response(4, 0.5), np.full(4, 0.25), 200))
+    prior_file = tmp_path / "prior.csv"
+    prior_file.write_text("0.5, 0.25, 0.25\n")
+    assert main(["compare", "--epsilon", "1", "--k", "3", "--prior", str(prior_file),
+                 "--c", "0.1"]) == 0
+    assert "PML" in capsys.readouterr().out
+    # A user's mistake is one line on stderr, exit 2.
+    assert main(["compare", "--epsilon", "1", "--k", "4", "--prior", str(prior_file)]) == 2
+    assert main(["compare", "--epsilon", "1", "--k", "1"]) == 2
+    assert main(["compare", "--epsilon", "-1", "--k", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.count("mechdesign: error:") == 3
