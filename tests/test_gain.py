@@ -276,3 +276,29 @@ def test_auto_generates_columns_for_gain_utilities_above_its_crossover():
         "column_generation")
     # Mutual information keeps its own, higher, crossover.
     assert md.design(md.LDP(1.0), p_large).method == "enumeration"
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 9, 14])
+@pytest.mark.parametrize("eps", [0.2, 1.0, 3.0])
+def test_uniform_prior_bayes_optimum_is_krr_in_closed_form(k, eps):
+    """Under ε-LDP every column has Σ_x K[x,y] ≥ m_y (1 + (k − 1) e^{−ε}) with m_y =
+    max_x K[x,y]; summing over y gives V = (1/k) Σ_y m_y ≤ e^ε/(e^ε + k − 1), which k-RR
+    attains. The LP optimum must equal it."""
+    prior = np.full(k, 1 / k)
+    closed_form = math.exp(eps) / (math.exp(eps) + k - 1)
+    assert md.design(md.LDP(eps), prior, utility="bayes").utility == pytest.approx(
+        closed_form, rel=1e-9)
+    assert md.bayes_vulnerability(md.randomized_response(k, eps), prior) == pytest.approx(
+        closed_form, rel=1e-12)
+
+
+def test_no_ldp_mechanism_helps_the_map_adversary_below_the_mode_threshold():
+    """If e^ε π_(2) ≤ π_(1), then π(x) K[x,y] ≤ π_(2) e^ε K[x₁,y] ≤ π_(1) K[x₁,y] for every
+    x ≠ x₁ (the mode): the MAP guess is always the mode and V = π_(1) for every ε-LDP K.
+    Above the threshold the optimum is strictly larger."""
+    prior = np.array([0.5, 0.3, 0.2])
+    threshold = math.log(0.5 / 0.3)
+    below = md.design(md.LDP(0.9 * threshold), prior, utility="bayes").utility
+    above = md.design(md.LDP(1.1 * threshold), prior, utility="bayes").utility
+    assert below == pytest.approx(0.5, rel=1e-12)
+    assert above > 0.5 + 1e-6
