@@ -98,3 +98,27 @@ def test_cli_compare(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert err.count("mechdesign: error:") == 3
+
+
+def test_protocols_benchmark_runs_on_its_smallest_setting(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pandas as pd
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "protocols.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--k", "4", "--epsilon", "1", "2", "--priors",
+         "uniform", "zipf", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    ratios = pd.read_csv(tmp_path / "protocols_ratios.csv")
+    assert len(ratios) == 8
+    assert (ratios["ratio"] >= 1 - 1e-9).all()  # the optimum is never beaten
+    # k-RR is Bayes-optimal under the uniform prior.
+    uniform_bayes = ratios[(ratios["prior"] == "uniform")
+                           & (ratios["measure"] == "bayes_vulnerability")]
+    np.testing.assert_allclose(uniform_bayes["ratio"], 1.0, atol=1e-9)
+    assert (tmp_path / "protocols.png").is_file()
