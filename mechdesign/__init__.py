@@ -13,6 +13,17 @@ Conventions, stated once for the whole package:
 - Unbounded guarantees are ``math.inf``, not errors.
 """
 
+from mechdesign.accounting import (
+    ComposedDelta,
+    ComposedEpsilon,
+    DominatingPair,
+    composed_delta,
+    composed_epsilon,
+    dominating_pair,
+    pml_composition_bound,
+    privacy_loss_distribution,
+    tradeoff_curve,
+)
 from mechdesign.amplification import (
     RenyiAmplification,
     block_uniform_channel,
@@ -176,6 +187,7 @@ from mechdesign.robust import (
     robust_ldp_level,
     secret_ldp_level,
 )
+from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
 from mechdesign.uncertainty import (
     RenyiBall,
     chi2_radius,
@@ -200,8 +212,11 @@ __all__ = [
     "Certificate",
     "ChiSquaredContraction",
     "ColumnGenerationReport",
+    "ComposedDelta",
+    "ComposedEpsilon",
     "Design",
     "DobrushinMaximum",
+    "DominatingPair",
     "FDivergenceUtility",
     "FGenerator",
     "FrequencyOracle",
@@ -222,6 +237,7 @@ __all__ = [
     "RenyiBall",
     "RobustLDP",
     "RobustLevel",
+    "SampleAudit",
     "SecretLDP",
     "SolverError",
     "TooLargeError",
@@ -231,6 +247,8 @@ __all__ = [
     "adaptive_composition",
     "asoodeh_zhang_kl_bound",
     "asoodeh_zhang_kl_contraction",
+    "audit_pairs",
+    "audit_samples",
     "bayes_vulnerability",
     "binary_envelope",
     "binary_mechanism",
@@ -242,6 +260,8 @@ __all__ = [
     "circulant_singular_channel",
     "closed_failure_probability",
     "compare",
+    "composed_delta",
+    "composed_epsilon",
     "composition_envelope_bound",
     "conditional_ball",
     "conditional_lower_bounds",
@@ -257,6 +277,7 @@ __all__ = [
     "disjoint_support_pair",
     "dobrushin_bound",
     "dobrushin_coefficient",
+    "dominating_pair",
     "dp_epsilon",
     "dp_failure_probability",
     "duchi_kl_bound",
@@ -301,6 +322,7 @@ __all__ = [
     "pinsker_f_alpha_inverse",
     "pml_binary_mechanism",
     "pml_capacity",
+    "pml_composition_bound",
     "pml_envelope",
     "pml_extremal_mechanism",
     "pml_failure_probability",
@@ -313,6 +335,7 @@ __all__ = [
     "pml_sdpi_bound",
     "pml_upper_quantile",
     "pointwise_leakage",
+    "privacy_loss_distribution",
     "privacy_profile",
     "private_minimax_lower_bound",
     "project_to_simplex",
@@ -334,6 +357,7 @@ __all__ = [
     "squared_hellinger",
     "subset_selection",
     "total_variation",
+    "tradeoff_curve",
     "unary_encoding",
     "xi_bounds",
     "zipf_prior",

@@ -174,3 +174,8 @@ CORRELATION_SEARCH_FATOL = 1e-14
 
 #: Relative slack on c ≤ 1/N, so that c = 1/N computed in floating point passes.
 C_BOUNDARY_RTOL = 1e-12
+
+#: Twice the area of a triangle of trade-off breakpoints (in the unit square) below which
+#: its middle point counts as collinear and is merged into the segment
+#: (accounting.tradeoff_curve): likelihood ratios that agree up to rounding.
+COLLINEAR_ATOL = 1e-13

@@ -30,6 +30,10 @@
     (or (ε, c)-PML with ``--c``) beside the deployed LDP frequency oracles (GRR, OUE,
     SUE, subset selection, OLH, Hadamard response) at the same ε: mutual information,
     Bayes vulnerability, estimation MSE from ``--n`` reports, audited levels.
+``mechdesign audit-samples PAIRS.csv [--confidence C] [--epsilon E] [--kernel K.csv]``
+``[--json]``
+    a lower confidence bound on the LDP level of an implementation from its (input,
+    output) samples, with the plug-in estimate; exit 1 when it exceeds ``--epsilon``.
 ``mechdesign demo [--json]``
     the main job on built-in defaults: optimal LDP, (ε, c)-PML and known-prior PML
     mechanisms for one prior, each re-audited and certified; PolyOpt (both variants) for
@@ -84,6 +88,7 @@ from mechdesign.reports import (
     measure_report,
     rldp_report,
 )
+from mechdesign.sample_audit import audit_pairs
 from mechdesign.uncertainty import RenyiBall, chi2_radius
 
 __all__ = ["build_parser", "main"]
@@ -514,6 +519,77 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_pairs(path: str) -> tuple[list[Any], list[Any]]:
+    """(input, output) pairs from a two-column CSV; a first row that is not two integers
+    is a header. Values that all parse as integers become integers."""
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = [row for row in csv.reader(handle) if row and any(c.strip() for c in row)]
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"{path}: not a UTF-8 text file ({exc.reason}).") from exc
+    for line, row in enumerate(rows, start=1):
+        if len(row) != 2:
+            raise InvalidInputError(
+                f"{path}: line {line} has {len(row)} fields; expected two (input, output)."
+            )
+    cells = [[cell.strip() for cell in row] for row in rows]
+    if cells and not all(_is_int(c) for c in cells[0]):
+        cells = cells[1:]  # a header row
+    if not cells:
+        raise InvalidInputError(f"{path}: no (input, output) pairs found.")
+    columns = []
+    for j in (0, 1):
+        values = [row[j] for row in cells]
+        columns.append([int(v) for v in values] if all(map(_is_int, values)) else values)
+    return columns[0], columns[1]
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _cmd_audit_samples(args: argparse.Namespace) -> int:
+    inputs, outputs = _read_pairs(args.pairs)
+    claimed = Mechanism(read_matrix(args.kernel)) if args.kernel else None
+    audit = audit_pairs(inputs, outputs, confidence=args.confidence, claimed=claimed,
+                        claimed_inputs=range(claimed.n_inputs) if claimed else None)
+    exceeds = args.epsilon is not None and audit.exceeds(args.epsilon)
+    if args.json:
+        report = {
+            "n_pairs": len(inputs), "inputs": list(audit.inputs),
+            "outputs": [str(v) for v in audit.outputs], "confidence": audit.confidence,
+            "lower_bound": audit.lower_bound, "estimate": audit.estimate,
+            "witness": None if audit.witness is None else [str(v) for v in audit.witness],
+            "intervals": audit.intervals, "p_value": audit.p_value,
+            "epsilon": args.epsilon, "exceeds_epsilon": exceeds,
+        }
+        print(json.dumps(_jsonable(report), indent=2))
+    else:
+        lines = [
+            f"audit of {len(inputs)} samples: {len(audit.inputs)} inputs, "
+            f"{len(audit.outputs)} outputs",
+            f"  LDP level, lower confidence bound ({audit.confidence:g}, Bonferroni over "
+            f"{audit.intervals} intervals): {_fmt(audit.lower_bound)}",
+            f"  LDP level, plug-in estimate: {_fmt(audit.estimate)}",
+        ]
+        if audit.witness is not None:
+            x, x_other, y = audit.witness
+            lines.append(f"  witness: output {y} from inputs {x} vs {x_other}")
+        if audit.p_value is not None:
+            lines.append(f"  chi^2 test of equality with {args.kernel}: p = "
+                         f"{audit.p_value:.3g}")
+        if args.epsilon is not None:
+            verdict = "EXCEEDS" if exceeds else "does not exceed"
+            lines.append(f"  the samples {verdict} epsilon = {_fmt(args.epsilon)} at this "
+                         "confidence")
+        print("\n".join(lines))
+    return 1 if exceeds else 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     prior = np.array(DEMO_PRIOR)
     designs = {
@@ -727,6 +803,19 @@ def build_parser() -> argparse.ArgumentParser:
                       help="reports for the estimation MSE (default 1000)")
     cmp_.add_argument("--json", action="store_true", help="machine-readable output")
     cmp_.set_defaults(handler=_cmd_compare)
+
+    aud = sub.add_parser(
+        "audit-samples",
+        help="bound the LDP level of an implementation from (input, output) samples",
+    )
+    aud.add_argument("pairs", help="CSV of (input, output) pairs, one per line")
+    aud.add_argument("--confidence", type=float, default=0.99,
+                     help="confidence of the lower bound (default 0.99)")
+    aud.add_argument("--epsilon", type=float,
+                     help="the claimed ε: exit 1 if the samples show more")
+    aud.add_argument("--kernel", help="CSV of the claimed kernel (inputs and outputs 0..)")
+    aud.add_argument("--json", action="store_true", help="machine-readable output")
+    aud.set_defaults(handler=_cmd_audit_samples)
 
     demo = sub.add_parser("demo", help="the main job on built-in defaults")
     demo.add_argument("--json", action="store_true", help="machine-readable output")

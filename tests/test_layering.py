@@ -21,8 +21,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kernel", "divergences", "leakage", "uncertainty", "robust"),  # measures
     ("cones", "notions"),  # problem descriptions
     ("design",),  # the design engine (a subpackage)
-    ("contraction", "amplification", "envelope", "mechanisms", "protocols", "paper_examples",
-     "datasets"),
+    ("contraction", "amplification", "envelope", "accounting", "sample_audit", "mechanisms",
+     "protocols", "paper_examples", "datasets"),
     ("reports", "comparison"),  # every quantity of one question, for the front ends
     ("reproduce", "cli", "__init__"),  # front ends
 )

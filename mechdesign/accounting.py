@@ -1,0 +1,433 @@
+"""Composition of finite kernels: the dominating pair, and tight accounting by
+dp_accounting.
+
+A kernel ``K`` used by one individual is ε-LDP, and more finely (ε, δ)-DP for every ε
+with δ its privacy profile ``δ*(ε) = max_{x,x'} Σ_y (K[x,y] − e^ε K[x',y])^+``
+(:func:`~mechdesign.envelope.privacy_profile`). Composing ``n`` uses needs more than the
+profile at one ε: it needs a *dominating pair* — two distributions ``(P, Q)`` whose
+hockey-stick curve ``ε ↦ Σ_o (Q(o) − e^ε P(o))^+`` equals ``δ*`` at every ε — because
+the n-fold composition of such a pair dominates the n-fold use of the kernel (Zhu, Dong &
+Wang, "Optimal accounting of differential privacy via characteristic function",
+AISTATS 2022, Def. 7 and Thm. 10). For an ``N``-input kernel no single row pair need be
+one: the worst pair depends on ε.
+
+**The dominating pair of a finite kernel** (:func:`dominating_pair`). In the hypothesis
+testing view (Dong, Roth & Su, "Gaussian differential privacy", JRSS-B 2022), the pair
+of rows ``(K_x, K_{x'})`` has the trade-off function ``T_{x,x'}(α)``, the least type II
+error of a test of type I error α; for finite distributions it is piecewise linear,
+through the points ``(Σ_{o∈S} K_x(o), 1 − Σ_{o∈S} K_{x'}(o))`` of the Neyman–Pearson
+sets ``S`` (outputs by decreasing ratio ``K_{x'}/K_x``). The kernel is ``f``-DP for
+``f`` = the lower convex envelope of ``min_{x≠x'} T_{x,x'}`` (Dong–Roth–Su, Prop. 2.2
+and the convexity of trade-off functions), and the convex conjugate of an envelope of a
+minimum is the maximum of the conjugates, so ``f``'s profile ``1 + f^*(−e^ε)`` (their
+Prop. 2.12) is ``max_{x,x'} δ_{x,x'}(ε) = δ*(ε)`` — exactly. The envelope is the lower
+convex hull of every pair's breakpoints (:func:`tradeoff_curve`); each segment of it,
+from ``(α_{i−1}, β_{i−1})`` to ``(α_i, β_i)``, becomes one outcome with ``P = α_i −
+α_{i−1}`` and ``Q = β_{i−1} − β_i``, and then ``T(P, Q) = f``. Outcomes of equal
+likelihood ratio are merged (the hull keeps no collinear points).
+
+**Composition** (:func:`composed_epsilon`, :func:`composed_delta`). The pair's privacy
+loss distribution (:func:`privacy_loss_distribution`) is built and composed by Google's
+``dp_accounting`` (``PrivacyLossDistribution``), with pessimistic discretisation of the
+loss onto a grid of :data:`DISCRETIZATION` nats, so the reported values are upper bounds
+that converge to the tight ones as the grid shrinks. Beside them the result carries
+basic composition (``Σ LDP(K_i)``, pure) and the advanced composition theorem (Dwork,
+Rothblum & Vadhan, FOCS 2010, Thm. III.3: ``ε' = √(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i}
+− 1)`` for pure ``ε_i``-DP uses), so a user sees what tight accounting buys.
+
+**PML.** For PML under a known prior the library gives the envelope paper's chain-rule
+bound on the PML envelope of ``n`` uses (:func:`pml_composition_bound`,
+:func:`~mechdesign.envelope.composition_envelope_bound`); it has no composition result
+for ``(ε, c)``-PML, and :func:`composed_epsilon` refuses PML notions with that message.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import as_real, check_epsilon, check_positive_int, show
+from mechdesign._tolerances import COLLINEAR_ATOL
+from mechdesign.envelope import composition_envelope_bound
+from mechdesign.errors import InvalidInputError, UnsupportedError
+from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.leakage import ldp_level
+from mechdesign.notions import LDP
+
+__all__ = [
+    "DISCRETIZATION",
+    "ComposedDelta",
+    "ComposedEpsilon",
+    "DominatingPair",
+    "composed_delta",
+    "composed_epsilon",
+    "dominating_pair",
+    "pml_composition_bound",
+    "privacy_loss_distribution",
+    "tradeoff_curve",
+]
+
+#: Default grid of the privacy loss (nats) on which dp_accounting discretises a pair's
+#: privacy loss distribution, pessimistically (losses rounded up): the composed ε it
+#: reports exceeds the tight one by at most about ``n`` times this.
+DISCRETIZATION = 1e-4
+
+
+# -- the trade-off envelope ------------------------------------------------------------
+
+
+def _pair_breakpoints(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The breakpoints ``(α, β)`` of ``T(P, Q)``: Neyman–Pearson sets of outputs by
+    decreasing ``q/p`` (outputs with ``p = 0`` first), from ``(0, 1)`` to ``(1, 0)``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(p > 0, q / np.where(p > 0, p, 1.0), np.inf)
+    keep = (p > 0) | (q > 0)
+    order = np.argsort(-ratio[keep], kind="stable")
+    alpha = np.concatenate([[0.0], np.cumsum(p[keep][order])])
+    # β is the Q-mass not yet rejected, summed from the far end (exactly 0 at the end);
+    # before anything is rejected it is 1 by definition.
+    beta = np.concatenate([[1.0], np.cumsum(q[keep][order][::-1])[::-1][1:], [0.0]])
+    return np.column_stack([np.minimum(alpha, 1.0), beta])
+
+
+def _lower_hull(points: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The lower convex hull of points in the unit square, by increasing α (Andrew's
+    monotone chain). Points within :data:`COLLINEAR_ATOL` of collinear are dropped, which
+    merges outcomes whose likelihood ratios agree up to rounding (k-RR's ``k − 2``
+    outputs of ratio 1); merging two outcomes changes no hockey-stick value by more than
+    that tolerance."""
+    pts = points[np.lexsort((points[:, 1], points[:, 0]))]
+    hull: list[NDArray[np.float64]] = []
+    for point in pts:
+        while len(hull) >= 2:
+            (a0, b0), (a1, b1) = hull[-2], hull[-1]
+            cross = (a1 - a0) * (point[1] - b0) - (b1 - b0) * (point[0] - a0)
+            if cross <= COLLINEAR_ATOL:
+                hull.pop()
+            else:
+                break
+        if hull and hull[-1][0] == point[0]:
+            continue  # the same α (exactly), higher β: above the hull
+        hull.append(point)
+    return np.array(hull)
+
+
+def tradeoff_curve(kernel: Mechanism | ArrayLike) -> NDArray[np.float64]:
+    """The kernel's trade-off function: the lower convex envelope of the trade-off
+    functions ``T(K_x, K_{x'})`` of all ordered pairs of distinct rows (module docstring).
+
+    Returns
+    -------
+    ndarray, shape=(m, 2)
+        Its breakpoints ``(α, β)`` — type I and type II error — by increasing α, from
+        ``α = 0`` to ``(1, 0)``; the function is linear between them. A kernel with
+        ``LDP(K) = ε`` has ``β ≥ max(1 − e^ε α, e^{−ε}(1 − α))``.
+    """
+    k = as_matrix(kernel)
+    n = k.shape[0]
+    if n < 2:
+        raise InvalidInputError(f"the kernel needs at least 2 inputs (rows); got {n}.")
+    points = [_pair_breakpoints(k[x], k[y]) for x in range(n) for y in range(n) if x != y]
+    return _lower_hull(np.vstack(points))
+
+
+@dataclass(frozen=True)
+class DominatingPair:
+    """Two finite distributions ``(P, Q)`` whose hockey-stick curve
+    ``δ(ε) = Σ_o (Q(o) − e^ε P(o))^+`` is the kernel's privacy profile (module
+    docstring). Outcomes are ordered by decreasing ``Q/P``.
+
+    Attributes
+    ----------
+    p, q : ndarray, shape=(m,)
+        The lower and the upper distribution (dp_accounting's ``mu_lower`` and
+        ``mu_upper``).
+    """
+
+    p: NDArray[np.float64]
+    q: NDArray[np.float64]
+
+    def hockey_stick(self, epsilon: float) -> float:
+        """``Σ_o (Q(o) − e^ε P(o))^+`` (``ε = ∞``: the mass of ``Q`` where ``P = 0``)."""
+        eps = check_epsilon(epsilon)
+        if math.isinf(eps):
+            return float(self.q[self.p == 0].sum())
+        # Divided through by e^ε where it is large: no overflow.
+        with np.errstate(over="ignore"):
+            growth = math.exp(eps) if eps < 700 else math.inf
+        excess = np.where(self.p > 0, self.q - growth * self.p, self.q)
+        return float(np.maximum(excess, 0.0).sum())
+
+
+def dominating_pair(kernel: Mechanism | ArrayLike) -> DominatingPair:
+    """The dominating pair of a finite kernel, from its trade-off envelope
+    (:func:`tradeoff_curve`; module docstring for the proof). For k-RR it is
+    ``((1, k − 2, e^ε), (e^ε, k − 2, 1))/(e^ε + k − 1)``: the worst row pair, with the
+    ``k − 2`` outputs of ratio 1 merged."""
+    curve = tradeoff_curve(kernel)
+    alpha, beta = curve[:, 0], curve[:, 1]
+    p = np.diff(alpha)
+    q = -np.diff(beta)
+    if beta[0] < 1.0:  # outcomes only Q produces: type II error below 1 at α = 0
+        p = np.concatenate([[0.0], p])
+        q = np.concatenate([[1.0 - beta[0]], q])
+    p, q = np.maximum(p, 0.0), np.maximum(q, 0.0)
+    keep = (p > 0) | (q > 0)
+    p, q = p[keep], q[keep]
+    return DominatingPair(p / p.sum(), q / q.sum())
+
+
+# -- dp_accounting ------------------------------------------------------------------------
+
+
+def privacy_loss_distribution(
+    kernel: Mechanism | ArrayLike, *, discretization: float = DISCRETIZATION
+):
+    """The privacy loss distribution of the kernel's :func:`dominating_pair`, as a
+    ``dp_accounting.pld.privacy_loss_distribution.PrivacyLossDistribution`` (symmetric;
+    ``mu_upper = Q``, ``mu_lower = P``), discretised pessimistically on a grid of
+    ``discretization`` nats: its δ(ε) are upper bounds on the kernel's. Compose it with
+    ``.compose`` / ``.self_compose`` and read ``.get_epsilon_for_delta`` /
+    ``.get_delta_for_epsilon``.
+    """
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    interval = _check_discretization(discretization)
+    pair = dominating_pair(kernel)
+    with np.errstate(divide="ignore"):
+        log_p, log_q = np.log(pair.p), np.log(pair.q)
+    lower = {i: float(v) for i, v in enumerate(log_p)}
+    upper = {i: float(v) for i, v in enumerate(log_q)}
+    return pld.from_two_probability_mass_functions(
+        lower, upper, pessimistic_estimate=True, value_discretization_interval=interval
+    )
+
+
+@dataclass(frozen=True)
+class ComposedEpsilon:
+    """The ε of ``n`` uses at a given δ; ``float()`` is the tight (PLD) value.
+
+    Attributes
+    ----------
+    epsilon : float
+        Tight, by the privacy loss distribution (an upper bound within the
+        discretisation).
+    basic : float
+        Basic composition: ``Σ_i LDP(K_i)`` (valid at δ = 0).
+    advanced : float
+        The advanced composition theorem at this δ (Dwork, Rothblum & Vadhan 2010):
+        ``√(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1)``.
+    delta : float
+    uses : int
+        Kernels composed in all.
+    discretization : float
+        The loss grid (nats).
+    """
+
+    epsilon: float
+    basic: float
+    advanced: float
+    delta: float
+    uses: int
+    discretization: float
+
+    def __float__(self) -> float:
+        return self.epsilon
+
+
+@dataclass(frozen=True)
+class ComposedDelta:
+    """The δ of ``n`` uses at a given ε; ``float()`` is the tight (PLD) value.
+
+    Attributes
+    ----------
+    delta : float
+        Tight, by the privacy loss distribution (an upper bound within the
+        discretisation).
+    basic : float
+        Basic composition: 0 when ``ε ≥ Σ_i LDP(K_i)``, else 1 (it certifies nothing
+        below that sum).
+    advanced : float
+        The δ at which the advanced composition theorem gives this ε (1 if none).
+    epsilon : float
+    uses : int
+    discretization : float
+    """
+
+    delta: float
+    basic: float
+    advanced: float
+    epsilon: float
+    uses: int
+    discretization: float
+
+    def __float__(self) -> float:
+        return self.delta
+
+
+def composed_epsilon(
+    kernels: Mechanism | ArrayLike | Sequence[Mechanism | ArrayLike],
+    n: int,
+    delta: float,
+    *,
+    discretization: float = DISCRETIZATION,
+    notion: object | None = None,
+) -> ComposedEpsilon:
+    """The tight ε of ``n`` uses of a kernel (or ``n`` repetitions of a sequence of
+    kernels ``[K1, K2, …]``, each used once per repetition) at δ, by dp_accounting, with
+    basic and advanced composition beside it (module docstring).
+
+    Parameters
+    ----------
+    kernels : Mechanism, array_like, or a sequence of them
+    n : int
+        Repetitions (``n ≥ 1``).
+    delta : float
+        ``0 < δ < 1``.
+    discretization : float
+        The loss grid of :func:`privacy_loss_distribution`.
+    notion : LDP, optional
+        The neighbouring relation: LDP (any two inputs) is the only one accounted here.
+        PML notions raise :class:`~mechdesign.errors.UnsupportedError`: for a known
+        prior use :func:`pml_composition_bound`; for ``(ε, c)``-PML no composition
+        result is implemented.
+    """
+    sequence, uses = _sequence(kernels, n)
+    _check_notion(notion)
+    d = _check_probability(delta, "delta")
+    interval = _check_discretization(discretization)
+    composed = _compose(sequence, n, interval)
+    levels = [ldp_level(k) for k in sequence] * n
+    return ComposedEpsilon(
+        epsilon=float(composed.get_epsilon_for_delta(d)),
+        basic=float(sum(levels)),
+        advanced=_advanced_epsilon(levels, d),
+        delta=d,
+        uses=uses,
+        discretization=interval,
+    )
+
+
+def composed_delta(
+    kernels: Mechanism | ArrayLike | Sequence[Mechanism | ArrayLike],
+    n: int,
+    epsilon: float,
+    *,
+    discretization: float = DISCRETIZATION,
+    notion: object | None = None,
+) -> ComposedDelta:
+    """The tight δ of ``n`` uses at ε (see :func:`composed_epsilon` for the arguments),
+    with basic and advanced composition beside it."""
+    sequence, uses = _sequence(kernels, n)
+    _check_notion(notion)
+    eps = check_epsilon(epsilon)
+    interval = _check_discretization(discretization)
+    composed = _compose(sequence, n, interval)
+    levels = [ldp_level(k) for k in sequence] * n
+    total = sum(levels)
+    return ComposedDelta(
+        delta=min(1.0, float(composed.get_delta_for_epsilon(eps))),
+        basic=0.0 if eps >= total else 1.0,
+        advanced=_advanced_delta(levels, eps),
+        epsilon=eps,
+        uses=uses,
+        discretization=interval,
+    )
+
+
+def pml_composition_bound(
+    kernels: Mechanism | ArrayLike | Sequence[Mechanism | ArrayLike],
+    n: int,
+    prior: ArrayLike,
+    delta: float,
+) -> float:
+    """The envelope paper's bound on the PML envelope ``ε_c(δ)`` of ``n`` (non-adaptive)
+    uses of the kernels for a known prior: ``Σ_i L(X → Y_i | Y^{i−1}) + log(1/δ)``
+    (envelope paper, Sec. IV-A after Theorem 3, with Issa et al.'s chain rule), by
+    :func:`~mechdesign.envelope.composition_envelope_bound` on the sequence repeated
+    ``n`` times. The joint output alphabet has ``Π M_i`` letters: kept small."""
+    sequence, _ = _sequence(kernels, n)
+    return composition_envelope_bound([k.matrix for k in sequence] * n, prior, delta)
+
+
+def _sequence(kernels, n) -> tuple[list[Mechanism], int]:
+    count = check_positive_int(n, "n")
+    if isinstance(kernels, Mechanism):
+        sequence = [kernels]
+    else:
+        try:
+            array = np.asarray(kernels, dtype=float)
+        except (TypeError, ValueError):
+            array = None
+        if array is not None and array.ndim == 2:
+            sequence = [Mechanism(array)]
+        elif isinstance(kernels, Sequence) and len(kernels) > 0:
+            sequence = [k if isinstance(k, Mechanism) else Mechanism(k) for k in kernels]
+        else:
+            raise InvalidInputError(
+                f"kernels must be a kernel or a non-empty sequence of kernels; got "
+                f"{show(kernels)}."
+            )
+    for k in sequence:
+        if k.n_inputs < 2:
+            raise InvalidInputError(f"every kernel needs at least 2 inputs; got {k.shape}.")
+    return sequence, count * len(sequence)
+
+
+def _compose(sequence: list[Mechanism], n: int, interval: float):
+    plds = [privacy_loss_distribution(k, discretization=interval) for k in sequence]
+    step = plds[0]
+    for other in plds[1:]:
+        step = step.compose(other)
+    return step.self_compose(n) if n > 1 else step
+
+
+def _advanced_epsilon(levels: list[float], delta: float) -> float:
+    if any(math.isinf(e) for e in levels):
+        return math.inf
+    squares = sum(e * e for e in levels)
+    drift = sum(e * math.expm1(e) for e in levels)
+    return math.sqrt(2 * math.log(1 / delta) * squares) + drift
+
+
+def _advanced_delta(levels: list[float], epsilon: float) -> float:
+    if any(math.isinf(e) for e in levels):
+        return 1.0
+    squares = sum(e * e for e in levels)
+    drift = sum(e * math.expm1(e) for e in levels)
+    if squares == 0:
+        return 0.0
+    if epsilon <= drift:
+        return 1.0
+    return min(1.0, math.exp(-((epsilon - drift) ** 2) / (2 * squares)))
+
+
+def _check_probability(value: float, name: str) -> float:
+    v = as_real(value, name)
+    if not 0.0 < v < 1.0:
+        raise InvalidInputError(f"{name} must lie in the open interval (0, 1); got {show(value)}.")
+    return v
+
+
+def _check_discretization(value: float) -> float:
+    v = as_real(value, "discretization")
+    if not (0.0 < v < math.inf):
+        raise InvalidInputError(
+            f"discretization must be a positive finite number of nats; got {show(value)}."
+        )
+    return v
+
+
+def _check_notion(notion: object | None) -> None:
+    if notion is None or isinstance(notion, LDP):
+        return
+    raise UnsupportedError(
+        f"composed_epsilon and composed_delta account (epsilon, delta)-DP between any two "
+        f"inputs (LDP); got {show(notion)}. For PML with a known prior the library gives "
+        "the envelope paper's chain-rule bound, pml_composition_bound(kernels, n, prior, "
+        "delta); for (epsilon, c)-PML it implements no composition result."
+    )
