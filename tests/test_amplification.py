@@ -171,6 +171,58 @@ def test_large_alpha_does_not_overflow():
     assert md.renyi_ldp_level(rr.then(channel), 1000.0) <= result.bound
 
 
+def _fano_ratio(alpha, q, digits=1100):
+    """D_α(KP‖KQ)/D_α(P‖Q) for the Fano channel K, P = δ_0 and Q = (q, 1 − q) on lines 0
+    and 3 (which meet in one point), with mpmath at ``digits`` digits, from the
+    definition D_α(A‖B) = log Σ A^α B^{1−α} / (α − 1) on the explicit vectors."""
+    import mpmath
+
+    mpmath.mp.dps = digits
+    lines = [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+    third = mpmath.mpf(1) / 3
+    rows = [[third if y in line else mpmath.mpf(0) for y in range(7)] for line in lines]
+    q = mpmath.mpf(q)
+    a = mpmath.mpf(alpha)
+
+    def renyi(p_vec, q_vec):
+        total = mpmath.fsum(pi**a * qi ** (1 - a) for pi, qi in zip(p_vec, q_vec, strict=True)
+                            if pi > 0)
+        return mpmath.log(total) / (a - 1)
+
+    p_in = [mpmath.mpf(1)] + [mpmath.mpf(0)] * 6
+    q_in = [q, mpmath.mpf(0), mpmath.mpf(0), 1 - q, mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)]
+    kp = [mpmath.fsum(p_in[x] * rows[x][y] for x in range(7)) for y in range(7)]
+    kq = [mpmath.fsum(q_in[x] * rows[x][y] for x in range(7)) for y in range(7)]
+    return float(renyi(kp, kq) / renyi(p_in, q_in))
+
+
+def test_fano_plane_channel_does_not_contract_renyi_above_one():
+    """Errata ledger, f_α paper Example 5: the conclusion "η_α = 1" holds for the Fano
+    channel when α > 1 — along P = δ_i, Q = (q, 1 − q) on two lines that meet once, the
+    ratio of Rényi divergences tends to 1 as q → 0 (1000-digit arithmetic) — although
+    the paper's reason ("by Example 4") does not cover it. For α ∈ (0, 1) the ratio is at
+    most η_TV = 2/3: D_α = −log(1 − H)/(1 − α) with H an f-divergence contracted by at
+    most η_TV, and −log(1 − x) is convex and 0 at 0."""
+    ratios = [_fano_ratio(2.0, q) for q in ("1e-2", "1e-10", "1e-100", "1e-1000")]
+    np.testing.assert_allclose(ratios, [0.913, 0.982, 0.998, 0.9998], atol=6e-4)
+    assert all(a < b for a, b in itertools.pairwise(ratios))
+    # The limit, for other α > 1: 1 − log(3/2)/((α − 1) log(1/q)) → 1.
+    for alpha in (1.5, 4.0):
+        assert _fano_ratio(alpha, "1e-1000") > 0.999
+    # α < 1: bounded by η_TV = 2/3 along the family and on random pairs.
+    assert _fano_ratio(0.5, "1e-1000", digits=60) < 2 / 3
+    rng = np.random.default_rng(0)
+    lines = [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+    kernel = np.zeros((7, 7))
+    for row, line in enumerate(lines):
+        kernel[row, list(line)] = 1 / 3
+    for _ in range(300):
+        p, q = rng.dirichlet(np.full(7, 0.3), size=2)
+        ratio = (md.renyi_divergence(p @ kernel, q @ kernel, 0.5)
+                 / md.renyi_divergence(p, q, 0.5))
+        assert ratio <= 2 / 3 + 1e-9
+
+
 def test_fano_plane_channel_is_k_singular_without_disjoint_rows():
     # docs/theorems.md, note on the f_α paper's Example 5: "any k-singular channel with
     # k ≤ N/2" does not follow from Example 4. The Fano plane's 7 lines as rows (1/3 on

@@ -88,6 +88,26 @@ def test_remark2_has_no_valid_q_for_odd_n_just_below_the_threshold(n, c_fraction
         assert p.min() < 0 or p.max() > 1
 
 
+@pytest.mark.parametrize("n", [3, 5, 7, 9])
+@pytest.mark.parametrize("c_fraction", [0.1, 0.4, 0.8])
+def test_remark2_odd_n_left_end_has_the_two_middle_q(n, c_fraction):
+    """Errata ledger, Dobrushin Remark 2: the empty range for odd N is open on the left.
+    At ε = log(2/((N+1)c)) the paper's kernel (written out in _remark2_kernel) has
+    entries in [0, 1] exactly for q = (N ± 1)/2, and the library lists those two."""
+    c = c_fraction / n
+    eps = math.log(2 / ((n + 1) * c))
+    if eps <= 0:
+        pytest.skip("ε must be positive")
+    valid = [q for q in range(1, n)
+             if _remark2_kernel(eps, c, n, q).min() >= -1e-12
+             and _remark2_kernel(eps, c, n, q).max() <= 1 + 1e-12]
+    assert valid == [(n - 1) // 2, (n + 1) // 2]
+    assert md.extremal_binary_valid_q(eps, c, n) == valid
+    # Just inside the open range, none is valid (and the library agrees).
+    inside = eps + 1e-6
+    assert md.extremal_binary_valid_q(inside, c, n) == []
+
+
 def test_example1_binary_mechanism():
     """Dobrushin paper Example 1, eq. (35); c → 0 is Warner's randomized response."""
     eps, c = 0.9, 0.2
@@ -599,3 +619,75 @@ def test_remark2_q_at_equality_is_valid_despite_rounding():
         assert kernel.matrix.max() <= 1.0
         assert md.dobrushin_coefficient(kernel) == pytest.approx(7 / 8, abs=1e-12)
         assert md.pml_capacity(kernel, c=c) <= eps + 1e-12
+
+
+# -- errata ledger (issue 25) ---------------------------------------------------------------
+
+
+def _largest_kl_by_vertices(p0, p1, epsilon, c):
+    """max D(K∘P0 ‖ K∘P1) over (ε, c)-PML kernels on 4 inputs: KL is sublinear in the
+    columns, so the maximum is an LP over every vertex of the section (cddlib's), solved
+    here with scipy's linprog — no design code."""
+    from scipy.optimize import linprog
+
+    vertices = md.PML(epsilon, c=c).cone(4).vertices("cdd").points
+    a, b = vertices @ p0, vertices @ p1
+    values = np.where(a > 0, a * np.log(np.where(a > 0, a, 1) / np.where(b > 0, b, 1)), 0.0)
+    result = linprog(-values, A_eq=vertices.T, b_eq=np.ones(4), bounds=(0, None),
+                     method="highs")
+    assert result.status == 0
+    return -result.fun
+
+
+def test_example3_needs_delta_at_most_quarter_minus_c():
+    """Dobrushin Example 3: Corollary 1 needs P_θ ∈ Q_X(c), i.e. δ ≤ 1/4 − c. At c = 0.2,
+    ε = 0.5, δ = 0.249 the largest KL is 1.96 times even the corrected (2δ) bound; inside
+    the range the bound holds."""
+    def corrected_bound(delta, epsilon, c):
+        return (md.dobrushin_bound(epsilon, c, 4)
+                * math.log((1 - 4 * c) * math.exp(epsilon) + 1) * 2 * delta)
+
+    def pair(delta):
+        return (np.array([0.25 - delta, 0.25 + delta, 0.25, 0.25]),
+                np.array([0.25 + delta, 0.25 - delta, 0.25, 0.25]))
+
+    largest = _largest_kl_by_vertices(*pair(0.249), 0.5, 0.2)
+    assert largest / corrected_bound(0.249, 0.5, 0.2) == pytest.approx(1.96, abs=0.01)
+    for delta, c in [(0.04, 0.2), (0.1, 0.14), (0.2, 0.04)]:
+        assert delta <= 0.25 - c - 1e-12
+        assert _largest_kl_by_vertices(*pair(delta), 0.5, c) <= corrected_bound(delta, 0.5, c)
+    with pytest.raises(md.InvalidInputError, match="1/4 - delta"):
+        md.private_minimax_lower_bound(10, 0.249, 0.5, 0.2)
+    from mechdesign.reproduce import dobrushin
+
+    largest_lib, _ = dobrushin.example3_largest_kl(0.249, 0.5, 0.2)
+    assert largest_lib == pytest.approx(largest, rel=1e-9)
+
+
+def test_eq22_level_needs_the_sum_of_p():
+    """The html copy's eq. (22) leaves p_1 … p_{N−2} free, but its level is log(2/(Nc))
+    only when Σ p_i = N/2 − 1. The (ε, c)-PML level by an explicit LP per column over
+    Q_X(c) = {P ≥ c, Σ P = 1}: ℓ_y = log max_x K[x,y] − log min_P P·K[:,y]."""
+    from scipy.optimize import linprog
+
+    def level(kernel, c):
+        n = kernel.shape[0]
+        worst = 0.0
+        for y in range(kernel.shape[1]):
+            column = kernel[:, y]
+            result = linprog(column, A_eq=np.ones((1, n)), b_eq=[1.0], bounds=(c, None),
+                             method="highs")
+            worst = max(worst, math.log(column.max() / result.fun))
+        return worst
+
+    from mechdesign.reproduce.dobrushin import eq22_kernel
+
+    n, c = 6, 0.1
+    target = math.log(2 / (n * c))
+    assert level(eq22_kernel(np.full(n - 2, 0.5)), c) == pytest.approx(target, rel=1e-9)
+    assert level(eq22_kernel(np.array([0.1, 0.9, 0.6, 0.4])), c) == pytest.approx(
+        target, rel=1e-9)  # Σ p_i = 2 = N/2 − 1
+    skewed = eq22_kernel(np.array([0.1, 0.2, 0.3, 0.9]))  # Σ p_i = 1.5
+    assert level(skewed, c) == pytest.approx(math.log(1 / (c * 2.5)), rel=1e-9)
+    assert level(skewed, c) > target + 0.1
+    assert md.pml_capacity(skewed, c) == pytest.approx(level(skewed, c), rel=1e-9)

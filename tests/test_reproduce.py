@@ -141,15 +141,37 @@ def test_quick_robust_ldp_reproduction(quick_robust):
     report = quick_robust
     assert report.errors == []
     by_item = {check.item: check for check in report.checks}
-    # Example 2's printed values are the known erratum; everything else printed matches.
+    # Example 2's printed values and the other ledger entries are the known errata;
+    # everything else printed matches.
     assert {c.item for c in report.checks if c.status == "erratum"} == {
         *(f"Example 2: {n}" for n in ("B_s1", "B_s2", "L_u1|s1", "L_u2|s1", "L_u1|s2",
                                       "L_u2|s2", "rad_s1", "rad_s2")),
         "Example 3: I_P*(X; Q_PolyOpt)",
+        "Example 1, eq. (13): B = log(1 + F⁻¹_{χ²,3}(0.05)/100) as printed",
+        "Example 2: 'Inserting … into Theorem 2'",
+        "Example 2: the second 'rad_s1(F) = 2 max{0.3133 − 0.1923, …}'",
+        "Example 2: 0.1620 P_{s1,u2} ≥ 0.83830 P_{s1,u1}, the coefficient",
+        *(f"Example 2: F_U|s{s} {end} end" for s in (1, 2) for end in ("lower", "upper")),
+        "Example 2: the vertices of F′",
+        "Proposition 2, item 3: rad_s for small B_s",
+        "Lemma A7, item 2: sup ‖P − P̂‖₁",
+        "Example 5: d by the displayed arithmetic 2·max{0.6107, 0.3061} + ‖P̂_U|s1 − "
+        "P̂_U|s2‖₁",
     }
     assert [c for c in report.checks if c.status == "differs"] == []
     assert by_item["Example 3: I_P̂(X; Q_PolyOpt)"].printed == "0.4228"
     assert by_item["Example 5: d"].status == "matches"
+    # The ledger names each erratum's kind; its notes stay inside the repository.
+    from mechdesign.reproduce import ERRATUM_KINDS
+
+    kinds = {c.item: c.kind for c in report.checks if c.erratum}
+    assert kinds["Proposition 2, item 3: rad_s for small B_s"] == ERRATUM_KINDS[3]
+    assert kinds["Example 2: 'Inserting … into Theorem 2'"] == ERRATUM_KINDS[2]
+    assert all(kind in ERRATUM_KINDS for kind in kinds.values())
+    assert not [c for c in report.checks if "../" in c.erratum]
+    ledger = report.summary().split("## Errata ledger")[1]
+    assert "text extraction lost symbols" in ledger
+    assert ledger.count("| robust-ldp |") == len(kinds)
     for path in report.files:
         assert path.is_file()
         assert path.stat().st_size > (10_000 if path.suffix == ".png" else 50), path

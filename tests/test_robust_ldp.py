@@ -359,3 +359,53 @@ def test_cddlib_numerical_inconsistency_falls_back_to_other_row_orders():
     assert result.audit_passed
     assert result.privacy_level <= 2.0
     assert result.certificate.holds
+
+
+# -- errata ledger (issue 25): Example 2's F′ and Example 5's d --------------------------
+
+
+def test_example2_f_prime_vertices():
+    """The vertices of F′ = {P : P_{s,u} ≥ L_{u|s} (P_{s,u1} + P_{s,u2})} with the correct
+    L (the library's, checked against direct optimisation in test_uncertainty_reference),
+    each maximising one coordinate by scipy's linprog; the paper prints the vertices of
+    the wrong L."""
+    from scipy.optimize import linprog
+
+    p_hat = np.array([0.07, 0.10, 0.26, 0.57])
+    ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(100, 4, 0.05))
+    lower = md.conditional_lower_bounds(ball, (2, 2))
+    rows = []
+    for s in range(2):
+        for u in range(2):
+            row = np.zeros(4)
+            row[2 * s:2 * s + 2] = lower[s, u]
+            row[2 * s + u] -= 1.0
+            rows.append(row)  # L (P_{s,u1} + P_{s,u2}) − P_{s,u} ≤ 0
+    vertices = []
+    for i in range(4):
+        result = linprog(-np.eye(4)[i], A_ub=np.array(rows), b_ub=np.zeros(4),
+                         A_eq=np.ones((1, 4)), b_eq=[1.0], bounds=(0, None), method="highs")
+        vertices.append(result.x)
+    expected = [[0.7273, 0.2727, 0, 0], [0.1552, 0.8448, 0, 0], [0, 0, 0.4666, 0.5334],
+                [0, 0, 0.1921, 0.8079]]
+    np.testing.assert_allclose(vertices, expected, atol=5e-5)
+    from mechdesign.reproduce import robust_ldp
+
+    np.testing.assert_allclose(robust_ldp.f_prime_vertices(lower), vertices, atol=1e-9)
+    printed = [[0.7171, 0.2829, 0, 0], [0.1620, 0.8380, 0, 0], [0, 0, 0.4663, 0.5337],
+               [0, 0, 0.1923, 0.8077]]
+    assert np.abs(np.array(vertices) - printed).max() > 5e-3
+
+
+def test_example5_d_from_the_correct_radius():
+    """Example 5's d = 2 max_s rad_s + ‖P̂_U|s1 − P̂_U|s2‖₁: the printed 1.4591 is right
+    with the correct rad_s1 = 0.6310, while the displayed arithmetic with 0.6107 gives
+    1.4184."""
+    conditional = np.array([[0.07, 0.10], [0.26, 0.57]])
+    conditional /= conditional.sum(axis=1, keepdims=True)
+    spread = np.abs(conditional[0] - conditional[1]).sum()
+    assert 2 * 0.6107 + spread == pytest.approx(1.4184, abs=5e-5)
+    assert 2 * 0.6310 + spread == pytest.approx(1.4591, abs=1e-4)
+    ball = md.RenyiBall(np.array([0.07, 0.10, 0.26, 0.57]), 2.0, md.chi2_radius(100, 4, 0.05))
+    ir = md.design_independent_reporting(math.log(2), ball, (2, 2))
+    assert ir.d == pytest.approx(1.4591, abs=5e-5)

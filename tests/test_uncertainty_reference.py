@@ -640,7 +640,9 @@ def test_proposition2_against_optimisation(cond, b_s):
 
 
 def test_proposition2_item3_bound_is_wrong_as_printed():
-    """Item 3 prints rad_s ≤ e^{B_s} − 1; the proof's (A56)–(A58) give √(e^{B_s} − 1)."""
+    """Item 3 as the proof's (A56)–(A58) give it: rad_s ≤ √(e^{B_s} − 1), attained here;
+    the bound without the √ fails. (Our text of the paper lost the √ in extraction, so
+    the errata ledger records this as "check the published PDF", not as a misprint.)"""
     # (0.1, 0.45, 0.45), e^{B_s} − 1 = 0.01 < (1 − 0.1)²: item 3's regime. ρ = 0.45 for
     # U1 = {u2} hits ρ_opt = (1 − √0.01)/2 = 0.45, so rad_s = √0.01 = 0.1 exactly.
     cond = np.array([0.1, 0.45, 0.45])
@@ -740,3 +742,25 @@ def test_bad_input_raises_invalid_input_error(call):
     with pytest.raises(md.InvalidInputError):
         call()
     assert issubclass(md.InvalidInputError, ValueError)
+
+
+def test_eq13_uses_the_095_quantile():
+    """Errata ledger, robust-LDP eq. (13): it prints F⁻¹_{χ²,3}(0.05), but its value
+    0.0752 (and eq. (14)) is the 0.95 quantile's; the 0.05 quantile gives 0.003512. The
+    quantiles by bisection on the χ²₃ CDF in closed form, P(χ²₃ ≤ x) = erf(√(x/2)) −
+    √(2x/π) e^{−x/2}."""
+
+    def cdf(x):
+        return math.erf(math.sqrt(x / 2)) - math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+
+    def quantile(p):
+        lo, hi = 0.0, 100.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+        return lo
+
+    assert math.log1p(quantile(0.95) / 100) == pytest.approx(0.0752, abs=5e-5)
+    assert math.log1p(quantile(0.05) / 100) == pytest.approx(0.003512, abs=5e-7)
+    assert md.chi2_radius(100, 4, 0.05) == pytest.approx(math.log1p(quantile(0.95) / 100),
+                                                         rel=1e-9)

@@ -35,6 +35,7 @@ from tqdm import tqdm
 
 from mechdesign.errors import InvalidInputError
 from mechdesign.reproduce._core import (
+    ERRATUM_KINDS,
     Check,
     Item,
     ItemResult,
@@ -44,6 +45,7 @@ from mechdesign.reproduce._core import (
 )
 
 __all__ = [
+    "ERRATUM_KINDS",
     "PAPERS",
     "Check",
     "Item",
@@ -162,16 +164,36 @@ class Reproduction:
                         f"{_cell(c.computed)} | {_cell(c.erratum)} |" for c in result.checks
                     ]
                     lines.append("")
+        lines += self.ledger()
         return "\n".join(lines) + "\n"
+
+    def ledger(self) -> list[str]:
+        """The errata ledger: every erratum once (Markdown lines)."""
+        seen = {}
+        for c in self.checks:
+            if c.erratum and (c.paper, c.item, c.printed) not in seen:
+                seen[c.paper, c.item, c.printed] = c
+        lines = ["", "## Errata ledger", "",
+                 f"{len(seen)} errata, each once. Kinds: " + "; ".join(
+                     f"*{kind}*" for kind in ERRATUM_KINDS) + ".", ""]
+        if not seen:
+            return [*lines, "None found.", ""]
+        lines += ["| paper | where | kind | printed | correct (computed) | note and evidence |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        lines += [f"| {c.paper} | {_cell(c.item)} | {c.kind} | {_cell(c.printed)} | "
+                  f"{_cell(c.computed)} | {_cell(c.erratum)} |" for c in seen.values()]
+        return [*lines, ""]
 
     def write(self) -> None:
         """Write ``summary.md`` and ``checks.csv`` into :attr:`out`."""
         (self.out / "summary.md").write_text(self.summary())
         with (self.out / "checks.csv").open("w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["paper", "item", "status", "printed", "computed", "erratum"])
+            writer.writerow(["paper", "item", "status", "printed", "computed", "erratum",
+                             "kind"])
             for c in self.checks:
-                writer.writerow([c.paper, c.item, c.status, c.printed, c.computed, c.erratum])
+                writer.writerow([c.paper, c.item, c.status, c.printed, c.computed, c.erratum,
+                                 c.kind])
 
 
 def _cell(text: str) -> str:

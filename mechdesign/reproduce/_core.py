@@ -10,10 +10,17 @@ shows) set against what mechdesign computes. A check's status is
     claim holds);
 ``"erratum"``
     it does not, and the paper is known to be wrong here: the check names the correct
-    value and where the erratum is recorded (``../shared/GUIDE.md``, a test, a docstring);
+    value and the test or docstring that shows it (inside the repository). Each erratum
+    has a kind (:data:`ERRATUM_KINDS`): the paper is wrong; its reasoning is wrong but
+    its conclusion right (the check's claim then *holds*, and is still an erratum); a
+    typo; or our extracted text lost the symbols, so the printed claim cannot be read and
+    the published PDF decides;
 ``"differs"``
     it does not, and no erratum explains it. ``mechdesign reproduce`` exits with status 1
     when any check differs.
+
+The summary ends with the errata ledger: every erratum once, with its kind, the printed
+and the correct value, and its evidence.
 """
 
 from __future__ import annotations
@@ -25,7 +32,26 @@ from pathlib import Path
 
 from mechdesign.errors import InvalidInputError
 
-__all__ = ["Check", "Item", "ItemResult", "Settings", "check_claim", "check_printed"]
+__all__ = [
+    "ERRATUM_KINDS",
+    "EXTRACTION",
+    "PAPER_WRONG",
+    "REASONING",
+    "TYPO",
+    "Check",
+    "Item",
+    "ItemResult",
+    "Settings",
+    "check_claim",
+    "check_printed",
+]
+
+#: The kinds of erratum the ledger distinguishes.
+PAPER_WRONG = "paper wrong"
+REASONING = "reasoning wrong, conclusion right"
+TYPO = "typo"
+EXTRACTION = "text extraction lost symbols (check the published PDF)"
+ERRATUM_KINDS = (PAPER_WRONG, REASONING, TYPO, EXTRACTION)
 
 
 @dataclass(frozen=True)
@@ -81,6 +107,9 @@ class Check:
         Whether the two agree (to the printed precision, or the claim holds).
     erratum : str
         Empty, or why the paper is wrong here and the correct value, with its source.
+    kind : str
+        The erratum's kind (:data:`ERRATUM_KINDS`; :data:`PAPER_WRONG` when an erratum
+        names none); empty without an erratum.
     """
 
     paper: str
@@ -89,15 +118,28 @@ class Check:
     computed: str
     matched: bool
     erratum: str = ""
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if self.erratum and not self.kind:
+            object.__setattr__(self, "kind", PAPER_WRONG)
+        if self.kind and self.kind not in ERRATUM_KINDS:
+            raise InvalidInputError(f"kind must be one of {ERRATUM_KINDS}; got {self.kind!r}")
+        if self.kind and not self.erratum:
+            raise InvalidInputError("a check with an erratum kind needs the erratum note")
 
     @property
     def status(self) -> str:
-        """``"matches"``, ``"erratum"`` or ``"differs"`` (module docstring)."""
-        if self.matched and not self.erratum:
-            return "matches"
-        if not self.matched and self.erratum:
+        """``"matches"``, ``"erratum"`` or ``"differs"`` (module docstring). A claim whose
+        reasoning is wrong but whose conclusion holds is an erratum when it holds; one our
+        text cannot show is an erratum either way."""
+        if not self.erratum:
+            return "matches" if self.matched else "differs"
+        if self.kind == EXTRACTION:
             return "erratum"
-        return "differs"
+        if self.kind == REASONING:
+            return "erratum" if self.matched else "differs"
+        return "differs" if self.matched else "erratum"
 
 
 def _decimals(printed: str) -> int:
@@ -106,7 +148,7 @@ def _decimals(printed: str) -> int:
 
 
 def check_printed(
-    paper: str, item: str, computed: float, printed: str, *, erratum: str = ""
+    paper: str, item: str, computed: float, printed: str, *, erratum: str = "", kind: str = ""
 ) -> Check:
     """Compare ``computed`` with a number as the paper prints it.
 
@@ -126,14 +168,21 @@ def check_printed(
     matched = math.isfinite(computed) and abs(computed - value) <= half_unit * (1 + 1e-9) + 1e-12
     digits = _decimals(printed) + 2
     shown = f"{computed:.{digits}e}" if exponent else f"{computed:.{digits}f}"
-    return Check(paper, item, printed, shown, matched, erratum)
+    return Check(paper, item, printed, shown, matched, erratum, kind)
 
 
 def check_claim(
-    paper: str, item: str, claim: str, holds: bool, computed: str, *, erratum: str = ""
+    paper: str,
+    item: str,
+    claim: str,
+    holds: bool,
+    computed: str,
+    *,
+    erratum: str = "",
+    kind: str = "",
 ) -> Check:
     """A statement of the paper (``claim``), whether it ``holds``, and the evidence."""
-    return Check(paper, item, claim, computed, bool(holds), erratum)
+    return Check(paper, item, claim, computed, bool(holds), erratum, kind)
 
 
 @dataclass

@@ -445,7 +445,8 @@ def remark2_checks() -> list[Check]:
             f"q = {worst}: (m, M) = ({results[worst][-1]:.4f}, {results[worst][0]:.4f}), "
             f"not in [0, 1]; invalid q: {bad}",
             erratum="printed q ∈ {1, …, N − 1}; correct: only q with e^ε c·max(q, N − q) ≤ 1 "
-            "(here 4, 5, 6) [../shared/GUIDE.md, known traps]",
+            "(here 4, 5, 6) [docstring of md.extremal_binary_valid_q; tests/"
+            "test_contraction.py::test_every_valid_remark2_kernel_passes_audit_and_attains]",
         ),
     ]
 
@@ -468,6 +469,18 @@ def proposition2_checks() -> list[Check]:
     )]
 
 
+def example3_largest_kl(delta: float, epsilon: float, c: float) -> tuple[float, float]:
+    """The largest ``D(K∘P_θ0 ‖ K∘P_θ1)`` over the (ε, c)-PML kernels on 4 inputs (a
+    design: KL is a sublinear utility, maximised on the notion's vertices) and the
+    corrected Corollary 1 bound ``Ξ(ε, c) log((1 − 4c)e^ε + 1)·2δ``."""
+    p0, p1 = example3_pair(delta)
+    largest = md.design(md.PML(epsilon, c=c),
+                        utility=md.FDivergenceUtility(p0, p1, md.KL)).utility
+    bound = md.dobrushin_bound(epsilon, c, 4) * math.log(
+        (1 - 4 * c) * math.exp(epsilon) + 1) * 2 * delta
+    return largest, bound
+
+
 def example3_checks() -> list[Check]:
     """Example 3's two errata: ``TV(P_θ0‖P_θ1) = 2δ`` (printed: δ), and the prefactor of
     the Le Cam/Bretagnolle–Huber bound (printed: ½; correct ``ℓ(θ0, θ1)/4``)."""
@@ -479,6 +492,7 @@ def example3_checks() -> list[Check]:
         -n_samples * xi * math.log((1 - 4 * c) * math.exp(epsilon) + 1) * delta
     )
     correct_bound = md.private_minimax_lower_bound(n_samples, delta, epsilon, c)
+    largest, bound = example3_largest_kl(0.249, 0.5, 0.2)
     return [
         check_claim(
             PAPER, "Example 3: TV(P_θ0 ‖ P_θ1), δ = 0.05",
@@ -498,14 +512,50 @@ def example3_checks() -> list[Check]:
             erratum="printed ½ exp(−nΞ log(…) δ); correct (ℓ(θ0, θ1)/4) exp(−nΞ log(…) 2δ) "
             "[docstring of md.private_minimax_lower_bound]",
         ),
+        check_claim(
+            PAPER, "Example 3: the range of δ",
+            "Corollary 1 applies for every δ ∈ (0, 1/4)",
+            largest <= bound,
+            f"c = 0.2, ε = 0.5, δ = 0.249: the largest KL over (ε, c)-PML kernels is "
+            f"{largest:.4g}, {largest / bound:.2f}× the corrected bound {bound:.4g}",
+            erratum="Corollary 1 needs P_θ ∈ Q_X(c), i.e. δ ≤ 1/4 − c; outside it even the "
+            "corrected 2δ bound fails (md.private_minimax_lower_bound refuses c > 1/4 − δ) "
+            "[tests/test_contraction.py::test_example3_needs_delta_at_most_quarter_minus_c]",
+        ),
     ]
+
+
+def eq22_kernel(p: np.ndarray) -> np.ndarray:
+    """The html copy's eq. (22): rows ``(p_i, 1 − p_i)`` for ``i ≤ N − 2``, then
+    ``(1, 0)`` and ``(0, 1)``."""
+    top = np.column_stack([p, 1 - p])
+    return np.vstack([top, [[1.0, 0.0], [0.0, 1.0]]])
+
+
+def eq22_checks() -> list[Check]:
+    """The html copy's eq. (22) leaves ``p_1 … p_{N−2}`` free; its stated level
+    ``log(2/(Nc))`` needs ``Σ p_i = N/2 − 1`` (html Lemma 7; the pdf takes ``p_i = ½``)."""
+    n, c = 6, 0.1
+    free = eq22_kernel(np.array([0.1, 0.2, 0.3, 0.9]))  # Σ p_i = 1.5 ≠ N/2 − 1 = 2
+    halves = eq22_kernel(np.full(n - 2, 0.5))
+    target = math.log(2 / (n * c))
+    level_free, level_halves = md.pml_capacity(free, c), md.pml_capacity(halves, c)
+    return [check_claim(
+        PAPER, "Proof of Theorem 2, eq. (22) (html copy): N = 6, c = 0.1",
+        "K of eq. (22) satisfies log(2/(Nc))-PML for p_1 … p_{N−2} as left unspecified",
+        level_free <= target * (1 + EXACT),
+        f"p = (0.1, 0.2, 0.3, 0.9): level {level_free:.4f} > log(2/(Nc)) = {target:.4f}; "
+        f"p_i = ½: {level_halves:.4f}",
+        erratum="the stated level needs Σ_{i ≤ N−2} p_i = N/2 − 1 (html Lemma 7); the pdf "
+        "fixes p_i = ½ [tests/test_contraction.py::test_eq22_level_needs_the_sum_of_p]",
+    )]
 
 
 def run_examples(folder: Path, settings: Settings) -> ItemResult:
     """Definition 2, Examples 1–3, Remarks 1–2 and Proposition 2, as checks (no files)."""
     builders: tuple[Callable[[], list[Check]], ...] = (
         definition2_checks, example1_checks, remark1_checks, remark2_checks,
-        proposition2_checks, example2_checks, example3_checks,
+        proposition2_checks, example2_checks, example3_checks, eq22_checks,
     )
     return ItemResult(checks=[check for build in builders for check in build()])
 

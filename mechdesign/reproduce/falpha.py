@@ -24,8 +24,9 @@ Items of ``mechdesign reproduce --paper falpha``:
     ``Γ_max``. Writes ``fig2_example12.png`` and ``fig2_example12.csv``.
 ``Examples``
     Examples 4, 5 and 12 as checks: block-diagonal channels have a disjoint pair of rows;
-    Example 5's P and Q; the overstated "any k-singular channel with k ≤ N/2" (the
-    Fano-plane channel is a counterexample); Example 12's ``Γ_max(Y) = 1 + (e^ε − 1)/k``
+    Example 5's P and Q; "any k-singular channel with k ≤ N/2" (right for α > 1 — the
+    Fano-plane channel, whose rows all overlap, does not contract Rényi divergence either
+    — but not "by Example 4"); Example 12's ``Γ_max(Y) = 1 + (e^ε − 1)/k``
     for every panel and its limits as N grows. No files.
 ``Eq. (1), Theorem 6, Remarks 7 and 10``
     The Rényi ↔ f_α transform (misprinted for α < 1), Theorem 6 (reverse Pinsker) on random
@@ -45,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 import mechdesign as md
-from mechdesign.reproduce._core import Check, Item, ItemResult, Settings, check_claim
+from mechdesign.reproduce._core import REASONING, Check, Item, ItemResult, Settings, check_claim
 from mechdesign.reproduce._plot import pyplot, save, write_csv
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "example12_channel",
     "example12_gamma",
     "fano_plane_channel",
+    "fano_renyi_ratio",
     "fig2_checks",
     "g_alpha_inverse_printed",
     "g_alpha_printed",
@@ -432,6 +434,7 @@ def example5_checks() -> list[Check]:
     fano = fano_plane_channel()
     fano_pair = md.disjoint_support_pair(fano)
     fano_eta = md.dobrushin_coefficient(fano)
+    fano_ratio = fano_renyi_ratio(2.0, 1e-100)
     return [
         check_claim(
             PAPER, "Example 5: P and Q",
@@ -450,17 +453,31 @@ def example5_checks() -> list[Check]:
         check_claim(
             PAPER, "Example 5: k-singular channels with k ≤ N/2",
             "by Example 4, any k-singular channel with k ≤ N/2 has η_α(P_{Y|X}, 𝒫_X) = 1",
-            fano_pair is not None,
-            f"Fano-plane channel (N = 7, 3-singular, 3 ≤ 7/2): is k-singular "
-            f"{is_k_singular(fano, 3)}, disjoint rows {fano_pair}, "
-            f"η_χ² ≤ η_TV = {fano_eta:.4f} < 1",
-            erratum="printed: any k-singular channel with k ≤ N/2, 'by Example 4'; correct: "
-            "only those with two rows of disjoint support (e.g. block-diagonal ones); the "
-            "Fano-plane channel has none, so Proposition 3 does not apply [docs/theorems.md, "
-            "note on Example 5; tests/test_amplification.py::"
-            "test_fano_plane_channel_is_k_singular_without_disjoint_rows]",
+            fano_ratio > 0.99,
+            f"Fano-plane channel (N = 7, 3-singular, 3 ≤ 7/2, is k-singular "
+            f"{is_k_singular(fano, 3)}): no two rows of disjoint support ({fano_pair}), yet "
+            f"for α = 2 the Rényi ratio along P = δ_0, Q = (q, 1 − q) on two lines that meet "
+            f"is {fano_ratio:.4f} at q = 1e-100 → 1; for α < 1 it is at most η_TV = "
+            f"{fano_eta:.4f}",
+            erratum="the conclusion holds for α > 1 (η_α = 1 also for the Fano-plane "
+            "channel, whose rows all overlap: the ratio of Rényi divergences tends to 1), but "
+            "not 'by Example 4', which covers block-diagonal channels only; for α ∈ (0, 1) "
+            "it fails (η_α ≤ η_TV = 2/3) [docs/theorems.md, note on Example 5; "
+            "tests/test_amplification.py::"
+            "test_fano_plane_channel_does_not_contract_renyi_above_one]",
+            kind=REASONING,
         ),
     ]
+
+
+def fano_renyi_ratio(alpha: float, q: float) -> float:
+    """``D_α(KP‖KQ)/D_α(P‖Q)`` for the Fano channel, ``P = δ_0``, ``Q = (q, 1 − q)`` on
+    two lines that meet in one point: ``log(1/3 + (2/3) q^{1−α})/((α − 1) log(1/q))``
+    (the outputs of line 0 get ``1/3``, ``q/3`` twice; the shared point ``1/3``),
+    evaluated in logs so that ``q`` may be as small as ``1e-300``."""
+    log_q = math.log(q)
+    log_sum = np.logaddexp(math.log(1 / 3), math.log(2 / 3) + (1 - alpha) * log_q)
+    return float(log_sum / ((alpha - 1) * -log_q))
 
 
 def example12_checks(sizes: Sequence[int]) -> list[Check]:

@@ -44,12 +44,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
+from scipy.stats import chi2
 from tqdm import tqdm
 
 import mechdesign as md
+from mechdesign.cones import section_argmax
 from mechdesign.datasets import categorical_pair
 from mechdesign.errors import MechDesignError
 from mechdesign.reproduce._core import (
+    EXTRACTION,
+    TYPO,
     Check,
     Item,
     ItemResult,
@@ -600,6 +605,12 @@ def _examples(folder: Path, settings: Settings) -> ItemResult:
     radius = md.chi2_radius(100, 4, 0.05)
     ball = md.RenyiBall(P_HAT, 2.0, radius)
     printed("Example 1: B (χ² radius, n = 100, β = 0.05)", radius, "0.0752")
+    checks.append(check_printed(
+        PAPER, "Example 1, eq. (13): B = log(1 + F⁻¹_{χ²,3}(0.05)/100) as printed",
+        math.log1p(chi2.ppf(0.05, 3) / 100), "0.0752",
+        erratum="printed F⁻¹_{χ²,3}(0.05); its value 0.0752 and eq. (14) use the 0.95 "
+        "quantile, F⁻¹_{χ²,3}(1 − β) (eq. 9) [tests/test_uncertainty_reference.py::"
+        "test_eq13_uses_the_095_quantile]", kind=TYPO))
     printed("Example 1: D_2(P̂ ‖ P*)", ball.divergence(P_STAR), "0.0281")
     checks.append(check_claim(PAPER, "Example 1: P* ∈ F", "P* lies in the ball",
                               ball.contains(P_STAR), f"D_2 = {ball.divergence(P_STAR):.4f}"))
@@ -615,6 +626,7 @@ def _examples(folder: Path, settings: Settings) -> ItemResult:
                "rad_s1": (radii[0], "0.6107", "0.6310"), "rad_s2": (radii[1], "0.3061", "0.3067")}
     for name, (value, text, right) in correct.items():
         printed(f"Example 2: {name}", value, text, f"correct {right}. {EXAMPLE2_ERRATUM}")
+    checks.extend(_example2_more(lower, radii))
 
     eps = math.log(2)
     notion = md.RobustLDP(eps, ball, SHAPE, variant="paper")
@@ -655,8 +667,20 @@ def _examples(folder: Path, settings: Settings) -> ItemResult:
                               "ε = log 2", abs(md.secret_ldp_level(srr, SHAPE) - eps) < 1e-12,
                               f"{md.secret_ldp_level(srr, SHAPE):.6f}"))
 
+    checks.extend(_extraction_checks())
+
     ir = md.design_independent_reporting(eps, ball, SHAPE)
     printed("Example 5: d", ir.d, "1.4591")
+    conditional = P_HAT.reshape(SHAPE) / P_HAT.reshape(SHAPE).sum(axis=1, keepdims=True)
+    spread = float(np.abs(conditional[0] - conditional[1]).sum())
+    displayed = 2 * max(0.6107, 0.3061) + spread
+    checks.append(check_printed(
+        PAPER, "Example 5: d by the displayed arithmetic 2·max{0.6107, 0.3061} + "
+        "‖P̂_U|s1 − P̂_U|s2‖₁", displayed, "1.4591",
+        erratum=f"the displayed arithmetic gives {displayed:.4f}; the printed 1.4591 is "
+        f"right, for the correct rad_s1 = {radii[0]:.4f}: 2·{radii[0]:.4f} + {spread:.4f} "
+        f"= {2 * radii[0] + spread:.4f} (the check 'Example 5: d' above) "
+        "[tests/test_robust_ldp.py::test_example5_d_from_the_correct_radius]"))
     printed("Example 5: e^{δ₂} = 1.3707 e^{ε₂} − 0.3707, coefficient 2/d", 2 / ir.d, "1.3707")
     printed("Example 5: optimal ε₂ (= log 2)", ir.epsilon2, f"{eps:.4f}")
     printed("Example 5: I_P̂(X; Q_IR)", ir.utility, "0.0755")
@@ -664,6 +688,96 @@ def _examples(folder: Path, settings: Settings) -> ItemResult:
     printed("Example 5: Q_IR, large entry", ir.mechanism.matrix.max(), "0.3517")
     printed("Example 5: Q_IR, small entry", ir.mechanism.matrix.min(), "0.1483")
     return ItemResult(checks=checks)
+
+
+def _example2_more(lower: NDArray[np.float64], radii: NDArray[np.float64]) -> list[Check]:
+    """Example 2 beyond its radii: three typos, and the intervals and vertices of F′ that
+    inherit the wrong L (correct values from the library's L, the vertices by cddlib from
+    F′'s inequalities)."""
+    checks = [
+        check_claim(
+            PAPER, "Example 2: 'Inserting … into Theorem 2'", "B_s comes from Theorem 2",
+            False, "B_s is Theorem 1's conditional radius (md.conditional_ball)",
+            erratum="typo: Theorem 1 [docs/theorems.md, Example 2]", kind=TYPO),
+        check_claim(
+            PAPER, "Example 2: the second 'rad_s1(F) = 2 max{0.3133 − 0.1923, …}'",
+            "the second radius is rad_s1", False,
+            f"2·max{{0.3133 − 0.1923, 0.4663 − 0.3133}} = "
+            f"{2 * max(0.3133 - 0.1923, 0.4663 - 0.3133):.4f}: the printed rad_s2 (0.3061) up "
+            "to rounding",
+            erratum="typo: rad_s2", kind=TYPO),
+        check_printed(
+            PAPER, "Example 2: 0.1620 P_{s1,u2} ≥ 0.83830 P_{s1,u1}, the coefficient",
+            1 - 0.1620, "0.83830",
+            erratum="typo: 1 − 0.1620 = 0.8380", kind=TYPO),
+    ]
+    intervals = {"F_U|s1 lower end": (lower[0, 0], "0.1620"),
+                 "F_U|s1 upper end": (1 - lower[0, 1], "0.7171"),
+                 "F_U|s2 lower end": (lower[1, 0], "0.1923"),
+                 "F_U|s2 upper end": (1 - lower[1, 1], "0.4663")}
+    for name, (value, text) in intervals.items():
+        checks.append(check_printed(
+            PAPER, f"Example 2: {name}", float(value), text,
+            erratum=f"correct {value:.4f}: the interval [L_u1|s, 1 − L_u2|s] inherits the "
+            "wrong L [tests/test_robust_ldp.py::test_example2_f_prime_vertices]"))
+    vertices = f_prime_vertices(lower)
+    printed_vertices = np.array([[0.7171, 0.2829, 0, 0], [0.1620, 0.8380, 0, 0],
+                                 [0, 0, 0.4663, 0.5337], [0, 0, 0.1923, 0.8077]])
+    distance = np.abs(vertices[None, :, :] - printed_vertices[:, None, :]).max(axis=2)
+    shown = "; ".join("(" + ", ".join(f"{v:.4f}" for v in row) + ")" for row in vertices)
+    checks.append(check_claim(
+        PAPER, "Example 2: the vertices of F′", "4 vertices, as printed to 4 decimals",
+        len(vertices) == 4 and distance.min(axis=1).max() < 5e-5, shown,
+        erratum="the printed vertices inherit the wrong L; correct " + shown
+        + " [tests/test_robust_ldp.py::test_example2_f_prime_vertices]"))
+    return checks
+
+
+def f_prime_vertices(lower: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The vertices of F′ = {P : P_{s,u} ≥ L_{u|s} Σ_u P_{s,u}, P ≥ 0, Σ P = 1} for
+    |S| = |U| = 2 (Example 2), in the paper's order: each maximises one coordinate
+    ``P_{s,u}`` over F′ (a simplex; one LP each, :func:`~mechdesign.cones.section_argmax`)."""
+    rows = []
+    for s in range(2):
+        for u in range(2):
+            row = np.zeros(4)
+            row[2 * s:2 * s + 2] = -lower[s, u]
+            row[2 * s + u] += 1.0
+            rows.append(row)
+    h = np.vstack([np.array(rows), np.eye(4)])
+    vertices = np.array([section_argmax(h, np.eye(4)[i]) for i in range(4)])
+    return np.clip(vertices, 0.0, None) + 0.0  # no −0 from the simplex
+
+
+def _extraction_checks() -> list[Check]:
+    """Proposition 2 item 3 and Lemma A7 item 2, whose √ our extracted text lost: the
+    bound the proof gives, ``√(e^{B_s} − 1)`` (and ``√B̃``), checked where it is tight —
+    ``P̂_{U|s} = (0.1, 0.45, 0.45)``, ``e^{B_s} = 1.01``, where ``U_1 = {u_2}`` has
+    ``ρ = (1 − √B̃)/2 = 0.45`` and ``2ρ(ξ⁺(ρ) − 1) = √B̃ = 0.1``."""
+    b_tilde = 0.01
+    rho = (1 - math.sqrt(b_tilde)) / 2
+    radius = 2 * rho * (md.xi_bounds(rho, 2.0, math.log1p(b_tilde))[1] - 1)
+    note = ("our text reads {text!r}: the √, ≤ and − signs were lost in extraction, so the "
+            "printed statement is for the published PDF to show; the proof's (A56)–(A58) "
+            "give the √ form, attained here [docs/theorems.md; tests/"
+            "test_uncertainty_reference.py::test_proposition2_item3_bound_is_wrong_as_printed]")
+    return [
+        check_claim(
+            PAPER, "Proposition 2, item 3: rad_s for small B_s",
+            "rad_s(F) ≤ √(e^{B_s} − 1) (as the proof gives it)",
+            abs(radius - math.sqrt(b_tilde)) < 1e-9,
+            f"rad_s = {radius:.6f} = √(e^{{B_s}} − 1) = {math.sqrt(b_tilde):.6f} > "
+            f"e^{{B_s}} − 1 = {b_tilde}",
+            erratum=note.format(text="rad s ( F ) e B s 1"), kind=EXTRACTION,
+        ),
+        check_claim(
+            PAPER, "Lemma A7, item 2: sup ‖P − P̂‖₁",
+            "sup_{P ∈ F} ‖P − P̂‖₁ ≤ √B̃ (as (A56)–(A58) give it)",
+            abs(radius - math.sqrt(b_tilde)) < 1e-9,
+            f"2ρ(ξ⁺(ρ) − 1) at ρ_opt = {radius:.6f} = √B̃, B̃ = {b_tilde}",
+            erratum=note.format(text="(A58) = B ˜"), kind=EXTRACTION,
+        ),
+    ]
 
 
 def _config(settings: Settings) -> Config:
