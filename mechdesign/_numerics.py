@@ -39,8 +39,32 @@ def _position(index: tuple[int, ...]) -> str:
     return f"entry {index}"
 
 
+def _real_dtype_check(value: ArrayLike, name: str) -> np.dtype:
+    """Refuse what ``np.array(value, dtype=float)`` would coerce silently: complex numbers
+    (their imaginary part dropped), strings (parsed), booleans, and objects that are not
+    real numbers. Returns the input's own dtype (for its precision)."""
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
+    kind = raw.dtype.kind
+    if kind == "c":
+        raise InvalidInputError(f"{name} must be real; got complex values {show(value)}.")
+    if kind in "USV":
+        raise InvalidInputError(f"{name} must be numbers, not text; got {show(value)}.")
+    if kind == "b":
+        raise InvalidInputError(f"{name} must be numbers, not booleans; got {show(value)}.")
+    if kind == "O":
+        flat = raw.ravel().tolist()
+        if any(isinstance(v, bool) or not isinstance(v, Real) for v in flat):
+            raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.")
+    return raw.dtype
+
+
 def as_float_array(value: ArrayLike, name: str, ndim: int) -> NDArray[np.float64]:
-    """Convert ``value`` to a finite float array with ``ndim`` dimensions, or raise."""
+    """Convert ``value`` to a finite float array with ``ndim`` dimensions, or raise. Real
+    numbers only (:func:`_real_dtype_check`): complex, text, booleans are refused."""
+    _real_dtype_check(value, name)
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -63,7 +87,10 @@ def as_distribution(
     Nothing is renormalised; a vector that fails a check raises
     :class:`InvalidInputError` naming ``name``.
     """
+    atol = check_tolerance(atol, "atol")
+    dtype = _real_dtype_check(value, name)
     p = as_float_array(value, name, ndim=1)
+    atol = _precision_atol(dtype, atol, p.shape[0])
     if n is not None and p.shape[0] != n:
         raise InvalidInputError(f"{name} must have length {n}; got length {p.shape[0]}.")
     if np.any(p < 0):
@@ -80,11 +107,33 @@ def as_distribution(
     return p
 
 
+def check_tolerance(value: float, name: str) -> float:
+    """A tolerance: a real number, finite and ≥ 0."""
+    v = as_real(value, name)
+    if not (math.isfinite(v) and v >= 0):
+        raise InvalidInputError(f"{name} must be a finite number >= 0; got {show(value)}.")
+    return v
+
+
+def _precision_atol(dtype: np.dtype, atol: float, size: int) -> float:
+    """The row-sum tolerance for an input of ``dtype``: ``atol`` for double precision;
+    for a lower precision (float32, float16) at least the rounding of ``size`` of its
+    entries, ``4·size·eps``, so that a kernel exact in its own precision passes."""
+    if dtype.kind == "f" and dtype.itemsize < 8:
+        return max(atol, 4 * size * float(np.finfo(dtype).eps))
+    return atol
+
+
 def as_stochastic_matrix(
     value: ArrayLike, name: str, *, atol: float = STOCHASTIC_ATOL
 ) -> NDArray[np.float64]:
-    """A validated row-stochastic matrix (a read-only copy), or raise naming ``name``."""
+    """A validated row-stochastic matrix (a read-only copy), or raise naming ``name``.
+    Rows must sum to 1 within ``atol`` (within the input's own precision for float32 or
+    float16 input, :func:`_precision_atol`); nothing is renormalised."""
+    atol = check_tolerance(atol, "atol")
+    dtype = _real_dtype_check(value, name)
     k = as_float_array(value, name, ndim=2)
+    atol = _precision_atol(dtype, atol, k.shape[1])
     if np.any(k < 0):
         bad = tuple(int(i) for i in np.unravel_index(int(np.argmin(k)), k.shape))
         raise InvalidInputError(f"{name} must be non-negative; {_position(bad)} is {show(k[bad])}.")

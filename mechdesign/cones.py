@@ -58,6 +58,7 @@ from scipy.spatial import cKDTree
 
 from mechdesign._highs import solve_linear_program
 from mechdesign._numerics import (
+    LOG_FLOAT_MAX,
     as_float_array,
     check_epsilon,
     show,
@@ -187,7 +188,10 @@ class RatioCone:
         """
         if math.isinf(self.epsilon):
             return np.zeros((0, self.n))
-        g = math.exp(self.epsilon) * self.denominators - self.numerators
+        if self.epsilon < LOG_FLOAT_MAX:
+            g = math.exp(self.epsilon) * self.denominators - self.numerators
+        else:  # e^ε overflows: the same rows divided by e^ε
+            g = self.denominators - math.exp(-self.epsilon) * self.numerators
         g = g[np.any(g < 0, axis=1)]
         if g.shape[0] == 0:
             return g

@@ -22,6 +22,7 @@ from scipy.optimize import minimize
 from mechdesign._evidence import EvidenceFloat
 from mechdesign._highs import solve_linear_program
 from mechdesign._numerics import (
+    LOG_FLOAT_MAX,
     as_distribution,
     as_float_array,
     check_c,
@@ -395,9 +396,14 @@ def duchi_kl_bound(epsilon: float, tv: float) -> float:
     """
     eps = check_epsilon(epsilon)
     delta = _check_tv(tv)
+    if delta == 0:
+        return 0.0
     if math.isinf(eps):
         return math.inf
-    return min(4.0, math.exp(2.0 * eps)) * math.expm1(eps) ** 2 * delta**2
+    # In logs: (e^ε − 1)² overflows from ε ≈ 355; the bound is then +inf.
+    log_growth = eps + math.log(-math.expm1(-eps)) if eps > 0 else -math.inf
+    log_value = min(math.log(4.0), 2.0 * eps) + 2.0 * log_growth + 2.0 * math.log(delta)
+    return math.exp(log_value) if log_value < LOG_FLOAT_MAX else math.inf
 
 
 def kairouz_dobrushin_bound(epsilon: float) -> float:

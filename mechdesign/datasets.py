@@ -76,7 +76,10 @@ class CategoricalPair:
 def empirical_pair(
     s_values: Sequence[str], u_values: Sequence[str], *, sensitive: str = "S", other: str = "U"
 ) -> CategoricalPair:
-    """Count co-occurrences of two equally long sequences of category labels."""
+    """Count co-occurrences of two equally long sequences of category labels (any
+    values; a label is its text, ``str(value)``, so ``1`` and ``"1"`` are one category)."""
+    s_values = [str(v) for v in s_values]
+    u_values = [str(v) for v in u_values]
     if len(s_values) != len(u_values):
         raise InvalidInputError(
             f"the two columns must have the same length; got {len(s_values)} and "

@@ -249,11 +249,13 @@ def project_to_simplex(v: ArrayLike) -> NDArray[np.float64]:
     """
     x = as_float_array(v, "v", ndim=1)
     u = np.sort(x)[::-1]
-    cumulative = np.cumsum(u) - 1.0
     ks = np.arange(1, x.size + 1)
-    rho = int(np.nonzero(u - cumulative / ks > 0)[0][-1])
-    tau = cumulative[rho] / (rho + 1)
-    return np.maximum(x - tau, 0.0)
+    # ρ = the largest k with u_k − (Σ_{j≤k} u_j − 1)/k > 0, i.e. Σ_{j≤k}(u_j − u_k) < 1;
+    # k = 1 always qualifies (the sum is 0), even for entries like 1e200.
+    excess = np.cumsum(u) - ks * u
+    rho = int(np.nonzero(excess < 1.0)[0][-1]) + 1
+    # τ = mean(u_1..u_ρ) − 1/ρ; written as x − mean + 1/ρ, nothing cancels at large x.
+    return np.maximum(x - u[:rho].mean() + 1.0 / rho, 0.0)
 
 
 def estimate_input_distribution(

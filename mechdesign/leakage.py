@@ -226,8 +226,11 @@ def pml_capacity(kernel: KernelLike, c: float) -> float:
     c_val = check_c(c, n)
     col_max = k.max(axis=0)
     used = col_max > 0
-    denominator = c_val * k[:, used].sum(axis=0) + (1.0 - n * c_val) * k[:, used].min(axis=0)
-    return max(0.0, float(np.max(np.log(col_max[used]) - np.log(denominator))))
+    # Each column divided by its maximum first: the ratio is scale-free, and a column of
+    # subnormal entries (5e-324) must not underflow its denominator to 0.
+    scaled = k[:, used] / col_max[used]
+    denominator = c_val * scaled.sum(axis=0) + (1.0 - n * c_val) * scaled.min(axis=0)
+    return max(0.0, float(np.max(-np.log(denominator))))
 
 
 def maximal_leakage(kernel: KernelLike) -> float:

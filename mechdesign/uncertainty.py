@@ -276,7 +276,10 @@ def _binary_ends(rho: float, alpha: float, radius: float) -> tuple[float, float]
         gap = rho if towards_zero else 1.0 - rho
 
         def point(t: float) -> float:  # distance gap·e^{−t} from the end
-            return gap * math.exp(-t) if towards_zero else 1.0 - gap * math.exp(-t)
+            if towards_zero:
+                return gap * math.exp(-t)
+            # ρ + gap(1 − e^{−t}): exactly ρ at t = 0 even when 1 − ρ rounds to 1.
+            return min(rho - gap * math.expm1(-t), 1.0)
 
         def excess(t: float) -> float:
             return _binary_divergence(rho, point(t), alpha) - radius

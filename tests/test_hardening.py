@@ -1,0 +1,116 @@
+"""Hardening (issue 26), the cases fixed so far: what must be refused is refused by name,
+and extreme but valid inputs get the mathematically right answer (each checked against
+a value computed another way)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import mechdesign as md
+from mechdesign.errors import InvalidInputError
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (np.array([[0.5 + 9j, 0.5], [0.25, 0.75]]), "real"),
+        ([["0.5", "0.5"], ["0.25", "0.75"]], "text"),
+        ([[True, False], [False, True]], "booleans"),
+        (np.array([[0.5, None], [0.25, 0.75]], dtype=object), "numeric"),
+    ],
+)
+def test_kernels_that_are_not_real_numbers_are_refused(value, message):
+    with pytest.raises(InvalidInputError, match=message):
+        md.ldp_level(value)
+    with pytest.raises(InvalidInputError, match="K"):
+        md.Mechanism(value)
+
+
+def test_priors_that_are_not_real_numbers_are_refused():
+    with pytest.raises(InvalidInputError, match="prior must be real"):
+        md.mutual_information(np.eye(2), np.array([0.5 + 1j, 0.5]))
+    with pytest.raises(InvalidInputError, match="prior must be numbers, not text"):
+        md.mutual_information(np.eye(2), ["0.5", "0.5"])
+
+
+def test_fractions_are_real_numbers():
+    from fractions import Fraction
+
+    k = np.array([[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]],
+                 dtype=object)
+    assert md.ldp_level(k) == pytest.approx(math.log(3), rel=1e-12)
+
+
+@pytest.mark.parametrize("atol", [float("nan"), -1.0, math.inf, "0.1", True])
+def test_tolerances_are_validated(atol):
+    with pytest.raises(InvalidInputError, match="atol"):
+        md.Mechanism([[2.0, 3.0], [0.5, 0.5]], atol=atol)
+
+
+def test_float32_kernels_are_checked_at_their_own_precision():
+    k32 = np.array([[0.1, 0.9], [0.7, 0.3]], dtype=np.float32)
+    assert float(k32[0].astype(np.float64).sum()) != 1.0  # exact: the point of the test
+    assert md.ldp_level(k32) == pytest.approx(math.log(0.7 / 0.1), rel=1e-6)  # column 1
+    with pytest.raises(InvalidInputError, match="row-stochastic"):
+        md.Mechanism(np.array([[0.1, 0.8], [0.7, 0.3]], dtype=np.float32))
+
+
+def test_design_at_an_epsilon_whose_exponential_overflows():
+    """At ε = 710 (e^ε overflows) the LDP section is the simplex up to e^{−710}: the
+    mutual-information optimum reveals the input, I = H(P)."""
+    prior = np.array([0.5, 0.3, 0.2])
+    d = md.design(md.LDP(710.0), prior)
+    entropy = float(-(prior * np.log(prior)).sum())
+    assert d.utility == pytest.approx(entropy, rel=1e-12)
+    assert d.audit_passed
+
+
+def test_duchi_bound_at_large_epsilon():
+    assert md.duchi_kl_bound(800.0, 0.3) == math.inf
+    assert md.duchi_kl_bound(800.0, 0.0) == 0.0  # exact: TV = 0
+    eps, tv = 0.1, 0.3
+    by_hand = min(4.0, math.exp(2 * eps)) * (math.exp(eps) - 1) ** 2 * tv**2
+    assert md.duchi_kl_bound(eps, tv) == pytest.approx(by_hand, rel=1e-12)
+    eps = 300.0  # finite but huge: 4 e^{600}(1 − e^{−300})² tv²
+    assert math.log(md.duchi_kl_bound(eps, tv)) == pytest.approx(
+        math.log(4) + 2 * eps + 2 * math.log(tv), rel=1e-12)
+
+
+def test_projection_onto_the_simplex_with_huge_entries():
+    np.testing.assert_allclose(md.project_to_simplex([1e200, 0.9, -0.2]), [1, 0, 0])
+    np.testing.assert_allclose(md.project_to_simplex([1e200, 1e200, 3.0]), [0.5, 0.5, 0])
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        v = rng.normal(scale=3, size=6)
+        w = md.project_to_simplex(v)
+        # KKT: w = max(v − τ, 0) with Σ w = 1 — compare with a bisection on τ.
+        lo, hi = v.min() - 1, v.max()
+        for _ in range(200):
+            tau = (lo + hi) / 2
+            lo, hi = (tau, hi) if np.maximum(v - tau, 0).sum() > 1 else (lo, tau)
+        np.testing.assert_allclose(w, np.maximum(v - lo, 0), atol=1e-12)
+
+
+def test_empirical_pair_with_integer_labels():
+    pair = md.empirical_pair([0, 1, 0, 1], [0, 0, 1, 1])
+    np.testing.assert_array_equal(pair.counts, [[1, 1], [1, 1]])
+    assert set(pair.s_labels) == {"0", "1"}
+
+
+def test_pml_capacity_of_subnormal_columns():
+    """Column (5e-324, 0): max/(c·Σ + (1 − Nc)·min) = 1/c = 4 whatever the scale."""
+    assert md.pml_capacity([[1, 5e-324], [1, 0]], 0.25) == pytest.approx(math.log(4))
+    assert md.pml_capacity([[1, 5e-300], [1, 0]], 0.25) == pytest.approx(math.log(4))
+
+
+def test_xi_bounds_at_tiny_probabilities():
+    """For α = 2 the binary ball is ρ²/q + (1 − ρ)²/(1 − q) ≤ e^B: at ρ → 0 its ends are
+    q⁻ ≈ ρ²/(e^B − 1) and q⁺ = 1 − e^{−B}."""
+    b = 0.05
+    for rho in (1e-17, 1e-100, 1e-200):
+        low, high = md.xi_bounds(rho, 2.0, b)
+        assert low * rho == pytest.approx(rho**2 / math.expm1(b), rel=1e-6)
+        assert high * rho == pytest.approx(-math.expm1(-b), rel=1e-9)
