@@ -91,28 +91,46 @@ from mechdesign.reports import (
 from mechdesign.sample_audit import audit_pairs
 from mechdesign.uncertainty import RenyiBall, chi2_radius
 
-__all__ = ["build_parser", "main"]
+__all__ = ["CLI_MAX_N", "build_parser", "main"]
+
+#: The largest ``--n`` the command line accepts for a uniform prior: the designs that
+#: column generation certifies in minutes go to N in the hundreds (README, scale).
+CLI_MAX_N = 1024
 
 
 def read_matrix(path: str | Path) -> np.ndarray:
     """Read a CSV of decimals or fractions into a 2-D float array."""
     rows: list[list[float]] = []
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
+        # utf-8-sig: a byte-order mark (spreadsheets write one) is not part of the data.
+        with open(path, newline="", encoding="utf-8-sig") as handle:
             lines = list(enumerate(csv.reader(handle), start=1))
     except UnicodeDecodeError as exc:
         raise InvalidInputError(f"{path}: not a UTF-8 text file ({exc.reason}).") from exc
     for line_no, row in lines:
-        cells = [cell.strip() for cell in row if cell.strip()]
-        if not cells or cells[0].startswith("#"):
+        cells = [cell.strip() for cell in row]
+        if not any(cells) or cells[0].startswith("#"):
             continue
+        while cells and not cells[-1]:
+            cells.pop()  # a trailing comma ends the row; it adds no column
+        if not all(cells):
+            column = cells.index("") + 1
+            raise InvalidInputError(
+                f"{path}: line {line_no}, column {column} is blank; every entry of a row "
+                "needs a number (a blank would shift the row)."
+            )
         try:
-            rows.append([float(Fraction(cell)) for cell in cells])
+            values = [float(Fraction(cell)) for cell in cells]
         except (ValueError, ZeroDivisionError) as exc:
             raise InvalidInputError(
                 f"{path}: line {line_no} has a cell that is not a number or fraction: "
                 f"{show(row)}."
             ) from exc
+        except OverflowError as exc:
+            raise InvalidInputError(
+                f"{path}: line {line_no} has a number too large for a double: {show(row)}."
+            ) from exc
+        rows.append(values)
     if not rows:
         raise InvalidInputError(f"{path}: no numbers found.")
     if len({len(r) for r in rows}) != 1:
@@ -288,8 +306,11 @@ def _cmd_design(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"{', '.join(given)} apply to --notion rldp only.")
     if args.prior == "uniform":
         n = 4 if args.n is None else args.n
-        if n < 2:
-            raise InvalidInputError(f"--n must be at least 2; got {n}.")
+        if not 2 <= n <= CLI_MAX_N:
+            raise InvalidInputError(
+                f"--n must be between 2 and {CLI_MAX_N} inputs; got {n} (a design's kernel "
+                "is N x N, and column generation is certified at N in the hundreds)."
+            )
         prior = np.full(n, 1.0 / n)
     else:
         if args.n is not None:
@@ -489,6 +510,8 @@ def _demo_robust_designs() -> dict[str, Design]:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
+    if args.k > CLI_MAX_N:
+        raise InvalidInputError(f"--k must be at most {CLI_MAX_N} categories; got {args.k}.")
     if args.prior == "uniform":
         prior = np.full(args.k, 1.0 / args.k) if args.k >= 2 else None
     elif args.prior == "zipf":
@@ -523,7 +546,7 @@ def _read_pairs(path: str) -> tuple[list[Any], list[Any]]:
     """(input, output) pairs from a two-column CSV; a first row that is not two integers
     is a header. Values that all parse as integers become integers."""
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
             rows = [row for row in csv.reader(handle) if row and any(c.strip() for c in row)]
     except UnicodeDecodeError as exc:
         raise InvalidInputError(f"{path}: not a UTF-8 text file ({exc.reason}).") from exc

@@ -428,3 +428,40 @@ def test_a_file_that_is_not_text_exits_2(tmp_path, capsys):
     path.write_bytes(bytes(range(128, 256)))
     assert main(["audit", str(path)]) == 2
     assert "mechdesign: error:" in capsys.readouterr().err
+
+
+# -- hardening (issue 26): what users do to a CSV file --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"0.5,,0.5\n0.25,0.75\n", "column 2 is blank"),
+        (b"1e400,0\n0,1\n", "too large for a double"),
+        (b"0.5,0.5\n\xe90.25,0.75\n", "not a UTF-8 text file"),
+    ],
+)
+def test_bad_kernel_files_are_one_line_errors(tmp_path, capsys, content, message):
+    path = tmp_path / "kernel.csv"
+    path.write_bytes(content)
+    assert main(["audit", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1
+
+
+def test_a_byte_order_mark_and_a_trailing_comma_are_accepted(tmp_path, capsys):
+    path = tmp_path / "kernel.csv"
+    path.write_bytes(b"\xef\xbb\xbf0.75,0.25,\n0.25,0.75,\n")
+    assert main(["audit", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ldp_level"] == pytest.approx(math.log(3))
+
+
+@pytest.mark.parametrize("n", ["0", "-3", "1000000"])
+def test_design_n_out_of_range_is_refused(capsys, n):
+    assert main(["design", "--notion", "ldp", "--n", n]) == 2
+    err = capsys.readouterr().err
+    assert "--n must be between 2 and" in err
+    assert "Traceback" not in err
