@@ -383,7 +383,7 @@ def _bad_set_program(
     Variables ``w[x, y] ∈ [0, 1]`` (x over the support rows allowed by ``pieces``):
 
         max Σ_{x,y} w[x, y] P_Y(y)
-        s.t. Σ_y w[x, y] (K[x, y] − λ P_Y(y)) ≥ 0   for each x,
+        s.t. Σ_y w[x, y] (K[x, y]/λ − P_Y(y)) ≥ 0   for each x,
              Σ_x w[x, y] ≤ 1                        for each y.
 
     Returns the value and ``w`` (shape (rows, outputs); zero rows for excluded inputs).
@@ -394,7 +394,9 @@ def _bad_set_program(
     if rows.size == 0:
         return 0.0, w
     r = rows.size
-    coeff = j.kernel[rows] - growth * j.p_y[None, :]  # [piece, y]
+    # Each piece row divided by λ (the same constraint): entries stay within [−1, 1]
+    # when λ is huge (λ = 1e16 for a prior entry of 1e-16), which HiGHS would refuse.
+    coeff = j.kernel[rows] / growth - j.p_y[None, :]  # [piece, y]
     # Column (piece i, output y) has index i*m + y; it appears in piece row i and output
     # row r + y.
     col = np.arange(r * m)

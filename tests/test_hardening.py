@@ -114,3 +114,25 @@ def test_xi_bounds_at_tiny_probabilities():
         low, high = md.xi_bounds(rho, 2.0, b)
         assert low * rho == pytest.approx(rho**2 / math.expm1(b), rel=1e-6)
         assert high * rho == pytest.approx(-math.expm1(-b), rel=1e-9)
+
+
+def test_a_restricted_master_of_absurd_size_is_refused_at_once():
+    import time
+
+    from mechdesign.design import RestrictedMaster
+    from mechdesign.errors import TooLargeError
+
+    start = time.perf_counter()
+    with pytest.raises(TooLargeError, match="MASTER_MAX_INPUTS"):
+        RestrictedMaster(10**12)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_pml_envelope_with_a_prior_entry_of_1e_16():
+    """K = [[0, 1], [1, 0]], P = (1 − p, p): merge output 0 (only input 1 produces it)
+    with a part of output 1 into a piece of mass δ; input 1 then leaks log(1/δ), and
+    nothing leaks more with probability δ. The LP's rows are scaled by 1/λ (λ = 1/p
+    overflowed HiGHS's coefficient range at p = 1e-16)."""
+    for p in (1e-6, 1e-15, 1e-16):
+        value = float(md.pml_envelope([[0, 1], [1, 0]], [1 - p, p], 0.05))
+        assert value == pytest.approx(math.log(20), rel=1e-6)

@@ -32,7 +32,7 @@ from mechdesign._tolerances import (
     STOCHASTIC_ATOL,
 )
 from mechdesign.design.result import Certificate
-from mechdesign.errors import InvalidInputError, SolverError
+from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
 
 __all__ = [
     "RestrictedMaster",
@@ -130,6 +130,11 @@ def certificate(
     )
 
 
+#: The most rows (inputs N) a restricted master accepts: its columns are dense N-vectors
+#: and each pricing round is at least O(N²); far beyond any certified design.
+MASTER_MAX_INPUTS = 2**16
+
+
 class RestrictedMaster:
     """``max Σ θ_j μ_j s.t. Σ θ_j v_j = 1, θ ≥ 0`` over the columns added so far, kept
     in one HiGHS model.
@@ -141,6 +146,11 @@ class RestrictedMaster:
 
     def __init__(self, n: int, *, warm: bool = True) -> None:
         n = check_positive_int(n, "n")
+        if n > MASTER_MAX_INPUTS:
+            raise TooLargeError(
+                f"n = {n:,} inputs is above MASTER_MAX_INPUTS = {MASTER_MAX_INPUTS:,} rows of "
+                "a restricted master (column generation is certified at N in the hundreds)."
+            )
         self.n = n
         self.warm = warm
         self._columns: list[NDArray[np.float64]] = []
