@@ -317,7 +317,8 @@ def c_pml_vertices(cone: RatioCone) -> NDArray[np.float64]:
         inner &= sizes == n - 1
     t_masks = masks[inner]
     t_sizes = sizes[inner]
-    low = (1.0 - t_sizes * top) / ((n - t_sizes) + t_sizes * r * s)
+    with np.errstate(over="ignore"):  # r s → inf near ε = 709: then low ≤ 0, no vertex
+        low = (1.0 - t_sizes * top) / ((n - t_sizes) + t_sizes * r * s)
     ok = low > 0
     high = r * (c + s * low[ok])
     blocks.append(np.where(t_masks[ok], high[:, None], low[ok, None]))

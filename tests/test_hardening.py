@@ -58,14 +58,31 @@ def test_float32_kernels_are_checked_at_their_own_precision():
         md.Mechanism(np.array([[0.1, 0.8], [0.7, 0.3]], dtype=np.float32))
 
 
-def test_design_at_an_epsilon_whose_exponential_overflows():
-    """At ε = 710 (e^ε overflows) the LDP section is the simplex up to e^{−710}: the
-    mutual-information optimum reveals the input, I = H(P)."""
+def test_design_at_the_edge_of_double_precision():
+    """At ε = 709 (e^ε just below the largest double) every notion's optimum reveals the
+    input up to e^{−709}: I = H(P); above log(largest double) a design is refused by
+    name (its entries would underflow and the audit read ∞)."""
     prior = np.array([0.5, 0.3, 0.2])
-    d = md.design(md.LDP(710.0), prior)
     entropy = float(-(prior * np.log(prior)).sum())
-    assert d.utility == pytest.approx(entropy, rel=1e-12)
-    assert d.audit_passed
+    for notion in (md.LDP(709.0), md.PML(709.0, c=0.05), md.PML(709.0, prior=prior)):
+        d = md.design(notion, prior)
+        assert d.utility == pytest.approx(entropy, rel=1e-12)
+        assert d.audit_passed
+    for notion in (md.LDP(710.0), md.PML(1000.0, c=0.05)):
+        with pytest.raises(md.UnsupportedError, match="MAX_DESIGN_EPSILON"):
+            md.design(notion, prior)
+
+
+def test_c_pml_column_generation_once_the_section_is_the_simplex():
+    """For e^ε c ≥ 1 the (ε, c)-PML section is the simplex (its vertices the unit
+    vectors); column generation priced them through r c = e^ε c (1e14 at ε = 36) and its
+    MIPs failed. The optimum reveals the input."""
+    prior = np.random.default_rng(0).dirichlet(np.ones(6))
+    entropy = float(-(prior * np.log(prior)).sum())
+    for eps in (3.0, 36.0, 50.0, 700.0):
+        d = md.design(md.PML(eps, c=0.05), prior, method="column_generation")
+        assert d.column_generation.status == "optimal"
+        assert d.utility == pytest.approx(entropy, rel=1e-12)
 
 
 def test_duchi_bound_at_large_epsilon():

@@ -732,6 +732,10 @@ def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Famil
         if free <= ROUNDING_ATOL:  # no free coordinate: 1_T / k
             if 1 <= k <= n - 1:
                 families.append(_TwoLevel(p, 0.0, top, k, k))
+        elif k == 0:
+            # T empty, free = 1 ≤ r c: the unit vectors (the section is the simplex once
+            # e^ε c ≥ 1). As a two-level family, without r c (1e14 at ε = 36) in its MIP.
+            families.append(_TwoLevel(p, 0.0, 1.0, 1, 1))
         elif k + 1 <= n - 1:
             families.append(_ThreeLevel(p, top, free, k))
     return families

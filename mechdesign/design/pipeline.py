@@ -30,6 +30,7 @@ columns ``θ_v v`` for ``θ_v > 0``; a basic optimal solution has at most N of t
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
+    LOG_FLOAT_MAX,
     as_distribution,
     show,
 )
@@ -81,6 +83,11 @@ __all__ = [
 
 #: The utilities ``design(utility=...)`` knows by name ("mi" is short for the first).
 UTILITIES = ("mutual_information", "mi", "bayes")
+
+#: The largest finite ε a design accepts: ``log`` of the largest double (709.78). Above
+#: it the optimal mechanisms' entries ``e^{−ε}`` are not representable (the audit of the
+#: rounded kernel reads ∞); ``ε = ∞`` is the representable limit.
+MAX_DESIGN_EPSILON = LOG_FLOAT_MAX
 
 #: The values of ``design(method=...)``; the first is the default.
 METHODS = ("auto", "enumeration", "column_generation")
@@ -221,6 +228,15 @@ def resolve_problem(
     """Stage 1: the validated notion and the utility object (which fixes N ≥ 2, matching
     the notion's own alphabet when it has one)."""
     notion = check_notion(notion)
+    eps = notion.epsilon
+    if math.isfinite(eps) and eps > MAX_DESIGN_EPSILON:
+        raise UnsupportedError(
+            f"epsilon = {show(eps)} is above the largest finite epsilon a design supports, "
+            f"MAX_DESIGN_EPSILON = log(largest double) = {MAX_DESIGN_EPSILON:.2f}: the "
+            "mechanism's entries of order e^(-epsilon) underflow double precision and its "
+            "audit would read inf. Its limit is the identity mechanism, revealing the input "
+            "(mutual information H(P))."
+        )
     objective = _resolve_utility(utility, prior)
     n = objective.n
     if n < 2:
