@@ -35,7 +35,11 @@ in ``C``. This module turns the pairs into
       a generator the notion supplies where the vertex structure is known (ε-LDP: the
       normalised ``{1, e^ε}^N`` patterns).
   ``"auto"``
-      the closed form when there is one, otherwise ``"cdd"``.
+      the closed form when there is one; otherwise ``"cdd"``, except above
+      :data:`CDD_RELIABLE_EPSILON`, where the rows' range ``e^ε`` defeats cddlib's
+      floating point (PolyOpt on the robust-LDP paper's Example 1: correct to ε = 15,
+      points outside the section or a kernel failing its audit from ε = 16) and the
+      exact backend is used while it is affordable (``max_active_sets``).
 
 Before enumerating, the number of vertices is bounded (:meth:`RatioCone.vertex_bound`);
 above ``max_vertices`` a :class:`~mechdesign.errors.TooLargeError` is raised.
@@ -80,6 +84,11 @@ __all__ = ["BACKENDS", "RatioCone", "VertexSet"]
 #: Default cap on the number of vertices a design may enumerate (2^20, just above the
 #: 2^20 − 2 vertices of ε-LDP at N = 20).
 MAX_VERTICES = 2**20
+
+#: ``backend="auto"`` prefers the exact backend above this ε (nats), where the cone's
+#: rows span a factor e^ε and cddlib's floating point fails (measured: PolyOpt on the
+#: robust-LDP paper's Example 1 is right to ε = 15 and wrong from 16).
+CDD_RELIABLE_EPSILON = 12.0
 
 #: Default cap on the number of active sets the exact backend may examine.
 MAX_EXACT_ACTIVE_SETS = 300_000
@@ -282,7 +291,16 @@ class RatioCone:
         if backend not in BACKENDS:
             raise InvalidInputError(f"backend must be one of {BACKENDS}; got {show(backend)}.")
         if backend == "auto":
-            backend = "closed_form" if self.closed_form is not None else "cdd"
+            if self.closed_form is not None:
+                backend = "closed_form"
+            elif self.epsilon > CDD_RELIABLE_EPSILON:
+                try:
+                    return self.vertices("exact", max_vertices=max_vertices,
+                                         max_active_sets=max_active_sets)
+                except TooLargeError:
+                    backend = "cdd"  # too many active sets: cddlib, checked as always
+            else:
+                backend = "cdd"
         bound = self.vertex_bound()
         if bound > max_vertices:
             raise TooLargeError(

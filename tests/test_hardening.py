@@ -4,6 +4,7 @@ a value computed another way)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -153,3 +154,24 @@ def test_pml_envelope_with_a_prior_entry_of_1e_16():
     for p in (1e-6, 1e-15, 1e-16):
         value = float(md.pml_envelope([[0, 1], [1, 0]], [1 - p, p], 0.05))
         assert value == pytest.approx(math.log(20), rel=1e-6)
+
+
+def test_polyopt_at_large_epsilon_uses_exact_vertices():
+    """PolyOpt on the robust-LDP paper's Example 1: cddlib's floating point failed from
+    ε = 16 (points outside the section at 20, a kernel failing its audit at 25). The
+    exact backend takes over above CDD_RELIABLE_EPSILON; the designs pass the exact
+    robust audit and their utility grows with ε, below H(P̂)."""
+    from mechdesign.cones import CDD_RELIABLE_EPSILON
+
+    p_hat = np.array([0.07, 0.10, 0.26, 0.57])
+    ball = md.RenyiBall(p_hat, 2, md.chi2_radius(100, 4, 0.05))
+    entropy = float(-(p_hat * np.log(p_hat)).sum())
+    utilities = []
+    for eps in (10.0, 20.0, 25.0, 40.0):
+        d = md.design(md.RobustLDP(eps, ball, (2, 2)), p_hat)
+        assert d.audit_passed
+        assert d.backend.startswith("exact") == (eps > CDD_RELIABLE_EPSILON)
+        assert md.robust_ldp_level(d.mechanism, ball, (2, 2)).value <= eps + 1e-9
+        utilities.append(d.utility)
+    assert all(a <= b + 1e-12 for a, b in itertools.pairwise(utilities))
+    assert utilities[-1] <= entropy
