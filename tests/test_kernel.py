@@ -29,7 +29,7 @@ RR3 = [[0.75, 0.25], [0.25, 0.75]]
         ([[math.inf, 1.0], [0.5, 0.5]], "finite"),
         ([0.5, 0.5], "2-dimensional"),
         (np.zeros((0, 2)), "empty"),
-        ([["a", "b"]], "numeric"),
+        ([["a", "b"]], "not text"),
     ],
 )
 def test_mechanism_rejects_bad_matrices(matrix, fragment):
