@@ -103,6 +103,12 @@ __all__ = [
 #: is quasi-concave in λ, so the refinement bracket contains the maximiser.
 ROBUST_GRID_POINTS = 17
 
+#: In linear_extreme, center entries below this mass are also tried as outside the
+#: support (the tilting formula cannot move mass onto them), and the candidate is mixed
+#: with this share of the center so that it stays inside the ball.
+NEGLIGIBLE_CENTER_MASS = 1e-100
+NEGLIGIBLE_MIX = 1e-12
+
 KernelLike = Mechanism | ArrayLike
 
 
@@ -153,6 +159,19 @@ def linear_extreme(
         raise InvalidInputError(f"radius must be >= 0; got {show(radius)}.")
     sign = 1.0 if maximize else -1.0
     value, r = _max_linear(sign * cost, p, a, d)
+    negligible = (p > 0) & (p < NEGLIGIBLE_CENTER_MASS)
+    if np.any(negligible) and math.isfinite(d) and d > 0:
+        # The tilt R_u ∝ p_u (ν − c_u)^{−1/α} cannot move mass onto a coordinate with
+        # p_u = 1e-300 (ν − c_u would be 1e-600). The same problem with those
+        # coordinates outside the support (a point mass may go there) gives the answer
+        # up to their mass; mixed with a 1e-12 share of p it stays inside the true ball
+        # (checked exactly).
+        trimmed = np.where(negligible, 0.0, p)
+        trimmed /= trimmed.sum()
+        _, candidate = _max_linear(sign * cost, trimmed, a, d)
+        candidate = (1 - NEGLIGIBLE_MIX) * candidate + NEGLIGIBLE_MIX * p
+        if _divergence(p, candidate, a) <= d and sign * float(cost @ candidate) > value:
+            value, r = sign * float(cost @ candidate), candidate
     return sign * value, r
 
 

@@ -175,3 +175,15 @@ def test_polyopt_at_large_epsilon_uses_exact_vertices():
         utilities.append(d.utility)
     assert all(a <= b + 1e-12 for a, b in itertools.pairwise(utilities))
     assert utilities[-1] <= entropy
+
+
+def test_linear_extreme_with_negligible_center_entries():
+    """Center (1, 1e-300, 1e-300, 1e-300), α = 2, B = 0.05: the ball allows R_0 down to
+    e^{−B} (p_0²/R_0 ≤ e^B), the rest on the best coordinate, so max c·R = 2 − e^{−0.05}
+    for c = (1, 0, 2, 0.5) and min = e^{−0.05}. It returned the center's value 1."""
+    c, center = [1, 0, 2, 0.5], [1, 1e-300, 1e-300, 1e-300]
+    top, r = md.linear_extreme(c, center, 2, 0.05)
+    assert top == pytest.approx(2 - math.exp(-0.05), rel=1e-12)
+    assert md.renyi_divergence(center, r, 2) <= 0.05 + 1e-12
+    low, _ = md.linear_extreme(c, center, 2, 0.05, maximize=False)
+    assert low == pytest.approx(math.exp(-0.05), rel=1e-12)
