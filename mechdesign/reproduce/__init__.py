@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import importlib
+import shutil
 import time
 import traceback
 from collections.abc import Sequence
@@ -104,6 +105,8 @@ class Reproduction:
 
     out: Path
     runs: list[tuple[Item, ItemResult, float, str]] = field(default_factory=list)
+    planned: int = 0
+    interrupted: bool = False
 
     @property
     def checks(self) -> list[Check]:
@@ -134,6 +137,14 @@ class Reproduction:
         lines = [
             "# mechdesign reproduce: summary",
             "",
+        ]
+        if self.interrupted:
+            lines += [
+                f"**Interrupted (Ctrl-C): a partial run, {len(self.runs)} of {self.planned} "
+                "items done.** The items below are complete; the rest did not run.",
+                "",
+            ]
+        lines += [
             f"{len(self.checks)} checks: {counts['matches']} match the papers, "
             f"{counts['erratum']} are known errata of the papers (the correct value is "
             f"given), {counts['differs']} differ without a known erratum. "
@@ -196,6 +207,18 @@ class Reproduction:
                                  c.kind])
 
 
+def _clear_own_files(out: Path, papers: Sequence[str]) -> None:
+    """Remove what an earlier run wrote into ``out`` (the folders ``out/<paper>/`` of every
+    paper and the summary files), so that no file outlives the run that the new summary
+    describes — an interrupted run included."""
+    for name in ("summary.md", "checks.csv", "errors.log"):
+        (out / name).unlink(missing_ok=True)
+    for paper in papers:
+        folder = out / paper
+        if folder.is_dir():
+            shutil.rmtree(folder)
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -219,7 +242,10 @@ def reproduce(
     papers : sequence of str, optional
         Keys of :data:`PAPERS`.
     out : str or Path
-        The output folder; created if missing, files in it are overwritten.
+        The output folder; created if missing. Its ``<paper>/`` folders (one per key of
+        :data:`PAPERS`) and its summary files are reproduce's own: they are cleared
+        first, so a summary never sits above files of an older run (Ctrl-C included: the
+        summary then says the run is partial).
     settings : Settings, optional
         Grid sizes, repetitions, workers, data path; default ``Settings()``.
     progress : bool
@@ -238,8 +264,9 @@ def reproduce(
     settings = settings or Settings()
     out = Path(out)
     todo = [item for paper in chosen for item in items(paper)]
-    report = Reproduction(out)
+    report = Reproduction(out, planned=len(todo))
     log: list[str] = []
+    _clear_own_files(out, list(PAPERS))
     try:
         with tqdm(todo, desc="reproduce", unit="item", disable=not progress) as bar:
             for item in bar:
@@ -254,6 +281,9 @@ def reproduce(
                     error = f"{type(exc).__name__}: {exc}"
                     log.append(f"== {item.paper} / {item.name}\n{traceback.format_exc()}")
                 report.runs.append((item, result, time.perf_counter() - start, error))
+    except KeyboardInterrupt:
+        report.interrupted = True
+        raise
     finally:
         out.mkdir(parents=True, exist_ok=True)
         report.write()

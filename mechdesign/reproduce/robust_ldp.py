@@ -35,6 +35,7 @@ from __future__ import annotations
 import csv
 import math
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Iterable
@@ -299,9 +300,11 @@ def synthetic_rows(config: Config) -> list[dict]:
     with tqdm(total=len(tasks), desc="synthetic repetitions") as bar:
         while pending:
             retry = []
-            with ProcessPoolExecutor(config.workers, mp_context=context) as pool:
+            with ProcessPoolExecutor(config.workers, mp_context=context,
+                                     initializer=_ignore_interrupt) as pool:
                 futures = {pool.submit(_synthetic_rep, tasks[i]): i for i in pending}
-                for future in as_completed(futures):
+                completed = as_completed(futures)
+                for future in _stop_pool_on_interrupt(pool, completed):
                     i = futures[future]
                     try:
                         rows += future.result()
@@ -317,6 +320,23 @@ def synthetic_rows(config: Config) -> list[dict]:
                             bar.update()
             pending = retry
     return rows
+
+
+def _ignore_interrupt() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool_on_interrupt(pool: ProcessPoolExecutor, futures):
+    """Yield from ``futures``; on Ctrl-C terminate the workers, cancel what is left and
+    re-raise, instead of waiting for the running repetitions."""
+    try:
+        yield from futures
+    except KeyboardInterrupt:
+        for process in list(pool._processes.values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
 
 
 def summarise_synthetic(rows: list[dict], config: Config) -> dict[str, list[dict]]:
@@ -403,11 +423,15 @@ def scaling_rows(config: Config) -> list[dict]:
     context = multiprocessing.get_context("spawn")
     for sensitive, other in tqdm(config.scaling_pairs, desc="PolyOpt sizes"):
         pair = categorical_pair(path, sensitive, other)
-        with ProcessPoolExecutor(1, mp_context=context) as pool:
+        with ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt) as pool:
             future = pool.submit(_polyopt_size, (sensitive, other, path))
             try:
                 rows.append(future.result(timeout=config.scaling_seconds))
                 continue
+            except KeyboardInterrupt:
+                for process in list(pool._processes.values()):
+                    process.terminate()
+                raise
             except TimeoutError:
                 for process in list(pool._processes.values()):
                     process.terminate()
