@@ -63,7 +63,8 @@ def random_kernel(rng: np.random.Generator, n: int, m: int, zeros: float = 0.0) 
 
 
 #: The dependencies whose releases move the numbers (constraints/minimum.txt has their floors).
-_REPORTED = ("numpy", "scipy", "highspy", "pycddlib-standalone", "cvxpy", "matplotlib", "tqdm")
+_REPORTED = ("numpy", "scipy", "highspy", "pycddlib-standalone", "cvxpy", "matplotlib", "tqdm",
+             "pandas", "dp-accounting")
 
 
 def pytest_report_header(config) -> list[str]:
