@@ -190,6 +190,16 @@ def as_real(value: float, name: str) -> float:
     return float(value)
 
 
+def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
+    """A numpy Generator from a Generator, an int seed or None, or raise naming ``name``."""
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(
+            f"{name} must be a numpy Generator, an int seed or None; got {show(rng)}."
+        ) from exc
+
+
 #: log of the largest finite double: ``exp`` of anything larger overflows to +inf.
 LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 

@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 from mechdesign._numerics import (
     as_distribution,
     as_float_array,
+    as_generator,
     as_stochastic_matrix,
     show,
 )
@@ -177,12 +178,7 @@ class Mechanism:
             Output indices in ``[0, M)``.
         """
         indices = _as_indices(x, "x", self.n_inputs)
-        try:
-            generator = np.random.default_rng(rng)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInputError(
-                f"rng must be a numpy Generator, an int seed or None; got {show(rng)}."
-            ) from exc
+        generator = as_generator(rng)
         out = np.empty(indices.shape, dtype=np.int64)
         flat_in, flat_out = indices.ravel(), out.reshape(-1)
         for value in np.unique(flat_in):

@@ -27,7 +27,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from mechdesign._numerics import as_real, check_positive_int, show
+from mechdesign._numerics import as_generator, as_real, check_positive_int, show
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism
 
@@ -116,12 +116,7 @@ def audit_samples(
     SampleAudit
     """
     count = check_positive_int(n_samples, "n_samples")
-    try:
-        generator = np.random.default_rng(rng)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(
-            f"rng must be a numpy Generator, an int seed or None; got {show(rng)}."
-        ) from exc
+    generator = as_generator(rng)
     if isinstance(sampler, Mechanism):
         mechanism = sampler
         if inputs is None:
