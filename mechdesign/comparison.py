@@ -16,11 +16,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import as_distribution, check_positive_int, show
 from mechdesign.design import design
-from mechdesign.errors import InvalidInputError, TooLargeError
+from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism
 from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information
 from mechdesign.notions import Notion, check_notion
 from mechdesign.protocols import (
+    PROTOCOL_MAX_OUTPUTS,
     FrequencyOracle,
     estimation_mse,
     generalized_randomized_response,
@@ -63,6 +64,11 @@ def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], Frequen
     ``g = round(e^ε) + 1`` buckets, Hadamard response."""
 
     def olh() -> FrequencyOracle:
+        if epsilon > math.log(PROTOCOL_MAX_OUTPUTS):
+            raise TooLargeError(
+                f"OLH at epsilon = {show(epsilon)} has round(e^epsilon) + 1 buckets, above "
+                f"PROTOCOL_MAX_OUTPUTS = {PROTOCOL_MAX_OUTPUTS:,}."
+            )
         g = round(math.exp(epsilon)) + 1
         try:
             family = hash_family(k, g)
@@ -104,7 +110,8 @@ def compare(
     reports: a protocol's standard estimator, otherwise least squares, ``inf`` when no
     unbiased linear estimator exists), ``ldp_level``, ``privacy_level`` and ``note``. A
     protocol too large to build (unary encoding above k = 16, say) is a row whose
-    measures are missing (NaN) and whose note says why.
+    measures are missing (NaN) and whose note says why; so is one whose kernel cannot be
+    represented in double precision (unary encoding at ε = 700).
 
     Parameters
     ----------
@@ -135,7 +142,7 @@ def compare(
         for name, build in deployed_protocols(k, eps).items():
             try:
                 oracle = build()
-            except TooLargeError as exc:
+            except (TooLargeError, UnsupportedError) as exc:  # too many outputs, underflow
                 rows.append(_missing(name, str(exc)))
                 continue
             note = oracle.protocol if oracle.support is not None else (

@@ -224,16 +224,21 @@ def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyO
         raise InvalidInputError(f"optimized must be True or False; got {show(optimized)}.")
     if k > math.log2(PROTOCOL_MAX_OUTPUTS):
         _check_outputs(2**k, f"unary encoding of k = {k}")
+    # p = P(bit 1 | own bit), q = P(bit 1 | another bit), and their logs in a form that
+    # neither overflows nor cancels at large ε.
     if optimized:
-        p, q = 0.5, math.exp(-eps) / (1.0 + math.exp(-eps))  # 1/(e^ε + 1), no overflow
+        log_p = log_not_p = math.log(0.5)
+        log_not_q = -math.log1p(math.exp(-eps))  # log(1 − q) = log(e^ε/(e^ε + 1))
+        log_q = -eps + log_not_q  # q = 1/(e^ε + 1)
     else:
-        p = 1.0 / (1.0 + math.exp(-eps / 2))
-        q = 1.0 - p
+        log_p = log_not_q = -math.log1p(math.exp(-eps / 2))  # p = 1 − q = e^{ε/2}/(e^{ε/2} + 1)
+        log_q = log_not_p = -eps / 2 + log_p
+    p, q = math.exp(log_p), math.exp(log_q)
     bits = (np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1  # (2^k, k)
     bits = bits.astype(bool)
     # log K[x, y] = Σ_j log P(bit_j | j ≠ x) + the correction of bit x.
-    log_other = np.where(bits, math.log(q), math.log1p(-q)).sum(axis=1)  # (2^k,)
-    log_own = np.where(bits, math.log(p) - math.log(q), math.log1p(-p) - math.log1p(-q))
+    log_other = np.where(bits, log_q, log_not_q).sum(axis=1)  # (2^k,)
+    log_own = np.where(bits, log_p - log_q, log_not_p - log_not_q)
     matrix = np.exp(log_other[None, :] + log_own.T)  # (k, 2^k)
     matrix /= matrix.sum(axis=1, keepdims=True)  # rounding only
     name = "OUE" if optimized else "SUE"
@@ -327,6 +332,7 @@ def hash_family(
     g = check_positive_int(buckets, "buckets")
     if g < 2:
         raise InvalidInputError(f"buckets must be at least 2; got {show(buckets)}.")
+    _check_outputs(g, f"a hash family into {g:,} buckets")
     if size is not None:
         h = check_positive_int(size, "size")
         return np.random.default_rng(seed).integers(0, g, size=(h, k))

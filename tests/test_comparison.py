@@ -122,3 +122,18 @@ def test_protocols_benchmark_runs_on_its_smallest_setting(tmp_path):
                            & (ratios["measure"] == "bayes_vulnerability")]
     np.testing.assert_allclose(uniform_bayes["ratio"], 1.0, atol=1e-9)
     assert (tmp_path / "protocols.png").is_file()
+
+
+def test_compare_at_an_extreme_epsilon():
+    """At ε = 700 the designed optima and GRR reveal the input (I = H(P), V = 1); unary
+    encoding (entries e^{−700k} underflow) and OLH (e^700 buckets) are rows with a note."""
+    prior = md.zipf_prior(4)
+    table = md.compare(md.LDP(700.0), prior).set_index("mechanism")
+    entropy = float(-(prior * np.log(prior)).sum())
+    assert table.loc["GRR", "mutual_information"] == pytest.approx(entropy, rel=1e-12)
+    assert table.loc["optimal for Bayes vulnerability", "bayes_vulnerability"] == (
+        pytest.approx(1.0, rel=1e-12))
+    for name in ("OUE", "SUE (RAPPOR)", "OLH"):
+        assert table.loc[name, "note"].startswith("skipped")
+    sue = md.unary_encoding(4, 300.0, optimized=False)
+    assert md.ldp_level(sue) == pytest.approx(300.0, rel=1e-12)
