@@ -59,6 +59,7 @@ from mechdesign.leakage import ldp_level
 from mechdesign.notions import LDP
 
 __all__ = [
+    "COMPOSED_MAX_EPSILON",
     "DISCRETIZATION",
     "ComposedDelta",
     "ComposedEpsilon",
@@ -70,6 +71,9 @@ __all__ = [
     "privacy_loss_distribution",
     "tradeoff_curve",
 ]
+
+#: composed_delta reads δ at most at this ε (nats): dp_accounting computes e^ε.
+COMPOSED_MAX_EPSILON = 700.0
 
 #: Default grid of the privacy loss (nats) on which dp_accounting discretises a pair's
 #: privacy loss distribution, pessimistically (losses rounded up): the composed ε it
@@ -329,8 +333,12 @@ def composed_delta(
     composed = _compose(sequence, n, interval)
     levels = [ldp_level(k) for k in sequence] * n
     total = sum(levels)
+    # dp_accounting evaluates e^ε; δ(ε) is non-increasing, so a larger ε is read at
+    # COMPOSED_MAX_EPSILON: exact once ε exceeds every finite composed loss, else an
+    # upper bound.
+    query = min(eps, COMPOSED_MAX_EPSILON)
     return ComposedDelta(
-        delta=min(1.0, float(composed.get_delta_for_epsilon(eps))),
+        delta=min(1.0, float(composed.get_delta_for_epsilon(query))),
         basic=0.0 if eps >= total else 1.0,
         advanced=_advanced_delta(levels, eps),
         epsilon=eps,
@@ -403,7 +411,10 @@ def _advanced_delta(levels: list[float], epsilon: float) -> float:
         return 0.0
     if epsilon <= drift:
         return 1.0
-    return min(1.0, math.exp(-((epsilon - drift) ** 2) / (2 * squares)))
+    # exp(−x²/(2S)) in logs of x: (ε − drift)² overflows for ε near 1e308.
+    log_exponent = 2 * math.log(epsilon - drift) - math.log(2 * squares)
+    return 0.0 if log_exponent > math.log(-math.log(np.finfo(float).tiny)) else min(
+        1.0, math.exp(-math.exp(log_exponent)))
 
 
 def _check_probability(value: float, name: str) -> float:
