@@ -300,12 +300,8 @@ def composed_epsilon(
         prior use :func:`pml_composition_bound`; for ``(ε, c)``-PML no composition
         result is implemented.
     """
-    sequence, uses = _sequence(kernels, n)
-    _check_notion(notion)
     d = _check_probability(delta, "delta")
-    interval = _check_discretization(discretization)
-    composed = _compose(sequence, n, interval)
-    levels = [ldp_level(k) for k in sequence] * n
+    composed, levels, uses, interval = _composition(kernels, n, discretization, notion)
     return ComposedEpsilon(
         epsilon=float(composed.get_epsilon_for_delta(d)),
         basic=float(sum(levels)),
@@ -326,12 +322,8 @@ def composed_delta(
 ) -> ComposedDelta:
     """The tight δ of ``n`` uses at ε (see :func:`composed_epsilon` for the arguments),
     with basic and advanced composition beside it."""
-    sequence, uses = _sequence(kernels, n)
-    _check_notion(notion)
     eps = check_epsilon(epsilon)
-    interval = _check_discretization(discretization)
-    composed = _compose(sequence, n, interval)
-    levels = [ldp_level(k) for k in sequence] * n
+    composed, levels, uses, interval = _composition(kernels, n, discretization, notion)
     total = sum(levels)
     # dp_accounting evaluates e^ε; δ(ε) is non-increasing, so a larger ε is read at
     # COMPOSED_MAX_EPSILON: exact once ε exceeds every finite composed loss, else an
@@ -384,6 +376,16 @@ def _sequence(kernels, n) -> tuple[list[Mechanism], int]:
         if k.n_inputs < 2:
             raise InvalidInputError(f"every kernel needs at least 2 inputs; got {k.shape}.")
     return sequence, count * len(sequence)
+
+
+def _composition(kernels, n, discretization, notion):
+    """The validated arguments of composed_epsilon/composed_delta, composed: the PLD of
+    ``n`` repetitions of the sequence, every use's LDP level, the uses, the grid."""
+    sequence, uses = _sequence(kernels, n)
+    _check_notion(notion)
+    interval = _check_discretization(discretization)
+    levels = [ldp_level(k) for k in sequence] * n
+    return _compose(sequence, n, interval), levels, uses, interval
 
 
 def _compose(sequence: list[Mechanism], n: int, interval: float):
