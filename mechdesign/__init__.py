@@ -188,6 +188,7 @@ from mechdesign.robust import (
     secret_ldp_level,
 )
 from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
+from mechdesign.sweep import design_task, envelope_task, measure_task, plot_sweep, sweep
 from mechdesign.uncertainty import (
     RenyiBall,
     chi2_radius,
@@ -274,6 +275,7 @@ __all__ = [
     "deployed_protocols",
     "design",
     "design_independent_reporting",
+    "design_task",
     "disjoint_support_pair",
     "dobrushin_bound",
     "dobrushin_coefficient",
@@ -283,6 +285,7 @@ __all__ = [
     "duchi_kl_bound",
     "empirical_pair",
     "envelope_lower_bound",
+    "envelope_task",
     "envelope_upper_bound",
     "estimate_input_distribution",
     "estimation_mse",
@@ -316,10 +319,12 @@ __all__ = [
     "max_zeros_per_column",
     "maximal_correlation",
     "maximal_leakage",
+    "measure_task",
     "mutual_information",
     "output_classes",
     "pinsker_f_alpha",
     "pinsker_f_alpha_inverse",
+    "plot_sweep",
     "pml_binary_mechanism",
     "pml_capacity",
     "pml_composition_bound",
@@ -356,6 +361,7 @@ __all__ = [
     "secret_randomized_response",
     "squared_hellinger",
     "subset_selection",
+    "sweep",
     "total_variation",
     "tradeoff_curve",
     "unary_encoding",

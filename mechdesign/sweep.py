@@ -1,0 +1,700 @@
+"""Sweeps: one function over the product of named parameter axes, on any executor, with
+every finished point kept on disk.
+
+``sweep(task, grid)`` calls ``task(**point)`` for every point of the grid and returns a
+tidy :class:`pandas.DataFrame`, one row per point (per record, for a task returning
+several), with the point's parameters, the task's record, ``seconds`` and ``error``.
+
+Design choices (issue 24):
+
+Execution
+    Any :class:`concurrent.futures.Executor`. The default is local processes on the
+    machine's cores (``spawn`` start method: the task must be importable, i.e. defined in
+    a module, not in a notebook cell; pass ``executor="serial"`` to run in this process).
+    For a cluster, Dask distributed: ``executor=distributed.Client(address).get_executor()``;
+    nothing here is specific to Dask.
+A failed point is a row
+    An exception raised by the task is caught in the worker and becomes the point's
+    ``error`` (``"TypeName: message"``); the other points go on. A worker that dies (a
+    segfault, the out-of-memory killer, a lost Dask worker) loses only the points it was
+    running: those are run again, one at a time, and a point that kills its worker a
+    second time is recorded as failed (``"worker died twice: ..."``).
+The store
+    SQLite (the standard library's :mod:`sqlite3`), one row per finished point, written
+    and committed as soon as the point finishes, keyed by the SHA-256 of the task's
+    qualified name, the point and the mechdesign version. Chosen over a Parquet dataset
+    because it needs no further dependency, a commit is atomic (a killed sweep leaves
+    every finished point and no half-written one), and several processes may write one
+    file at once (write-ahead log, a busy timeout) without corrupting it; Parquet would
+    need one file per point to get the same. A rerun computes only the points that are
+    not in the store; stored failures are kept unless ``retry_failed=True``. Share the
+    result with ``DataFrame.to_csv`` (or ``to_parquet``, which needs pyarrow).
+
+Built-in tasks: :func:`design_task`, :func:`measure_task`, :func:`envelope_task`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import itertools
+import json
+import multiprocessing
+import os
+import signal
+import sqlite3
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from numbers import Integral, Real
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from mechdesign._numerics import (
+    as_distribution,
+    check_c,
+    check_epsilon,
+    check_positive_int,
+    show,
+)
+from mechdesign.errors import InvalidInputError, MechDesignError
+
+__all__ = [
+    "FAMILIES",
+    "PRIORS",
+    "RESERVED_COLUMNS",
+    "STORE_BUSY_SECONDS",
+    "design_task",
+    "envelope_task",
+    "make_prior",
+    "measure_task",
+    "plot_sweep",
+    "sweep",
+]
+
+#: Columns every sweep table has besides the axes; a task's record may not use them.
+RESERVED_COLUMNS = ("seconds", "error")
+#: How long a store write waits for another sweep's write to the same file (seconds).
+STORE_BUSY_SECONDS = 600.0
+#: The priors the built-in tasks draw: ``uniform``, ``zipf`` (exponent 1.1) and
+#: ``dirichlet`` (Dirichlet(1), one draw per repetition ``rep``).
+PRIORS = ("uniform", "zipf", "dirichlet")
+
+Scalar = int | float | str | bool | None
+Record = dict[str, Scalar]
+
+
+# -- the public entry ---------------------------------------------------------------------
+
+
+def sweep(
+    task: Callable[..., Any],
+    grid: Mapping[str, Iterable[Any]] | Sequence[Mapping[str, Any]],
+    *,
+    store: str | os.PathLike[str] | None = None,
+    executor: cf.Executor | Literal["serial", "processes"] | None = None,
+    progress: bool = True,
+    retry_failed: bool = False,
+) -> pd.DataFrame:
+    """Run ``task(**point)`` for every point of ``grid``; one table row per point.
+
+    Parameters
+    ----------
+    task
+        A function of keyword arguments, picklable (defined at the top level of a module)
+        unless ``executor="serial"``. It returns a number (column ``value``), a flat record
+        (a dict from column names to numbers, strings, booleans or None) or a list of such
+        records (one row each, all with the point's parameters).
+    grid
+        A dict of named axes (each a non-empty list of values) whose Cartesian product is
+        swept, first axis slowest; or a list of point dicts. Values are numbers, strings,
+        booleans, None, or tuples of these.
+    store
+        Path of an SQLite file (created if missing) where each finished point is written
+        at once; a rerun with the same store computes only the missing points. None keeps
+        nothing.
+    executor
+        A :class:`concurrent.futures.Executor` (it is used, not shut down), ``"serial"``
+        (this process, in grid order) or ``"processes"``/None (a pool of local processes
+        on every core, stopped at the end).
+    progress
+        Show a tqdm progress bar on stderr.
+    retry_failed
+        Recompute points whose stored row is a failure instead of reusing it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The axes, the record columns, ``seconds`` (the task's own time; for a stored point
+        the time it took when it ran) and ``error`` (empty string unless the point
+        failed), in grid order.
+
+    Examples
+    --------
+    >>> import mechdesign as md
+    >>> table = md.sweep(md.dobrushin_bound, {"epsilon": [0.5, 1], "c": [0.01, 0.05],
+    ...                                        "n": [4, 8]}, executor="serial",
+    ...                  progress=False)
+    >>> table.shape
+    (8, 6)
+    """
+    if not callable(task):
+        raise InvalidInputError(f"task must be callable; got {show(task)}.")
+    points = _points(grid)
+    name = _task_name(task)
+    keys = [_point_key(name, point) for point in points]
+    done: dict[str, tuple[list[Record], float, str]] = {}
+    database = _Store(store) if store is not None else None
+    if database is not None:
+        done = database.load(keys)
+        if retry_failed:
+            done = {k: v for k, v in done.items() if not v[2]}
+    todo = [i for i, key in enumerate(keys) if key not in done]
+    results: dict[int, tuple[list[Record], float, str]] = {
+        i: done[key] for i, key in enumerate(keys) if key in done
+    }
+    bar = tqdm(total=len(points), initial=len(results), desc=f"sweep {name}",
+               disable=not progress, unit="point")
+
+    def finished(i: int, outcome: tuple[list[Record], float, str]) -> None:
+        results[i] = outcome
+        if database is not None:
+            database.save(keys[i], name, points[i], outcome)
+        bar.update()
+
+    try:
+        if todo:
+            _execute(task, points, todo, executor, finished)
+    finally:
+        bar.close()
+        if database is not None:
+            database.close()
+    return _table(points, [results[i] for i in range(len(points))])
+
+
+# -- points, keys, records ----------------------------------------------------------------
+
+
+def _plain(value: Any, where: str) -> Scalar | tuple:
+    """A grid value as JSON-exact plain Python (numpy scalars unwrapped), or raise."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real):
+        return float(value)
+    if isinstance(value, (tuple, list, np.ndarray)):
+        return tuple(_plain(v, where) for v in value)
+    raise InvalidInputError(
+        f"grid values must be numbers, strings, booleans, None or tuples of them; {where} "
+        f"is {show(value)} ({type(value).__name__})."
+    )
+
+
+def _points(grid: object) -> list[dict[str, Any]]:
+    if isinstance(grid, Mapping):
+        axes = {}
+        for axis, values in grid.items():
+            _check_name(axis)
+            if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+                raise InvalidInputError(
+                    f"grid axis {axis!r} must be a list of values; got {show(values)}."
+                )
+            values = [_plain(v, f"a value of axis {axis!r}") for v in values]
+            if not values:
+                raise InvalidInputError(f"grid axis {axis!r} must not be empty.")
+            axes[axis] = values
+        if not axes:
+            raise InvalidInputError("grid must have at least one axis; got {}.")
+        return [dict(zip(axes, combo, strict=True)) for combo in itertools.product(*axes.values())]
+    if isinstance(grid, Sequence) and not isinstance(grid, (str, bytes)):
+        points = []
+        for number, point in enumerate(grid):
+            if not isinstance(point, Mapping):
+                raise InvalidInputError(
+                    f"grid must be a dict of axes or a list of point dicts; point {number} "
+                    f"is {show(point)}."
+                )
+            for axis in point:
+                _check_name(axis)
+            points.append({axis: _plain(v, f"point {number}'s {axis!r}")
+                           for axis, v in point.items()})
+        if not points:
+            raise InvalidInputError("grid must have at least one point; got [].")
+        return points
+    raise InvalidInputError(
+        f"grid must be a dict of axes or a list of point dicts; got {show(grid)}."
+    )
+
+
+def _check_name(axis: object) -> None:
+    if not isinstance(axis, str) or not axis.isidentifier():
+        raise InvalidInputError(
+            f"grid axis names must be Python identifiers (they are keyword arguments of "
+            f"the task); got {show(axis)}."
+        )
+    if axis in RESERVED_COLUMNS:
+        raise InvalidInputError(
+            f"grid axis {axis!r} is reserved for the table's own column; rename it."
+        )
+
+
+def _task_name(task: Callable[..., Any]) -> str:
+    """``module.qualname``: with the point and the version, the store's key."""
+    module = getattr(task, "__module__", None) or type(task).__module__
+    qualname = getattr(task, "__qualname__", None) or type(task).__qualname__
+    return f"{module}.{qualname}"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mechdesign")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def _point_key(name: str, point: Mapping[str, Any]) -> str:
+    text = json.dumps({"task": name, "point": point, "version": _version()},
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _records(result: object) -> list[Record]:
+    """The task's return value as a list of flat records, or raise TypeError saying why
+    (inside the worker, so that it becomes the point's error)."""
+    if isinstance(result, np.generic):
+        result = result.item()
+    if isinstance(result, Real) and not isinstance(result, bool):
+        return [{"value": result if isinstance(result, Integral) else float(result)}]
+    if isinstance(result, Mapping):
+        return [_record(result)]
+    if isinstance(result, (list, tuple)) and result and all(
+            isinstance(r, Mapping) for r in result):
+        return [_record(r) for r in result]
+    raise TypeError(
+        "the task must return a number, a flat record (a dict of numbers and strings) or "
+        f"a list of records; it returned {type(result).__name__}"
+    )
+
+
+def _record(record: Mapping[Any, Any]) -> Record:
+    out: Record = {}
+    for column, value in record.items():
+        if not isinstance(column, str):
+            raise TypeError(f"record column names must be strings; got {column!r}")
+        if column in RESERVED_COLUMNS:
+            raise TypeError(f"record column {column!r} is reserved for the sweep's own")
+        if isinstance(value, np.generic):
+            value = value.item()
+        if not (value is None or isinstance(value, (str, bool, Real))):
+            raise TypeError(
+                f"record column {column!r} must hold a number, a string, a boolean or "
+                f"None; got {type(value).__name__}"
+            )
+        out[column] = value if isinstance(value, (str, bool, Integral)) or value is None \
+            else float(value)
+    return out
+
+
+def _run_point(task: Callable[..., Any], point: dict[str, Any]) -> tuple[list[Record], float, str]:
+    """One point in a worker: ``(records, seconds, error)``; the task's exceptions are
+    caught here and become the error (the other points go on)."""
+    start = time.perf_counter()
+    try:
+        records = _records(task(**point))
+        overlap = sorted({c for r in records for c in r} & set(point))
+        if overlap:
+            raise TypeError(f"the task's record repeats the point's column(s) {overlap}")
+        return records, time.perf_counter() - start, ""
+    except Exception as exc:  # a failed point is a row, by design
+        return [], time.perf_counter() - start, _describe(exc)
+
+
+def _table(points: list[dict[str, Any]],
+           results: list[tuple[list[Record], float, str]]) -> pd.DataFrame:
+    rows = []
+    for point, (records, seconds, error) in zip(points, results, strict=True):
+        for record in records or [{}]:
+            rows.append({**point, **record, "seconds": seconds, "error": error})
+    frame = pd.DataFrame(rows)
+    columns = [c for c in frame.columns if c not in RESERVED_COLUMNS] + list(RESERVED_COLUMNS)
+    frame = frame[columns]
+    frame.attrs["axes"] = list(dict.fromkeys(axis for point in points for axis in point))
+    return frame
+
+
+# -- the store ----------------------------------------------------------------------------
+
+
+class _Store:
+    """The SQLite store: one committed row per finished point (see the module docstring)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        try:
+            self.path = Path(path)
+        except TypeError as exc:
+            raise InvalidInputError(f"store must be a file path; got {show(path)}.") from exc
+        if self.path.is_dir():
+            raise InvalidInputError(
+                f"store must be a file path (an SQLite file), not a folder; got {str(path)!r}."
+            )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=STORE_BUSY_SECONDS)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS points (key TEXT PRIMARY KEY, task TEXT NOT NULL, "
+                "version TEXT NOT NULL, point TEXT NOT NULL, records TEXT NOT NULL, "
+                "seconds REAL NOT NULL, error TEXT NOT NULL, written REAL NOT NULL)"
+            )
+            self.db.commit()
+        except sqlite3.DatabaseError as exc:
+            raise InvalidInputError(
+                f"store {str(path)!r} is not a mechdesign sweep store (SQLite): {exc}."
+            ) from exc
+
+    def load(self, keys: list[str]) -> dict[str, tuple[list[Record], float, str]]:
+        found = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT key, records, seconds, error FROM points WHERE key IN ({marks})"
+            for key, records, seconds, error in self.db.execute(query, chunk):
+                found[key] = (json.loads(records), float(seconds), error)
+        return found
+
+    def save(self, key: str, task: str, point: Mapping[str, Any],
+             outcome: tuple[list[Record], float, str]) -> None:
+        records, seconds, error = outcome
+        with self.db:  # one transaction: committed, or not written at all
+            self.db.execute(
+                "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, task, _version(), json.dumps(point), json.dumps(records), seconds,
+                 error, time.time()),
+            )
+
+    def close(self) -> None:
+        self.db.close()
+
+
+# -- execution ----------------------------------------------------------------------------
+
+
+def _ignore_interrupt() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _local_pool() -> cf.ProcessPoolExecutor:
+    return cf.ProcessPoolExecutor(os.cpu_count() or 1,
+                                  mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=_ignore_interrupt)
+
+
+def _execute(task, points, todo, executor, finished) -> None:
+    if executor == "serial":
+        for i in todo:
+            finished(i, _run_point(task, points[i]))
+        return
+    if executor is None or executor == "processes":
+        _run_on_pool(task, points, todo, finished, owned=True, executor=None)
+        return
+    if isinstance(executor, cf.Executor):
+        _run_on_pool(task, points, todo, finished, owned=False, executor=executor)
+        return
+    raise InvalidInputError(
+        "executor must be a concurrent.futures.Executor, 'serial', 'processes' or None; "
+        f"got {show(executor)}."
+    )
+
+
+def _run_on_pool(task, points, todo, finished, *, owned: bool,
+                 executor: cf.Executor | None) -> None:
+    """Submit the points, at most :func:`_width` at a time, and collect them as they end.
+
+    A future that fails lost its worker (the task's own exceptions are caught inside
+    :func:`_run_point`): its point is run again alone, and a second loss records it as
+    failed. Alone, so that a point that kills its worker cannot take an innocent
+    neighbour down twice. A broken pool of ours is replaced; a caller's executor is not
+    ours to replace, and when it refuses work the sweep stops (the store keeps what is
+    done).
+    """
+    pool = _local_pool() if owned else executor
+    width = _width(pool)
+    queue = deque(todo)
+    suspects: deque[int] = deque()
+    losses: dict[int, int] = {}
+    running: dict[cf.Future, int] = {}
+
+    def lose(i: int, exc: BaseException) -> None:
+        losses[i] = losses.get(i, 0) + 1
+        if losses[i] >= 2:
+            finished(i, ([], 0.0, f"worker died twice: {_describe(exc)}"))
+        else:
+            suspects.append(i)
+
+    def submit(i: int) -> None:
+        try:
+            running[pool.submit(_run_point, task, points[i])] = i
+        except RuntimeError as exc:  # BrokenExecutor, or shut down
+            raise MechDesignError(
+                f"the executor refused work ({_describe(exc)}); the finished points are "
+                "in the store: rerun with a working executor to compute the rest"
+            ) from exc
+
+    try:
+        while queue or suspects or running:
+            if suspects:
+                if not running:
+                    submit(suspects.popleft())
+            else:
+                while queue and len(running) < width:
+                    submit(queue.popleft())
+            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                i = running.pop(future)
+                try:
+                    outcome = future.result()
+                except Exception as exc:  # the worker, not the task, failed
+                    broken = broken or isinstance(exc, BrokenProcessPool)
+                    lose(i, exc)
+                    continue
+                finished(i, outcome)
+            if broken and owned:
+                # A broken pool fails every future it holds: collect them, start afresh.
+                for future in cf.wait(running).done:
+                    i = running.pop(future)
+                    try:
+                        outcome = future.result()
+                    except Exception as exc:  # the worker, not the task, failed
+                        lose(i, exc)
+                        continue
+                    finished(i, outcome)
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = _local_pool()
+    except KeyboardInterrupt:
+        for future in running:
+            future.cancel()
+        if owned:
+            _terminate(pool)
+        raise
+    finally:
+        if owned:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
+
+
+def _width(pool: cf.Executor) -> int:
+    """How many points to keep submitted: the pool's worker count (so that a broken
+    process pool takes down only running points), or 2^10 for an executor that does not
+    say (Dask queues them on its scheduler)."""
+    workers = getattr(pool, "_max_workers", None)
+    return int(workers) if isinstance(workers, int) and workers > 0 else 1024
+
+
+def _terminate(pool: cf.ProcessPoolExecutor) -> None:
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+# -- built-in tasks -----------------------------------------------------------------------
+
+
+def make_prior(prior: str, n: int, rep: int = 0) -> np.ndarray:
+    """The built-in tasks' prior on ``n`` symbols: ``"uniform"``, ``"zipf"`` (exponent
+    1.1, :func:`mechdesign.zipf_prior`) or ``"dirichlet"`` (a Dirichlet(1) draw seeded
+    by ``(n, rep)``: the same prior for every ε and c of one repetition)."""
+    n = check_positive_int(n, "n")
+    if isinstance(rep, bool) or not isinstance(rep, Integral) or rep < 0:
+        raise InvalidInputError(f"rep must be an integer >= 0; got {show(rep)}.")
+    if prior == "uniform":
+        return np.full(n, 1.0 / n)
+    if prior == "zipf":
+        from mechdesign.comparison import zipf_prior
+
+        return zipf_prior(n)
+    if prior == "dirichlet":
+        return np.random.default_rng((n, int(rep))).dirichlet(np.ones(n))
+    raise InvalidInputError(f"prior must be one of {PRIORS}; got {show(prior)}.")
+
+
+def _notion(notion: str, epsilon: float, n: int, c: float | None, prior: np.ndarray):
+    from mechdesign.notions import LDP, PML
+
+    epsilon = check_epsilon(epsilon)
+    if notion == "ldp":
+        return LDP(epsilon)
+    if notion == "pml":
+        return PML(epsilon, check_c(c, n) if c is not None else 1.0 / (2 * n))
+    if notion == "pml-prior":
+        return PML(epsilon, prior=as_distribution(prior, "prior", n))
+    raise InvalidInputError(
+        f"notion must be one of ('ldp', 'pml', 'pml-prior'); got {show(notion)}."
+    )
+
+
+def design_task(
+    notion: str,
+    epsilon: float,
+    n: int,
+    prior: str = "uniform",
+    rep: int = 0,
+    c: float | None = None,
+    objective: str = "mutual_information",
+    method: str = "auto",
+    gap: float = 1e-8,
+    time_limit: float | None = None,
+) -> Record:
+    """Design the optimum under a notion at one grid point (:func:`mechdesign.design`).
+
+    ``notion`` is ``"ldp"`` (ε-LDP), ``"pml"`` ((ε, c)-PML; ``c = 1/(2n)`` when None) or
+    ``"pml-prior"`` (ε-PML for the prior itself); the prior is :func:`make_prior`;
+    ``objective`` is the ``utility`` of :func:`mechdesign.design` (``"mutual_information"``
+    or ``"bayes"``), named so that the record's ``utility`` column is the value reached.
+
+    Returns the record ``utility``, ``privacy_level`` (the independent audit),
+    ``audit_passed``, ``method``, ``status``, ``gap`` (upper − lower bound; 0 for a
+    certified LP over every vertex), ``outputs``, ``design_seconds``.
+    """
+    from mechdesign.design import design
+
+    n = check_positive_int(n, "n")
+    p = make_prior(prior, n, rep)
+    result = design(_notion(notion, epsilon, n, c, p), p, utility=objective, method=method,
+                    gap=gap, time_limit=time_limit, progress=False)
+    summary = result.summary()
+    return {
+        "utility": float(result.utility),
+        "privacy_level": float(result.privacy_level),
+        "audit_passed": bool(result.audit_passed),
+        "method": str(result.method),
+        "status": str(result.status),
+        "gap": float(summary.get("gap", 0.0)),
+        "outputs": int(result.mechanism.n_outputs),
+        "design_seconds": float(summary["seconds"]["total"]),
+    }
+
+
+#: The mechanism families :func:`measure_task` and :func:`envelope_task` build.
+FAMILIES = ("grr", "oue", "subset_selection", "hadamard_response", "pml_extremal")
+
+
+def _family(mechanism: str, epsilon: float, n: int, prior: np.ndarray):
+    from mechdesign import mechanisms, protocols
+
+    builders = {
+        "grr": lambda: protocols.generalized_randomized_response(n, epsilon),
+        "oue": lambda: protocols.unary_encoding(n, epsilon),
+        "subset_selection": lambda: protocols.subset_selection(n, epsilon),
+        "hadamard_response": lambda: protocols.hadamard_response(n, epsilon),
+        "pml_extremal": lambda: mechanisms.pml_extremal_mechanism(epsilon, prior),
+    }
+    if mechanism not in builders:
+        raise InvalidInputError(f"mechanism must be one of {FAMILIES}; got {show(mechanism)}.")
+    return builders[mechanism]()
+
+
+def measure_task(mechanism: str, epsilon: float, n: int, prior: str = "uniform",
+                 rep: int = 0, samples: int = 1000) -> Record:
+    """Measure a mechanism family at one grid point: ``mutual_information`` (nats),
+    ``bayes_vulnerability``, ``ldp_level``, ``pml_level`` (for the prior), ``mse`` (the
+    expected squared ℓ2 error of the frequency estimate from ``samples`` reports,
+    :func:`mechdesign.estimation_mse`) and ``outputs``. ``mechanism`` is one of
+    :data:`FAMILIES`."""
+    from mechdesign.leakage import (
+        bayes_vulnerability,
+        ldp_level,
+        mutual_information,
+        pml_level,
+    )
+    from mechdesign.protocols import estimation_mse
+
+    n = check_positive_int(n, "n")
+    p = make_prior(prior, n, rep)
+    k = _family(mechanism, check_epsilon(epsilon), n, p)
+    return {
+        "mutual_information": float(mutual_information(k, p)),
+        "bayes_vulnerability": float(bayes_vulnerability(k, p)),
+        "ldp_level": float(ldp_level(k)),
+        "pml_level": float(pml_level(k, p)),
+        "mse": float(estimation_mse(k, p, samples)),
+        "outputs": int(k.n_outputs),
+    }
+
+
+def envelope_task(mechanism: str, epsilon: float, n: int, delta: float,
+                  prior: str = "uniform", rep: int = 0) -> Record:
+    """The PML envelope ε_c(δ) of a mechanism family at one δ
+    (:func:`mechdesign.pml_envelope`): ``envelope`` (the certified value, nats),
+    ``upper`` (the upper end of its bracket) and ``bad_mass``."""
+    from mechdesign.envelope import pml_envelope
+
+    n = check_positive_int(n, "n")
+    p = make_prior(prior, n, rep)
+    envelope = pml_envelope(_family(mechanism, check_epsilon(epsilon), n, p), p, delta)
+    return {"envelope": float(envelope), "upper": float(envelope.upper),
+            "bad_mass": float(envelope.bad_mass)}
+
+
+# -- the default figure -------------------------------------------------------------------
+
+
+def plot_sweep(table: pd.DataFrame, x: str, y: str, *, over: str = "rep", ax: Any = None):
+    """Plot ``y`` against ``x`` from a sweep table: one line per combination of the other
+    axes that vary, the median over ``over`` (the repetitions) with the band between its
+    25 % and 75 % quantiles. Failed rows (non-empty ``error``) are left out.
+
+    Returns the matplotlib Axes (a new figure's when ``ax`` is None).
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise InvalidInputError(f"table must be a pandas DataFrame; got {type(table).__name__}.")
+    for name, column in (("x", x), ("y", y)):
+        if column not in table.columns:
+            raise InvalidInputError(
+                f"{name} must be a column of the table {list(table.columns)}; got {show(column)}."
+            )
+    ok = table[table["error"] == ""] if "error" in table.columns else table
+    ok = ok[pd.to_numeric(ok[y], errors="coerce").notna()]
+    ignored = {x, y, over, *RESERVED_COLUMNS}
+    lines = [c for c in ok.columns if c not in ignored and ok[c].nunique(dropna=False) > 1
+             and c in _axes_of(table)]
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(6.4, 4.2))
+    groups = ok.groupby(lines, sort=True) if lines else [((), ok)]
+    for key, group in groups:
+        stats = group.groupby(x)[y].quantile([0.25, 0.5, 0.75]).unstack()
+        key = key if isinstance(key, tuple) else (key,)
+        label = ", ".join(f"{c}={v}" for c, v in zip(lines, key, strict=True)) or y
+        (line,) = ax.plot(stats.index, stats[0.5], marker=".", label=label)
+        if over in group.columns and group[over].nunique() > 1:
+            ax.fill_between(stats.index, stats[0.25], stats[0.75], alpha=0.2,
+                            color=line.get_color())
+    ax.set_xlabel(x)
+    ax.set_ylabel(y if over not in ok.columns or ok[over].nunique() <= 1
+                  else f"{y} (median, 25–75 % band over {over})")
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def _axes_of(table: pd.DataFrame) -> list[str]:
+    """The table's axis columns: those before the first record column. Sweep tables keep
+    the axes first; ``attrs["axes"]`` records them."""
+    return list(table.attrs.get("axes", table.columns))
