@@ -422,11 +422,14 @@ def _run_on_pool(task, points, todo, finished, *, owned: bool,
     """Submit the points, at most :func:`_width` at a time, and collect them as they end.
 
     A future that fails lost its worker (the task's own exceptions are caught inside
-    :func:`_run_point`): its point is run again alone, and a second loss records it as
-    failed. Alone, so that a point that kills its worker cannot take an innocent
-    neighbour down twice. A broken pool of ours is replaced; a caller's executor is not
-    ours to replace, and when it refuses work the sweep stops (the store keeps what is
-    done).
+    :func:`_run_point`). A process pool that breaks fails every point it holds, so the
+    culprit is unknown: those points become suspects, run again one at a time. A loss
+    that can be attributed (a suspect running alone, or an executor that fails one
+    future, as Dask does for a lost worker) is a strike; a point's second strike records
+    it as failed. So a point that kills its worker is retried once, alone, and an
+    innocent neighbour is never failed for it. A broken pool of ours is replaced; a
+    caller's executor is not ours to replace, and when it refuses work the sweep stops
+    (the store keeps what is done).
     """
     pool = _local_pool() if owned else executor
     width = _width(pool)
@@ -459,27 +462,32 @@ def _run_on_pool(task, points, todo, finished, *, owned: bool,
             else:
                 while queue and len(running) < width:
                     submit(queue.popleft())
+            alone = len(running) == 1
             done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            if any(f.exception() is not None and isinstance(f.exception(), BrokenProcessPool)
+                   for f in done):
+                # A broken pool fails every future it holds: collect them all.
+                done = cf.wait(running).done
             broken = False
             for future in done:
                 i = running.pop(future)
-                try:
-                    outcome = future.result()
-                except Exception as exc:  # the worker, not the task, failed
-                    broken = broken or isinstance(exc, BrokenProcessPool)
-                    lose(i, exc)
-                    continue
-                finished(i, outcome)
-            if broken and owned:
-                # A broken pool fails every future it holds: collect them, start afresh.
-                for future in cf.wait(running).done:
-                    i = running.pop(future)
-                    try:
-                        outcome = future.result()
-                    except Exception as exc:  # the worker, not the task, failed
+                exc = future.exception()
+                if exc is None:
+                    finished(i, future.result())
+                elif isinstance(exc, BrokenProcessPool):
+                    broken = True
+                    if alone:
                         lose(i, exc)
-                        continue
-                    finished(i, outcome)
+                    else:
+                        suspects.append(i)  # not attributable: run it alone, no strike
+                else:  # the executor lost this point's worker
+                    lose(i, exc)
+            if broken:
+                if not owned:
+                    raise MechDesignError(
+                        "the executor's process pool broke (a worker died); the finished "
+                        "points are in the store: rerun with a working executor"
+                    )
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = _local_pool()
     except KeyboardInterrupt:
