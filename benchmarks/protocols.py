@@ -12,7 +12,9 @@ mechanism improves on the best protocol by more than 10 %, and draws the figure 
 would (``protocols.png``: utility against ε, one line per mechanism).
 
 Run: ``python benchmarks/protocols.py [--k 4 8 16 32] [--epsilon 0.5 1 2 4]
-[--priors uniform zipf adult] [--n 1000] [--out benchmarks/results]``.
+[--priors uniform zipf adult] [--n 1000] [--out benchmarks/results] [--workers W]
+[--store FILE]``. The grid runs through :func:`mechdesign.sweep` on local processes;
+with ``--store`` an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -47,22 +49,27 @@ def prior_of(name: str, k: int) -> np.ndarray:
     raise ValueError(f"unknown prior {name!r}")
 
 
-def sweep(ks, epsilons, priors, n) -> pd.DataFrame:
-    frames = []
-    for prior_name in priors:
-        for k in ks:
-            prior = prior_of(prior_name, k)
-            for eps in epsilons:
-                start = time.perf_counter()
-                table = md.compare(md.LDP(eps), prior, n=n)
-                seconds = time.perf_counter() - start
-                table.insert(0, "prior", prior_name)
-                table.insert(0, "epsilon", eps)
-                table.insert(0, "k", k)
-                frames.append(table)
-                print(f"  k = {k:2d}, ε = {eps:g}, {prior_name:7s}: {seconds:6.1f} s",
-                      flush=True)
-    return pd.concat(frames, ignore_index=True)
+def compare_point(k: int, epsilon: float, prior: str, n: int) -> list[dict]:
+    """One instance of the grid: :func:`mechdesign.compare`'s rows as sweep records."""
+    table = md.compare(md.LDP(epsilon), prior_of(prior, k), n=n)
+    return table.to_dict("records")
+
+
+def run_grid(ks, epsilons, priors, n, *, workers=None, store=None) -> pd.DataFrame:
+    """The grid through :func:`mechdesign.sweep` (local processes; ``store`` makes it
+    resumable). A failed instance stops the benchmark with its error."""
+    grid = {"prior": list(priors), "k": list(ks), "epsilon": list(epsilons), "n": [n]}
+    table = md.sweep(compare_point, grid, store=store,
+                     executor="serial" if workers == 1 else workers)
+    failed = table[table["error"] != ""]
+    if not failed.empty:
+        raise SystemExit(f"failed instances:\n{failed[['k', 'epsilon', 'prior', 'error']]}")
+    for (k, eps, prior), group in table.groupby(["k", "epsilon", "prior"], sort=False):
+        print(f"  k = {k:2d}, ε = {eps:g}, {prior:7s}: {group['seconds'].iloc[0]:6.1f} s")
+    columns = ["k", "epsilon", "prior"] + [c for c in table.columns
+                                           if c not in ("k", "epsilon", "prior", "n",
+                                                        "seconds", "error")]
+    return table[columns]
 
 
 def improvements(results: pd.DataFrame) -> pd.DataFrame:
@@ -127,10 +134,15 @@ def main() -> None:
                         choices=["uniform", "zipf", "adult"])
     parser.add_argument("--n", type=int, default=1000, help="reports for the MSE")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    parser.add_argument("--workers", type=int, default=None,
+                        help="local processes (default: every core; 1 runs serially)")
+    parser.add_argument("--store", type=Path, default=None,
+                        help="sweep store (SQLite) so that a rerun resumes")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    results = sweep(args.k, args.epsilon, args.priors, args.n)
+    results = run_grid(args.k, args.epsilon, args.priors, args.n, workers=args.workers,
+                       store=args.store)
     results.to_csv(args.out / "protocols.csv", index=False)
     pd.set_option("display.width", 200)
     shown = results[["k", "epsilon", "prior", "mechanism", "mutual_information",

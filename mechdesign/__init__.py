@@ -188,7 +188,7 @@ from mechdesign.robust import (
     secret_ldp_level,
 )
 from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
-from mechdesign.sweep import design_task, envelope_task, measure_task, plot_sweep, sweep
+from mechdesign.sweeps import design_task, envelope_task, measure_task, plot_sweep, sweep
 from mechdesign.uncertainty import (
     RenyiBall,
     chi2_radius,

@@ -102,7 +102,7 @@ from mechdesign.reports import (
     rldp_report,
 )
 from mechdesign.sample_audit import audit_pairs
-from mechdesign.sweep import design_task, envelope_task, measure_task, plot_sweep, sweep
+from mechdesign.sweeps import design_task, envelope_task, measure_task, plot_sweep, sweep
 from mechdesign.uncertainty import RenyiBall, chi2_radius
 
 __all__ = ["CLI_MAX_N", "build_parser", "main"]
@@ -791,17 +791,7 @@ def _sweep_executor(args: argparse.Namespace) -> Any:
         raise InvalidInputError(f"--workers must be at least 1; got {args.workers}.")
     if args.workers == 1:
         return "serial"
-    if args.workers is None:
-        return "processes"
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(args.workers, mp_context=_spawn())
-
-
-def _spawn() -> Any:
-    import multiprocessing
-
-    return multiprocessing.get_context("spawn")
+    return "processes" if args.workers is None else args.workers
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
@@ -821,8 +811,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         table = sweep(task, grid, store=out / "sweep.sqlite", executor=executor,
                              progress=not args.quiet, retry_failed=args.retry_failed)
     finally:
-        if hasattr(executor, "shutdown"):
-            executor.shutdown(wait=False, cancel_futures=True)
+        if hasattr(executor, "shutdown"):  # a Dask client's executor
+            executor.shutdown(wait=False)
     table.to_csv(out / "sweep.csv", index=False)
     y = SWEEP_TASKS[args.task]
     failed = int((table["error"] != "").sum())

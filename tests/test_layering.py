@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("design",),  # the design engine (a subpackage)
     ("contraction", "amplification", "envelope", "accounting", "sample_audit", "mechanisms",
      "protocols", "paper_examples", "datasets"),
-    ("reports", "comparison", "sweep"),  # every quantity of one question, for the front ends
+    ("reports", "comparison", "sweeps"),  # every quantity of one question, for the front ends
     ("reproduce", "cli", "__init__"),  # front ends
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}

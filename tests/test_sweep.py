@@ -21,7 +21,7 @@ import pytest
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError
-from mechdesign.sweep import make_prior
+from mechdesign.sweeps import make_prior
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -39,9 +39,9 @@ import signal
 import sys
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -105,6 +105,9 @@ class Config:
     #: compared with ours on Adult (it costs 4-8 x our default's enumeration time).
     synthetic_mechanisms: tuple[str, ...] = ("GRR", "SRR", "IR", "PolyOpt", "NR")
     data: Path | None = None
+    #: The sweep store of the synthetic repetitions (:func:`mechdesign.sweep`): a rerun
+    #: with the same settings computes only the missing ones. None keeps nothing.
+    store: Path | None = None
 
 
 #: Tiny settings: seconds, for the tests and ``--quick``.
@@ -283,60 +286,42 @@ def _synthetic_rep(args: tuple) -> list[dict]:
     return rows
 
 
+def _synthetic_point(alphabet: tuple[int, int], repetition: int, config: Config) -> list[dict]:
+    """One repetition as sweep records: the rows of :func:`_synthetic_rep`, with its
+    ``seconds`` and ``error`` (the sweep's own column names) as ``design_*``."""
+    rows = _synthetic_rep((tuple(alphabet), repetition, config))
+    return [{("design_" + k if k in ("seconds", "error") else k): v for k, v in r.items()}
+            for r in rows]
+
+
 def synthetic_rows(config: Config) -> list[dict]:
-    """Every repetition's rows. A repetition whose worker process dies is retried once in
-    a fresh pool, then reported (on stderr) and left out; design failures inside a
-    repetition are rows with an ``error`` (see :func:`mechanisms_for`)."""
-    tasks = [(shape, rep, config) for shape in config.synthetic_shapes
-             for rep in range(config.reps)]
+    """Every repetition's rows, through :func:`mechdesign.sweep` (``config.workers``
+    local processes, or this process for one; the store ``config.store`` when set, so an
+    interrupted run resumes with the missing repetitions). A repetition that fails as a
+    whole (its worker died twice) is reported on stderr and left out; design failures
+    inside a repetition are rows with an ``error`` (see :func:`mechanisms_for`)."""
+    # The repetition's result depends on the settings, not on where it runs or is kept.
+    task = partial(_synthetic_point, config=replace(config, workers=1, store=None, data=None))
+    grid = {"alphabet": [tuple(shape) for shape in config.synthetic_shapes],
+            "repetition": list(range(config.reps))}
+    table = md.sweep(task, grid, store=config.store,
+                     executor="serial" if config.workers <= 1 else config.workers)
     rows: list[dict] = []
-    if config.workers <= 1:
-        for task in tqdm(tasks, desc="synthetic repetitions"):
-            rows += _synthetic_rep(task)
-        return rows
-    context = multiprocessing.get_context("spawn")
-    attempts = dict.fromkeys(range(len(tasks)), 0)
-    pending = list(range(len(tasks)))
-    with tqdm(total=len(tasks), desc="synthetic repetitions") as bar:
-        while pending:
-            retry = []
-            with ProcessPoolExecutor(config.workers, mp_context=context,
-                                     initializer=_ignore_interrupt) as pool:
-                futures = {pool.submit(_synthetic_rep, tasks[i]): i for i in pending}
-                completed = as_completed(futures)
-                for future in _stop_pool_on_interrupt(pool, completed):
-                    i = futures[future]
-                    try:
-                        rows += future.result()
-                        bar.update()
-                    except BrokenProcessPool:
-                        attempts[i] += 1
-                        if attempts[i] < 2:
-                            retry.append(i)
-                        else:
-                            shape, rep, _ = tasks[i]
-                            tqdm.write(f"repetition {rep} on {shape} killed its worker twice; "
-                                       "left out", file=sys.stderr)
-                            bar.update()
-            pending = retry
+    for record in table.to_dict("records"):
+        if record["error"]:
+            tqdm.write(f"repetition {record['repetition']} on {record['alphabet']} failed "
+                       f"({record['error']}); left out", file=sys.stderr)
+            continue
+        rows.append({("error" if k == "design_error" else
+                      "seconds" if k == "design_seconds" else k): v
+                     for k, v in record.items()
+                     if k not in ("alphabet", "repetition", "seconds", "error")})
     return rows
 
 
 def _ignore_interrupt() -> None:
     """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_pool_on_interrupt(pool: ProcessPoolExecutor, futures):
-    """Yield from ``futures``; on Ctrl-C terminate the workers, cancel what is left and
-    re-raise, instead of waiting for the running repetitions."""
-    try:
-        yield from futures
-    except KeyboardInterrupt:
-        for process in list(pool._processes.values()):
-            process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
 
 
 def summarise_synthetic(rows: list[dict], config: Config) -> dict[str, list[dict]]:
@@ -804,10 +789,17 @@ def _extraction_checks() -> list[Check]:
     ]
 
 
-def _config(settings: Settings) -> Config:
+#: Where ``mechdesign reproduce`` keeps the finished synthetic repetitions, beside (not
+#: inside) the paper's folder, which every run clears: a rerun into the same output
+#: folder, interrupted or not, computes only the repetitions that are missing.
+STORE = Path(".store") / "robust-ldp-synthetic.sqlite"
+
+
+def _config(settings: Settings, folder: Path | None = None) -> Config:
     base = QUICK if settings.quick else Config()
     return replace(base, reps=settings.reps or base.reps, workers=settings.workers,
-                   seed=settings.seed, data=find_adult(settings.data))
+                   seed=settings.seed, data=find_adult(settings.data),
+                   store=None if folder is None else folder.parent / STORE)
 
 
 def _by(rows: list[dict], *keys: str) -> dict[tuple, dict[str, float]]:
@@ -1021,7 +1013,7 @@ def _table2_markdown(path: Path, rows: list[dict]) -> Path:
 
 
 def _synthetic(folder: Path, settings: Settings) -> ItemResult:
-    config = _config(settings)
+    config = _config(settings, folder)
     results = run(config, {"synthetic", "beta"}, folder)
     names = ("fig3_synthetic_nmi", "fig4_realised_epsilon", "fig5_utility_robustness",
              "table2_beta", "synthetic_runs")  # fig5 needs the robustness ε among the ε's

@@ -1,4 +1,5 @@
-"""Sweeps: one function over the product of named parameter axes, on any executor, with
+"""Sweeps (:func:`sweep`; the module is ``sweeps`` so that ``mechdesign.sweep`` is the
+function): one function over the product of named parameter axes, on any executor, with
 every finished point kept on disk.
 
 ``sweep(task, grid)`` calls ``task(**point)`` for every point of the grid and returns a
@@ -36,6 +37,7 @@ Built-in tasks: :func:`design_task`, :func:`measure_task`, :func:`envelope_task`
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import itertools
 import json
@@ -62,13 +64,28 @@ from mechdesign._numerics import (
     check_positive_int,
     show,
 )
+from mechdesign._tolerances import COLUMN_GENERATION_GAP
+from mechdesign.comparison import zipf_prior
+from mechdesign.design import design
+from mechdesign.envelope import pml_envelope
 from mechdesign.errors import InvalidInputError, MechDesignError
+from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information, pml_level
+from mechdesign.mechanisms import pml_extremal_mechanism
+from mechdesign.notions import LDP, PML
+from mechdesign.protocols import (
+    estimation_mse,
+    generalized_randomized_response,
+    hadamard_response,
+    subset_selection,
+    unary_encoding,
+)
 
 __all__ = [
     "FAMILIES",
     "PRIORS",
     "RESERVED_COLUMNS",
     "STORE_BUSY_SECONDS",
+    "THREAD_VARIABLES",
     "design_task",
     "envelope_task",
     "make_prior",
@@ -97,7 +114,7 @@ def sweep(
     grid: Mapping[str, Iterable[Any]] | Sequence[Mapping[str, Any]],
     *,
     store: str | os.PathLike[str] | None = None,
-    executor: cf.Executor | Literal["serial", "processes"] | None = None,
+    executor: cf.Executor | int | Literal["serial", "processes"] | None = None,
     progress: bool = True,
     retry_failed: bool = False,
 ) -> pd.DataFrame:
@@ -120,8 +137,8 @@ def sweep(
         nothing.
     executor
         A :class:`concurrent.futures.Executor` (it is used, not shut down), ``"serial"``
-        (this process, in grid order) or ``"processes"``/None (a pool of local processes
-        on every core, stopped at the end).
+        (this process, in grid order), ``"processes"``/None (a pool of local processes
+        on every core, stopped at the end) or an int (a pool of that many processes).
     progress
         Show a tqdm progress bar on stderr.
     retry_failed
@@ -158,7 +175,8 @@ def sweep(
     results: dict[int, tuple[list[Record], float, str]] = {
         i: done[key] for i, key in enumerate(keys) if key in done
     }
-    bar = tqdm(total=len(points), initial=len(results), desc=f"sweep {name}",
+    short = getattr(getattr(task, "func", task), "__name__", type(task).__name__)
+    bar = tqdm(total=len(points), initial=len(results), desc=f"sweep {short}",
                disable=not progress, unit="point")
 
     def finished(i: int, outcome: tuple[list[Record], float, str]) -> None:
@@ -247,7 +265,13 @@ def _check_name(axis: object) -> None:
 
 
 def _task_name(task: Callable[..., Any]) -> str:
-    """``module.qualname``: with the point and the version, the store's key."""
+    """``module.qualname`` (with the point and the version, the store's key); for a
+    :func:`functools.partial`, the function's name with the ``repr`` of the arguments it
+    binds (so that a partial over other settings is another task)."""
+    if isinstance(task, functools.partial):
+        bound = [repr(a) for a in task.args]
+        bound += [f"{k}={v!r}" for k, v in sorted(task.keywords.items())]
+        return f"{_task_name(task.func)}({', '.join(bound)})"
     module = getattr(task, "__module__", None) or type(task).__module__
     qualname = getattr(task, "__qualname__", None) or type(task).__qualname__
     return f"{module}.{qualname}"
@@ -394,9 +418,34 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _local_pool() -> cf.ProcessPoolExecutor:
-    return cf.ProcessPoolExecutor(os.cpu_count() or 1,
-                                  mp_context=multiprocessing.get_context("spawn"),
+#: Environment variables that size the BLAS and OpenMP thread pools; each worker process
+#: of our pool starts with them at 1 unless the caller set them (one thread per process:
+#: a design's small matrices gain nothing from BLAS threads, and W workers each starting
+#: as many threads as cores oversubscribe the machine, measured in benchmarks/sweep.py).
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+class _OneThreadProcess(multiprocessing.get_context("spawn").Process):  # type: ignore[misc]
+    """A spawned process whose environment limits BLAS/OpenMP to one thread (as loky
+    does for joblib); the parent's environment is restored once the child has started."""
+
+    def start(self) -> None:
+        unset = [name for name in THREAD_VARIABLES if name not in os.environ]
+        os.environ.update(dict.fromkeys(unset, "1"))
+        try:
+            super().start()
+        finally:
+            for name in unset:
+                os.environ.pop(name, None)
+
+
+class _OneThreadContext(type(multiprocessing.get_context("spawn"))):  # type: ignore[misc]
+    Process = _OneThreadProcess
+
+
+def _local_pool(workers: int) -> cf.ProcessPoolExecutor:
+    return cf.ProcessPoolExecutor(workers, mp_context=_OneThreadContext(),
                                   initializer=_ignore_interrupt)
 
 
@@ -406,18 +455,23 @@ def _execute(task, points, todo, executor, finished) -> None:
             finished(i, _run_point(task, points[i]))
         return
     if executor is None or executor == "processes":
-        _run_on_pool(task, points, todo, finished, owned=True, executor=None)
+        _run_on_pool(task, points, todo, finished, owned=os.cpu_count() or 1, executor=None)
+        return
+    if isinstance(executor, Integral) and not isinstance(executor, bool):
+        _run_on_pool(task, points, todo, finished,
+                     owned=check_positive_int(executor, "executor"), executor=None)
         return
     if isinstance(executor, cf.Executor):
-        _run_on_pool(task, points, todo, finished, owned=False, executor=executor)
+        _run_on_pool(task, points, todo, finished, owned=0, executor=executor)
         return
     raise InvalidInputError(
-        "executor must be a concurrent.futures.Executor, 'serial', 'processes' or None; "
+        "executor must be a concurrent.futures.Executor, 'serial', 'processes', a number "
+        "of processes or None; "
         f"got {show(executor)}."
     )
 
 
-def _run_on_pool(task, points, todo, finished, *, owned: bool,
+def _run_on_pool(task, points, todo, finished, *, owned: int,
                  executor: cf.Executor | None) -> None:
     """Submit the points, at most :func:`_width` at a time, and collect them as they end.
 
@@ -429,9 +483,10 @@ def _run_on_pool(task, points, todo, finished, *, owned: bool,
     it as failed. So a point that kills its worker is retried once, alone, and an
     innocent neighbour is never failed for it. A broken pool of ours is replaced; a
     caller's executor is not ours to replace, and when it refuses work the sweep stops
-    (the store keeps what is done).
+    (the store keeps what is done). ``owned`` is the size of our pool (0: use
+    ``executor``).
     """
-    pool = _local_pool() if owned else executor
+    pool = _local_pool(owned) if owned else executor
     width = _width(pool)
     queue = deque(todo)
     suspects: deque[int] = deque()
@@ -489,7 +544,7 @@ def _run_on_pool(task, points, todo, finished, *, owned: bool,
                         "points are in the store: rerun with a working executor"
                     )
                 pool.shutdown(wait=False, cancel_futures=True)
-                pool = _local_pool()
+                pool = _local_pool(owned)
     except KeyboardInterrupt:
         for future in running:
             future.cancel()
@@ -533,8 +588,6 @@ def make_prior(prior: str, n: int, rep: int = 0) -> np.ndarray:
     if prior == "uniform":
         return np.full(n, 1.0 / n)
     if prior == "zipf":
-        from mechdesign.comparison import zipf_prior
-
         return zipf_prior(n)
     if prior == "dirichlet":
         return np.random.default_rng((n, int(rep))).dirichlet(np.ones(n))
@@ -542,8 +595,6 @@ def make_prior(prior: str, n: int, rep: int = 0) -> np.ndarray:
 
 
 def _notion(notion: str, epsilon: float, n: int, c: float | None, prior: np.ndarray):
-    from mechdesign.notions import LDP, PML
-
     epsilon = check_epsilon(epsilon)
     if notion == "ldp":
         return LDP(epsilon)
@@ -565,7 +616,7 @@ def design_task(
     c: float | None = None,
     objective: str = "mutual_information",
     method: str = "auto",
-    gap: float = 1e-8,
+    gap: float = COLUMN_GENERATION_GAP,
     time_limit: float | None = None,
 ) -> Record:
     """Design the optimum under a notion at one grid point (:func:`mechdesign.design`).
@@ -579,8 +630,6 @@ def design_task(
     ``audit_passed``, ``method``, ``status``, ``gap`` (upper − lower bound; 0 for a
     certified LP over every vertex), ``outputs``, ``design_seconds``.
     """
-    from mechdesign.design import design
-
     n = check_positive_int(n, "n")
     p = make_prior(prior, n, rep)
     result = design(_notion(notion, epsilon, n, c, p), p, utility=objective, method=method,
@@ -603,14 +652,12 @@ FAMILIES = ("grr", "oue", "subset_selection", "hadamard_response", "pml_extremal
 
 
 def _family(mechanism: str, epsilon: float, n: int, prior: np.ndarray):
-    from mechdesign import mechanisms, protocols
-
     builders = {
-        "grr": lambda: protocols.generalized_randomized_response(n, epsilon),
-        "oue": lambda: protocols.unary_encoding(n, epsilon),
-        "subset_selection": lambda: protocols.subset_selection(n, epsilon),
-        "hadamard_response": lambda: protocols.hadamard_response(n, epsilon),
-        "pml_extremal": lambda: mechanisms.pml_extremal_mechanism(epsilon, prior),
+        "grr": lambda: generalized_randomized_response(n, epsilon),
+        "oue": lambda: unary_encoding(n, epsilon),
+        "subset_selection": lambda: subset_selection(n, epsilon),
+        "hadamard_response": lambda: hadamard_response(n, epsilon),
+        "pml_extremal": lambda: pml_extremal_mechanism(epsilon, prior),
     }
     if mechanism not in builders:
         raise InvalidInputError(f"mechanism must be one of {FAMILIES}; got {show(mechanism)}.")
@@ -624,14 +671,6 @@ def measure_task(mechanism: str, epsilon: float, n: int, prior: str = "uniform",
     expected squared ℓ2 error of the frequency estimate from ``samples`` reports,
     :func:`mechdesign.estimation_mse`) and ``outputs``. ``mechanism`` is one of
     :data:`FAMILIES`."""
-    from mechdesign.leakage import (
-        bayes_vulnerability,
-        ldp_level,
-        mutual_information,
-        pml_level,
-    )
-    from mechdesign.protocols import estimation_mse
-
     n = check_positive_int(n, "n")
     p = make_prior(prior, n, rep)
     k = _family(mechanism, check_epsilon(epsilon), n, p)
@@ -650,8 +689,6 @@ def envelope_task(mechanism: str, epsilon: float, n: int, delta: float,
     """The PML envelope ε_c(δ) of a mechanism family at one δ
     (:func:`mechdesign.pml_envelope`): ``envelope`` (the certified value, nats),
     ``upper`` (the upper end of its bracket) and ``bad_mass``."""
-    from mechdesign.envelope import pml_envelope
-
     n = check_positive_int(n, "n")
     p = make_prior(prior, n, rep)
     envelope = pml_envelope(_family(mechanism, check_epsilon(epsilon), n, p), p, delta)
