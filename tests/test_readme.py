@@ -22,12 +22,15 @@ def test_readme_has_python_blocks():
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)), ids=[f"block{i}" for i in range(len(BLOCKS))])
-def test_readme_block_runs_in_a_fresh_interpreter(index):
+def test_readme_block_runs_in_a_fresh_interpreter(index, tmp_path):
     block = BLOCKS[index]
     if ADULT in block and not (ROOT / ADULT).is_file():
         pytest.skip("a clone without the shared data: the CSV example cannot run")
+    # In a scratch folder (a block may write files), with the data path made absolute.
+    block = block.replace(ADULT, str((ROOT / ADULT).resolve()))
     done = subprocess.run(
-        [sys.executable, "-c", block], cwd=ROOT, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True,
+        timeout=600,
     )
     assert done.returncode == 0, f"README block {index} failed:\n{done.stderr}"
     assert done.stdout == "", "a README block printed something it does not show"
