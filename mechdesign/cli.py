@@ -782,7 +782,7 @@ def _sweep_executor(args: argparse.Namespace) -> Any:
                 "--scheduler needs Dask distributed: pip install \"mechdesign[distributed]\"."
             ) from exc
         try:
-            return Client(args.scheduler, timeout=30).get_executor()
+            return Client(args.scheduler, timeout=30)
         except (OSError, TimeoutError, ValueError) as exc:
             raise InvalidInputError(
                 f"--scheduler: cannot reach the Dask scheduler at {args.scheduler!r} ({exc})."
@@ -802,7 +802,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             "envelope": envelope_task}[args.task]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    executor = _sweep_executor(args)
+    client = _sweep_executor(args)
+    executor = client.get_executor() if hasattr(client, "get_executor") else client
     points = math.prod(len(v) for v in grid.values())
     print(f"mechdesign sweep: {args.task} over {points} points into {out}/ "
           f"(store {out / 'sweep.sqlite'}: a rerun computes only the missing points)",
@@ -811,8 +812,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         table = sweep(task, grid, store=out / "sweep.sqlite", executor=executor,
                              progress=not args.quiet, retry_failed=args.retry_failed)
     finally:
-        if hasattr(executor, "shutdown"):  # a Dask client's executor
-            executor.shutdown(wait=False)
+        if hasattr(client, "close"):  # a Dask client
+            client.close()
     table.to_csv(out / "sweep.csv", index=False)
     y = SWEEP_TASKS[args.task]
     failed = int((table["error"] != "").sum())

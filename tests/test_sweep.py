@@ -375,3 +375,30 @@ def test_command_line_sweep_mistakes_are_one_line(tmp_path, capsys, extra, messa
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_the_command_line_runs_on_a_dask_scheduler(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from mechdesign.cli import main
+
+    argv = ["sweep", "--task", "measure", "--epsilon", "0.5,1", "--n", "3,4",
+            "--out", str(tmp_path), "--quiet"]
+    assert main([*argv, "--workers", "1"]) == 0
+    serial = pd.read_csv(tmp_path / "sweep.csv", keep_default_na=False)
+    (tmp_path / "sweep.sqlite").unlink()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert main([*argv, "--scheduler", cluster.scheduler_address]) == 0
+    dask = pd.read_csv(tmp_path / "sweep.csv", keep_default_na=False)
+    pd.testing.assert_frame_equal(serial.drop(columns="seconds"), dask.drop(columns="seconds"))
+    assert len(dask) == 16
+
+
+def test_plot_sweep_refuses_unknown_columns():
+    table = md.sweep(md.dobrushin_bound, {"epsilon": [0.5, 1], "c": [0.1], "n": [4]},
+                     executor="serial", progress=False)
+    with pytest.raises(InvalidInputError, match="y must be a column"):
+        md.plot_sweep(table, "epsilon", "utility")
+    with pytest.raises(InvalidInputError, match="table must be a pandas DataFrame"):
+        md.plot_sweep([1, 2], "epsilon", "value")
