@@ -11,7 +11,8 @@ with its own options and prints tables. Parts:
                growing |X|, each in a subprocess with a time limit.
 
 Run: ``python benchmarks/rldp_experiments.py [adult|synthetic|beta|scaling|all]
-[--out DIR] [--reps R] [--workers W] [--seed S] [--data CSV] [--quick]``.
+[--out DIR] [--reps R] [--workers W] [--seed S] [--data CSV] [--quick] [--store FILE]``.
+The synthetic repetitions run through :func:`mechdesign.sweep`.
 """
 
 from __future__ import annotations
@@ -53,9 +54,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int)
     parser.add_argument("--data", type=Path, help="the Adult CSV")
     parser.add_argument("--quick", action="store_true", help="tiny settings (seconds)")
+    parser.add_argument("--store", type=Path,
+                        help="sweep store (SQLite) of the synthetic repetitions: a rerun "
+                             "computes only the missing ones")
     args = parser.parse_args()
     config = QUICK if args.quick else Config()
-    for name in ("reps", "workers", "seed", "data"):
+    for name in ("reps", "workers", "seed", "data", "store"):
         if getattr(args, name) is not None:
             config = replace(config, **{name: getattr(args, name)})
     parts = {"adult", "synthetic", "beta", "scaling"} if "all" in args.parts else set(args.parts)
