@@ -560,3 +560,18 @@ def test_column_source_refuses_an_unknown_method():
     objective = md.MutualInformationUtility(np.full(4, 0.25))
     with pytest.raises(md.InvalidInputError, match="method must be 'enumeration' or"):
         column_source(md.LDP(1.0), objective, "auto")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_unique_patterns_is_numpys_unique_rows_in_the_same_order(n, m, seed):
+    from mechdesign.design.patterns import unique_patterns
+
+    rng = np.random.default_rng(seed)
+    z = rng.random((m, n)) < rng.random()
+    z = np.vstack([z, z[rng.integers(0, m, size=m)]])  # duplicates
+    expected, first = np.unique(z, axis=0, return_index=True)
+    got, got_first = unique_patterns(z, return_index=True)
+    assert got.dtype == np.bool_
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(got_first, first)

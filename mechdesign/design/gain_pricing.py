@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import show
-from mechdesign.design.patterns import PricingOracle, pattern_families
+from mechdesign.design.patterns import PricingOracle, pattern_families, unique_patterns
 from mechdesign.design.sources import Pricing, _check_dual, _sorted_pricing, register_source
 from mechdesign.design.utilities import GainUtility
 from mechdesign.errors import InvalidInputError, UnsupportedError
@@ -109,7 +109,7 @@ class GainPricingOracle:
         columns, bound = [], -math.inf
         for family in self.families:
             z, best = family.linear_maximum(scores)
-            columns.append(family.points(np.unique(z, axis=0)))
+            columns.append(family.points(unique_patterns(z)))
             bound = max(bound, float(best.max()))
         points = np.unique(np.vstack(columns), axis=0)
         costs = self.values(points) - points @ lam

@@ -100,7 +100,7 @@ from mechdesign.design.utilities import mutual_information_columns
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import LDP, PML
 
-__all__ = ["PricingOracle", "ldp_column", "pattern_families", "price_ldp"]
+__all__ = ["PricingOracle", "ldp_column", "pattern_families", "price_ldp", "unique_patterns"]
 
 # -- algorithm knobs --------------------------------------------------------------------
 
@@ -124,6 +124,20 @@ PRICING_HEURISTIC_SLOPES = 48
 #: cost is kept as a candidate column).
 PRICING_LOCAL_STARTS = 4
 PRICING_LOCAL_STEPS = 50
+
+
+def unique_patterns(
+    z: NDArray[np.bool_], return_index: bool = False
+) -> NDArray[np.bool_] | tuple[NDArray[np.bool_], NDArray[np.int64]]:
+    """``np.unique(z, axis=0)`` for boolean rows, in the same (lexicographic) order, by
+    packing each row into bytes and comparing those (``np.unique`` with ``axis=0`` sorts
+    a structured view one field at a time: at N = 64 it took 40 % of an ε-LDP design).
+    Packing is big-endian, so byte order is row order and the padding bits are equal."""
+    z = np.ascontiguousarray(z, dtype=bool)
+    packed = np.packbits(z, axis=1)
+    keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first = np.unique(keys, return_index=True)
+    return (z[first], first) if return_index else z[first]
 
 
 def _entropy_term(x: NDArray[np.float64] | float) -> NDArray[np.float64]:
@@ -250,11 +264,11 @@ class _Family:
     def heuristic_patterns(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
         """Patterns and reduced costs of :meth:`candidates` and of a local search from
         the best :data:`PRICING_LOCAL_STARTS` of them."""
-        z = np.unique(self.candidates(dual), axis=0)
+        z = unique_patterns(self.candidates(dual))
         r = self.reduced_costs(z, dual)
         starts = z[np.argsort(-r, kind="stable")[:PRICING_LOCAL_STARTS]]
         near, near_r = self.local_search(starts, dual)
-        z, first = np.unique(np.vstack([z, near]), axis=0, return_index=True)
+        z, first = unique_patterns(np.vstack([z, near]), return_index=True)
         return z, np.concatenate([r, near_r])[first]
 
     def heuristic_pricing(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
@@ -266,7 +280,7 @@ class _Family:
     ) -> tuple[NDArray, NDArray, float, int]:
         """Columns, reduced costs, an upper bound on the family's best reduced cost,
         and the MIPs solved (see :meth:`PricingOracle.price`)."""
-        guesses = np.unique(self.candidates(dual), axis=0)
+        guesses = unique_patterns(self.candidates(dual))
         guess_costs = self.reduced_costs(guesses, dual)
         start = guesses[int(np.argmax(guess_costs))]
         # Dinkelbach starts at the best heuristic ratio; a single step (column
@@ -278,7 +292,7 @@ class _Family:
         near, near_r = self.local_search(z[None, :], dual)
         zs = np.vstack([z[None, :], near, met])
         rs = np.concatenate([[r], near_r, self.reduced_costs(met, dual)])
-        zs, first = np.unique(zs, axis=0, return_index=True)
+        zs, first = unique_patterns(zs, return_index=True)
         return self.points(zs), rs[first], bound, mips
 
     # -- exact MIP ----------------------------------------------------------------------
