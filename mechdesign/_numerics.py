@@ -143,7 +143,7 @@ def as_stochastic_matrix(
         row = int(np.argmax(off))
         raise InvalidInputError(
             f"{name} must be row-stochastic (rows are inputs; each row sums to 1 within "
-            f"{atol:g}); row {row + 1} (index {row}) sums to {show(sums[row])}."
+            f"atol = {atol:g}); row {row + 1} (index {row}) sums to {show(sums[row])}."
         )
     k.setflags(write=False)
     return k
@@ -185,13 +185,89 @@ def check_positive_int(value: int, name: str) -> int:
 
 
 def as_real(value: float, name: str) -> float:
+    """A real number (int, float, Fraction, numpy scalar) as a float, or raise: booleans,
+    strings (numeric or not), complex numbers, arrays and None are refused."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise InvalidInputError(f"{name} must be a real number; got {show(value)}.")
     return float(value)
 
 
+def check_real(
+    value: float,
+    name: str,
+    *,
+    low: float = -math.inf,
+    high: float = math.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
+    """A real number in the interval from ``low`` to ``high`` (closed ends unless
+    ``low_open``/``high_open``; an infinite end is allowed as a value only when closed),
+    never NaN; the error names ``name`` and quotes the interval."""
+    v = as_real(value, name)
+    above = v > low if low_open else v >= low
+    below = v < high if high_open else v <= high
+    if math.isnan(v) or not (above and below):
+        left = "(" if low_open else "["
+        right = ")" if high_open else "]"
+        raise InvalidInputError(
+            f"{name} must lie in {left}{show(low)}, {show(high)}{right}; got {show(value)}."
+        )
+    return v
+
+
+def check_int(value: int, name: str, *, low: int = 0, high: int | None = None) -> int:
+    """An integer (not a bool, not a float such as 2.0) with ``low <= value <= high``."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise InvalidInputError(f"{name} must be an integer; got {show(value)}.")
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"between {low} and {high}"
+        raise InvalidInputError(f"{name} must be an integer {bound}; got {show(value)}.")
+    return int(value)
+
+
+def check_size(value: int, name: str, maximum: int, *, low: int = 1, why: str = "") -> int:
+    """A size ``low <= value``; above ``maximum`` a :class:`TooLargeError` (the input is
+    valid, the computation is not feasible here) saying why."""
+    from mechdesign.errors import TooLargeError
+
+    v = check_int(value, name, low=low)
+    if v > maximum:
+        raise TooLargeError(
+            f"{name} = {v} is above the largest supported, {maximum}"
+            + (f" ({why})" if why else "") + "."
+        )
+    return v
+
+
+def check_bool(value: bool, name: str) -> bool:
+    """``True`` or ``False`` (numpy booleans too); anything else, truthy or not, is
+    refused rather than read as a flag."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidInputError(f"{name} must be True or False; got {show(value)}.")
+
+
+def check_choice(value: str, name: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (strings), compared exactly."""
+    if not isinstance(value, str) or value not in choices:
+        raise InvalidInputError(f"{name} must be one of {choices}; got {show(value)}.")
+    return value
+
+
+def check_seed(seed: object, name: str = "seed") -> int | None:
+    """A seed for :func:`numpy.random.default_rng`: None or an integer >= 0."""
+    if seed is None:
+        return None
+    return check_int(seed, name, low=0)
+
+
 def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
-    """A numpy Generator from a Generator, an int seed or None, or raise naming ``name``."""
+    """A numpy Generator from a Generator, an int seed (>= 0) or None, or raise naming
+    ``name`` (a bool or a float is not a seed)."""
+    if not isinstance(rng, (np.random.Generator, np.random.BitGenerator,
+                            np.random.SeedSequence)):
+        check_seed(rng, name)
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError) as exc:

@@ -65,6 +65,8 @@ from mechdesign._numerics import (
     LOG_FLOAT_MAX,
     as_float_array,
     check_epsilon,
+    check_int,
+    check_tolerance,
     show,
 )
 from mechdesign._tolerances import (
@@ -179,6 +181,14 @@ class RatioCone:
         b.setflags(write=False)
         object.__setattr__(self, "numerators", a)
         object.__setattr__(self, "denominators", b)
+        if self.known_vertex_bound is not None:
+            object.__setattr__(self, "known_vertex_bound",
+                               check_int(self.known_vertex_bound, "known_vertex_bound", low=1))
+        if self.closed_form is not None and not callable(self.closed_form):
+            raise InvalidInputError(
+                f"closed_form must be a function of the cone (or None); got "
+                f"{show(self.closed_form)}."
+            )
 
     @property
     def n(self) -> int:
@@ -218,6 +228,7 @@ class RatioCone:
 
     def contains(self, v: ArrayLike, *, atol: float = VERTEX_FEASIBILITY_ATOL) -> bool:
         """Whether ``v`` lies in the cone, up to ``atol`` on each scaled inequality."""
+        atol = check_tolerance(atol, "atol")
         x = as_float_array(v, "v", ndim=1)
         if x.shape[0] != self.n:
             raise InvalidInputError(f"v must have length {self.n}; got {x.shape[0]}.")
@@ -290,6 +301,8 @@ class RatioCone:
         """
         if backend not in BACKENDS:
             raise InvalidInputError(f"backend must be one of {BACKENDS}; got {show(backend)}.")
+        max_vertices = check_int(max_vertices, "max_vertices", low=1)
+        max_active_sets = check_int(max_active_sets, "max_active_sets", low=1)
         if backend == "auto":
             if self.closed_form is not None:
                 backend = "closed_form"

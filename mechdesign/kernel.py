@@ -7,6 +7,7 @@ A mechanism is ``K[x, y] = P(Y = y | X = x)``: rows are inputs, columns are outp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -15,10 +16,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
+    _real_dtype_check,
     as_distribution,
     as_float_array,
     as_generator,
     as_stochastic_matrix,
+    check_choice,
+    check_int,
+    check_real,
+    check_tolerance,
     show,
 )
 from mechdesign._tolerances import (
@@ -72,7 +78,8 @@ class Mechanism:
     atol: float = field(default=STOCHASTIC_ATOL, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "matrix", as_stochastic_matrix(self.matrix, "K", atol=self.atol))
+        object.__setattr__(self, "matrix",
+                           as_stochastic_matrix(self.matrix, "matrix", atol=self.atol))
 
     # -- construction -------------------------------------------------------------------
 
@@ -84,7 +91,21 @@ class Mechanism:
         mechanism by a left-stochastic matrix whose *columns* are inputs; this transposes
         it once at the boundary.
         """
-        return cls(as_float_array(q, "Q", ndim=2).T, atol=atol)
+        _real_dtype_check(q, "q")
+        columns = as_stochastic_matrix(np.asarray(q).T,
+                                       "q (transposed: its columns are the inputs)", atol=atol)
+        return cls._validated(columns, atol)
+
+    @classmethod
+    def _validated(cls, matrix: NDArray[np.float64], atol: float) -> Mechanism:
+        """A Mechanism of a matrix that is a kernel by construction (checked where it was
+        built, at its own precision); not checked again."""
+        matrix = np.array(matrix, dtype=float)
+        matrix.setflags(write=False)
+        self = object.__new__(cls)
+        object.__setattr__(self, "matrix", matrix)
+        object.__setattr__(self, "atol", atol)
+        return self
 
     def to_columns(self) -> NDArray[np.float64]:
         """The transpose ``Q[y, x]``, the robust-LDP paper's orientation."""
@@ -144,7 +165,9 @@ class Mechanism:
                 f"post must have one row per output of K ({self.n_outputs}); "
                 f"got shape {k_post.shape}."
             )
-        return Mechanism(self.matrix @ k_post, atol=self.atol)
+        # The product's rows sum to 1 within the factors' own precision (float32 ``post``
+        # included): it is a kernel by construction, not a user's input to check again.
+        return Mechanism._validated(self.matrix @ k_post, self.atol)
 
     def reduced(self, *, rtol: float = PROPORTIONAL_RTOL) -> Mechanism:
         """The reduced mechanism: all-zero columns removed, proportional columns merged.
@@ -156,9 +179,9 @@ class Mechanism:
         App. C, following McIver et al. 2014). Classes are ordered by their first output;
         :func:`output_classes` gives the grouping.
         """
-        classes = output_classes(self, rtol=rtol)
+        classes = output_classes(self, rtol=check_tolerance(rtol, "rtol"))
         columns = [self.matrix[:, group].sum(axis=1) for group in classes]
-        return Mechanism(np.column_stack(columns), atol=self.atol)
+        return Mechanism._validated(np.column_stack(columns), self.atol)
 
     # -- privatising data --------------------------------------------------------------------
 
@@ -204,7 +227,7 @@ class Mechanism:
         return np.array(self.matrix, dtype=dtype, copy=True)
 
 
-def as_matrix(kernel: Mechanism | ArrayLike, name: str = "K") -> NDArray[np.float64]:
+def as_matrix(kernel: Mechanism | ArrayLike, name: str = "kernel") -> NDArray[np.float64]:
     """The validated (N, M) matrix of a :class:`Mechanism` or of a 2-D array-like."""
     if isinstance(kernel, Mechanism):
         return kernel.matrix
@@ -222,6 +245,7 @@ def output_classes(
     smallest member.
     """
     k = as_matrix(kernel)
+    rtol = check_tolerance(rtol, "rtol")
     totals = k.sum(axis=0)
     normalised = {y: k[:, y] / totals[y] for y in range(k.shape[1]) if totals[y] > 0}
     classes: list[list[int]] = []
@@ -296,8 +320,9 @@ def estimate_input_distribution(
     k = as_matrix(kernel)
     n, m = k.shape
     q_hat = _empirical_output_distribution(outputs, counts, m)
-    if method not in ("auto", "inverse", "em"):
-        raise InvalidInputError(f"method must be 'auto', 'inverse' or 'em'; got {show(method)}.")
+    check_choice(method, "method", ("auto", "inverse", "em"))
+    tol = check_real(tol, "tol", low=0.0, high=math.inf, low_open=True, high_open=True)
+    max_iter = check_int(max_iter, "max_iter", low=1)
     singular = np.linalg.svd(k, compute_uv=False)
     full_rank = singular.size == n and singular[-1] > RANK_RTOL * singular[0]
     if method == "auto":
@@ -348,12 +373,23 @@ def _empirical_output_distribution(
             raise InvalidInputError(f"counts must be non-negative; got {show(tally)}.")
     total = tally.sum()
     if total <= 0:
-        raise InvalidInputError("need at least one privatised sample; got none.")
+        given, value = ("outputs", outputs) if outputs is not None else ("counts", counts)
+        raise InvalidInputError(
+            f"{given} must hold at least one privatised sample; got {show(value)}."
+        )
     return tally / total
 
 
 def _as_indices(values: ArrayLike | Sequence[int], name: str, upper: int) -> NDArray[np.int64]:
-    array = np.asarray(values)
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InvalidInputError(
+            f"{name} must be an array of integer indices; got {show(values)}."
+        ) from exc
+    if array.dtype.kind == "b":
+        raise InvalidInputError(f"{name} must hold integer indices, not booleans; got "
+                                f"{show(values)}.")
     if array.size == 0:
         return array.astype(np.int64)
     if not np.issubdtype(array.dtype, np.integer):

@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 from mechdesign._numerics import (
     as_distribution,
     as_float_array,
+    as_real,
     check_alpha,
     check_c,
     show,
@@ -77,7 +78,7 @@ def mutual_information(kernel: KernelLike, prior: ArrayLike, *, base: float | No
     value = max(value, 0.0)  # I ≥ 0; only rounding can make the sum negative
     if base is None:
         return value
-    b = float(base)
+    b = as_real(base, "base")
     if not (b > 0 and b != 1 and math.isfinite(b)):
         raise InvalidInputError(f"base must be positive, finite and != 1; got {show(base)}.")
     return value / math.log(b)
@@ -125,13 +126,13 @@ def g_vulnerability(kernel: KernelLike, prior: ArrayLike, gain: ArrayLike) -> fl
     return float(np.sum(p_y[seen] * np.max(g @ posterior, axis=0)))
 
 
-def check_gain(gain: ArrayLike, n: int) -> NDArray[np.float64]:
-    """A gain matrix: finite, 2-D, of shape ``(W, n)`` with ``W ≥ 1``."""
-    g = as_float_array(gain, "gain", ndim=2)
+def check_gain(gain: ArrayLike, n: int, name: str = "gain") -> NDArray[np.float64]:
+    """A gain (or loss) matrix: finite, 2-D, of shape ``(W, n)`` with ``W ≥ 1``."""
+    g = as_float_array(gain, name, ndim=2)
     if g.shape[1] != n or g.shape[0] < 1:
         raise InvalidInputError(
-            f"gain must have shape (W, {n}) with W >= 1 guesses (one column per input); "
-            f"got shape {g.shape}."
+            f"{name} must have shape (W, {n}) with W >= 1 guesses (one column per input of "
+            f"the prior); got shape {g.shape}."
         )
     return g
 

@@ -37,16 +37,18 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
     as_distribution,
+    as_float_array,
     check_c,
     check_epsilon,
     check_positive_int,
     show,
 )
 from mechdesign._tolerances import (
+    C_BOUNDARY_RTOL,
     VERTEX_FEASIBILITY_ATOL,
 )
 from mechdesign.cones import RatioCone
-from mechdesign.errors import InvalidInputError
+from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import ldp_level, pml_capacity, pml_level
 from mechdesign.robust import realised_epsilon, robust_ldp_level, secret_ldp_level
@@ -59,6 +61,7 @@ from mechdesign.uncertainty import (
 __all__ = [
     "LDP",
     "PML",
+    "RATIO_CONE_MAX_ENTRIES",
     "NonRobustLDP",
     "Notion",
     "RobustLDP",
@@ -129,6 +132,10 @@ class Notion(Protocol):
 #: What :func:`check_notion` asks of a notion (the members of :class:`Notion`).
 _NOTION_MEMBERS = ("epsilon", "input_size", "cone", "level", "dobrushin_bound")
 
+#: The largest ratio cone built in memory: pairs × coordinates entries of its numerator
+#: (and denominator) matrix, 2^27 doubles = 1 GiB each. ε-LDP reaches it at N = 512.
+RATIO_CONE_MAX_ENTRIES = 2**27
+
 
 def check_notion(notion: object, name: str = "notion") -> Notion:
     """``notion`` if it has every member of :class:`Notion`, else
@@ -161,6 +168,7 @@ def pml_cone(
     priors = np.asarray(vertex_priors, dtype=float)
     m, n = priors.shape
     support = np.flatnonzero(priors.max(axis=0) > 0)
+    _check_cone_entries(support.size * m * n, n, name)
     numerators = np.repeat(np.eye(n)[support], m, axis=0)
     denominators = np.tile(priors, (support.size, 1))
     return RatioCone(
@@ -171,6 +179,16 @@ def pml_cone(
         known_vertex_bound=known_vertex_bound,
         closed_form=closed_form,
     )
+
+
+def _check_cone_entries(entries: int, n: int, name: str) -> None:
+    """Refuse (before allocating) a ratio cone above :data:`RATIO_CONE_MAX_ENTRIES`."""
+    if entries > RATIO_CONE_MAX_ENTRIES:
+        raise TooLargeError(
+            f"n = {n} inputs is too many for {name}'s ratio cone: its pairs × coordinates "
+            f"({entries:,} entries) exceed {RATIO_CONE_MAX_ENTRIES:,} (the limit that keeps "
+            "it in memory). Column generation designs such sizes without the cone."
+        )
 
 
 def ldp_cone_vertices(cone: RatioCone) -> NDArray[np.float64]:
@@ -353,6 +371,7 @@ class LDP:
     def cone(self, n: int) -> RatioCone:
         """The notion's ratio cone on ``n`` inputs (see :class:`Notion`)."""
         n = check_positive_int(n, "n")
+        _check_cone_entries(n * n * n, n, f"{self.epsilon:g}-LDP")
         return pml_cone(
             self.epsilon,
             np.eye(n),
@@ -366,8 +385,16 @@ class LDP:
         return ldp_level(kernel)
 
     def dobrushin_bound(self, n: int) -> float | None:
-        """``(e^ε − 1)/(e^ε + 1) = tanh(ε/2)``, Kairouz et al. (Dobrushin paper eq. 4)."""
+        """``(e^ε − 1)/(e^ε + 1) = tanh(ε/2)``, Kairouz et al. (Dobrushin paper eq. 4);
+        the same for every ``n`` (which is still checked: a positive integer)."""
+        check_positive_int(n, "n")
         return math.tanh(self.epsilon / 2) if math.isfinite(self.epsilon) else 1.0
+
+    def vertex_bound(self, n: int) -> int:
+        """``max(2^n − 2, n)``: the section's vertices are the normalised ``{1, e^ε}^n``
+        patterns (:func:`ldp_cone_vertices`), without building the cone."""
+        n = check_positive_int(n, "n")
+        return max(2**n - 2, n)
 
 
 @dataclass(frozen=True, repr=False)
@@ -401,11 +428,8 @@ class PML:
         if self.prior is not None:
             object.__setattr__(self, "prior", as_distribution(self.prior, "prior"))
         if self.priors is not None:
-            rows = np.array(self.priors, dtype=float)
-            if rows.ndim != 2 or rows.shape[0] == 0:
-                raise InvalidInputError(
-                    f"priors must be a non-empty list of distributions; got shape {rows.shape}."
-                )
+            as_float_array(self.priors, "priors", ndim=2)  # real, 2-D, non-empty, finite
+            rows = np.asarray(self.priors)  # each row checked at its own precision
             checked = np.array([as_distribution(p, f"priors[{i}]") for i, p in enumerate(rows)])
             checked.setflags(write=False)
             object.__setattr__(self, "priors", checked)
@@ -481,6 +505,11 @@ class PML:
         ``+∞``, the limit along the hull).
         """
         k = as_matrix(kernel)
+        if self.input_size is not None and k.shape[0] != self.input_size:
+            raise InvalidInputError(
+                f"kernel must have {self.input_size} rows, one per input of "
+                f"{self._describe()}; got shape {k.shape}."
+            )
         self._check_n(k.shape[0])
         if self.c is not None:
             return pml_capacity(k, self.c)
@@ -498,20 +527,32 @@ class PML:
         """Ξ(ε, c) for ``(ε, c)``-PML (Dobrushin paper, Theorem 1); ``None`` for a known
         prior or a hull of priors, where no closed form is known: there
         :func:`~mechdesign.contraction.max_dobrushin` gives the exact value by LP."""
+        n = self._check_n(n)
         if self.c is None:
             return None
-        return dobrushin_bound(self.epsilon, check_c(self.c, n), n)
+        return dobrushin_bound(self.epsilon, self.c, n)
 
     def _check_n(self, n: int) -> int:
         n = check_positive_int(n, "n")
         size = self.input_size
         if size is not None and n != size:
             raise InvalidInputError(
-                f"{self._describe()} is defined on {size} inputs; got a problem with {n}."
+                f"n must be {size}: {self._describe()} is defined on {size} inputs; got "
+                f"n = {n}."
             )
-        if self.c is not None:
-            check_c(self.c, n)
+        if self.c is not None and self.c > 1.0 / n * (1 + C_BOUNDARY_RTOL):
+            raise InvalidInputError(
+                f"c must satisfy 0 < c <= 1/N = {show(1.0 / n)} for N = n = {n} inputs "
+                f"(Q_X(c) is empty when c > 1/N), so n must be at most 1/c = "
+                f"{show(1.0 / self.c)}; got c = {show(self.c)} and n = {n}."
+            )
         return n
+
+    def vertex_bound(self, n: int) -> int | None:
+        """The closed-form bound on the section's vertices on ``n`` inputs (patterns of
+        :func:`_pml_pattern_bound`) without building the cone; None for a hull of priors."""
+        n = self._check_n(n)
+        return _pml_pattern_bound(n) if self.priors is None else None
 
     def _describe(self) -> str:
         if self.c is not None:
@@ -611,7 +652,7 @@ class RobustLDP:
             raise InvalidInputError(f"ball must be a RenyiBall; got {type(self.ball).__name__}.")
         alphabet = SecretAlphabet.of(self.shape, self.ball.center.shape[0], "ball's center")
         object.__setattr__(self, "shape", alphabet.shape)
-        alphabet.conditionals(self.ball.center)  # refuses P̂_s = 0 with a clear message
+        _positive_secrets(alphabet, self.ball.center, "ball")
         if self.variant not in ("default", "paper"):
             raise InvalidInputError(
                 f"variant must be 'default' or 'paper'; got {show(self.variant)}."
@@ -647,7 +688,9 @@ class RobustLDP:
         return robust_ldp_level(kernel, self.ball, self.shape)
 
     def dobrushin_bound(self, n: int) -> float | None:
-        """No closed-form bound on η_TV is known for this notion (``None``)."""
+        """No closed-form bound on η_TV is known for this notion (``None``; ``n`` is
+        still checked)."""
+        _check_size(n, self.input_size, self)
         return None
 
 
@@ -672,7 +715,7 @@ class NonRobustLDP:
         object.__setattr__(self, "p_hat", p)
         alphabet = SecretAlphabet.of(self.shape, p.shape[0], "p_hat")
         object.__setattr__(self, "shape", alphabet.shape)
-        alphabet.conditionals(p)  # refuses P̂_s = 0
+        _positive_secrets(alphabet, p, "p_hat")
 
     def __repr__(self) -> str:
         return (
@@ -701,7 +744,9 @@ class NonRobustLDP:
         return realised_epsilon(kernel, self.p_hat, self.shape)
 
     def dobrushin_bound(self, n: int) -> float | None:
-        """No closed-form bound on η_TV is known for this notion (``None``)."""
+        """No closed-form bound on η_TV is known for this notion (``None``; ``n`` is
+        still checked)."""
+        _check_size(n, self.input_size, self)
         return None
 
 
@@ -741,16 +786,26 @@ class SecretLDP:
         return secret_ldp_level(kernel, self.shape)
 
     def dobrushin_bound(self, n: int) -> float | None:
-        """No closed-form bound on η_TV is known for this notion (``None``)."""
+        """No closed-form bound on η_TV is known for this notion (``None``; ``n`` is
+        still checked)."""
+        _check_size(n, self.input_size, self)
         return None
+
+
+def _positive_secrets(alphabet: SecretAlphabet, p: NDArray[np.float64], name: str) -> None:
+    """Refuse ``P̂_s = 0`` for a secret ``s``, naming the argument that carries ``P̂``."""
+    try:
+        alphabet.conditionals(p)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{name}: {exc}") from exc
 
 
 def _check_size(n: int, size: int, notion: object) -> None:
     n = check_positive_int(n, "n")
     if n != size:
         raise InvalidInputError(
-            f"{type(notion).__name__} is defined on |S|·|U| = {size} inputs; got a problem "
-            f"with {n}."
+            f"n must be {size}: {type(notion).__name__} is defined on |S|·|U| = {size} "
+            f"inputs; got n = {n}."
         )
 
 

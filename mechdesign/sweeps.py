@@ -59,9 +59,13 @@ from tqdm.auto import tqdm
 
 from mechdesign._numerics import (
     as_distribution,
+    check_bool,
     check_c,
+    check_choice,
     check_epsilon,
+    check_int,
     check_positive_int,
+    check_size,
     show,
 )
 from mechdesign._tolerances import COLUMN_GENERATION_GAP
@@ -85,6 +89,7 @@ __all__ = [
     "PRIORS",
     "RESERVED_COLUMNS",
     "STORE_BUSY_SECONDS",
+    "TASK_MAX_N",
     "THREAD_VARIABLES",
     "design_task",
     "envelope_task",
@@ -96,6 +101,8 @@ __all__ = [
 
 #: Columns every sweep table has besides the axes; a task's record may not use them.
 RESERVED_COLUMNS = ("seconds", "error")
+#: The largest ``n`` of the built-in tasks (their priors and kernels are dense).
+TASK_MAX_N = 2**16
 #: How long a store write waits for another sweep's write to the same file (seconds).
 STORE_BUSY_SECONDS = 600.0
 #: The priors the built-in tasks draw: ``uniform``, ``zipf`` (exponent 1.1) and
@@ -162,6 +169,8 @@ def sweep(
     """
     if not callable(task):
         raise InvalidInputError(f"task must be callable; got {show(task)}.")
+    progress = check_bool(progress, "progress")
+    retry_failed = check_bool(retry_failed, "retry_failed")
     points = _points(grid)
     name = _task_name(task)
     keys = [_point_key(name, point) for point in points]
@@ -578,13 +587,17 @@ def _terminate(pool: cf.ProcessPoolExecutor) -> None:
 # -- built-in tasks -----------------------------------------------------------------------
 
 
+def _check_task_n(n: int, low: int = 2) -> int:
+    return check_size(n, "n", TASK_MAX_N, low=low,
+                      why="a task's prior and mechanism are dense arrays of this size")
+
+
 def make_prior(prior: str, n: int, rep: int = 0) -> np.ndarray:
     """The built-in tasks' prior on ``n`` symbols: ``"uniform"``, ``"zipf"`` (exponent
     1.1, :func:`mechdesign.zipf_prior`) or ``"dirichlet"`` (a Dirichlet(1) draw seeded
     by ``(n, rep)``: the same prior for every ε and c of one repetition)."""
-    n = check_positive_int(n, "n")
-    if isinstance(rep, bool) or not isinstance(rep, Integral) or rep < 0:
-        raise InvalidInputError(f"rep must be an integer >= 0; got {show(rep)}.")
+    n = _check_task_n(n, low=1)
+    rep = check_int(rep, "rep", low=0)
     if prior == "uniform":
         return np.full(n, 1.0 / n)
     if prior == "zipf":
@@ -596,15 +609,15 @@ def make_prior(prior: str, n: int, rep: int = 0) -> np.ndarray:
 
 def _notion(notion: str, epsilon: float, n: int, c: float | None, prior: np.ndarray):
     epsilon = check_epsilon(epsilon)
+    check_choice(notion, "notion", ("ldp", "pml", "pml-prior"))
+    if c is not None and notion != "pml":
+        raise InvalidInputError(f"c applies to notion='pml' only; got c = {show(c)} with "
+                                f"notion={show(notion)}.")
     if notion == "ldp":
         return LDP(epsilon)
     if notion == "pml":
         return PML(epsilon, check_c(c, n) if c is not None else 1.0 / (2 * n))
-    if notion == "pml-prior":
-        return PML(epsilon, prior=as_distribution(prior, "prior", n))
-    raise InvalidInputError(
-        f"notion must be one of ('ldp', 'pml', 'pml-prior'); got {show(notion)}."
-    )
+    return PML(epsilon, prior=as_distribution(prior, "prior", n))
 
 
 def design_task(
@@ -630,7 +643,8 @@ def design_task(
     ``audit_passed``, ``method``, ``status``, ``gap`` (upper − lower bound; 0 for a
     certified LP over every vertex), ``outputs``, ``design_seconds``.
     """
-    n = check_positive_int(n, "n")
+    n = _check_task_n(n)
+    check_choice(objective, "objective", ("mutual_information", "bayes"))
     p = make_prior(prior, n, rep)
     result = design(_notion(notion, epsilon, n, c, p), p, utility=objective, method=method,
                     gap=gap, time_limit=time_limit, progress=False)
@@ -652,6 +666,7 @@ FAMILIES = ("grr", "oue", "subset_selection", "hadamard_response", "pml_extremal
 
 
 def _family(mechanism: str, epsilon: float, n: int, prior: np.ndarray):
+    check_choice(mechanism, "mechanism", FAMILIES)
     builders = {
         "grr": lambda: generalized_randomized_response(n, epsilon),
         "oue": lambda: unary_encoding(n, epsilon),
@@ -659,8 +674,6 @@ def _family(mechanism: str, epsilon: float, n: int, prior: np.ndarray):
         "hadamard_response": lambda: hadamard_response(n, epsilon),
         "pml_extremal": lambda: pml_extremal_mechanism(epsilon, prior),
     }
-    if mechanism not in builders:
-        raise InvalidInputError(f"mechanism must be one of {FAMILIES}; got {show(mechanism)}.")
     return builders[mechanism]()
 
 
@@ -671,7 +684,8 @@ def measure_task(mechanism: str, epsilon: float, n: int, prior: str = "uniform",
     expected squared ℓ2 error of the frequency estimate from ``samples`` reports,
     :func:`mechdesign.estimation_mse`) and ``outputs``. ``mechanism`` is one of
     :data:`FAMILIES`."""
-    n = check_positive_int(n, "n")
+    n = _check_task_n(n)
+    samples = check_int(samples, "samples", low=1)
     p = make_prior(prior, n, rep)
     k = _family(mechanism, check_epsilon(epsilon), n, p)
     return {
@@ -689,7 +703,7 @@ def envelope_task(mechanism: str, epsilon: float, n: int, delta: float,
     """The PML envelope ε_c(δ) of a mechanism family at one δ
     (:func:`mechdesign.pml_envelope`): ``envelope`` (the certified value, nats),
     ``upper`` (the upper end of its bracket) and ``bad_mass``."""
-    n = check_positive_int(n, "n")
+    n = _check_task_n(n)
     p = make_prior(prior, n, rep)
     envelope = pml_envelope(_family(mechanism, check_epsilon(epsilon), n, p), p, delta)
     return {"envelope": float(envelope), "upper": float(envelope.upper),
@@ -708,11 +722,15 @@ def plot_sweep(table: pd.DataFrame, x: str, y: str, *, over: str = "rep", ax: An
     """
     if not isinstance(table, pd.DataFrame):
         raise InvalidInputError(f"table must be a pandas DataFrame; got {type(table).__name__}.")
-    for name, column in (("x", x), ("y", y)):
-        if column not in table.columns:
+    for name, column in (("x", x), ("y", y), ("over", over)):
+        if not isinstance(column, str) or (name != "over" and column not in table.columns):
             raise InvalidInputError(
                 f"{name} must be a column of the table {list(table.columns)}; got {show(column)}."
             )
+    if not pd.api.types.is_numeric_dtype(table[y]) or pd.api.types.is_bool_dtype(table[y]):
+        raise InvalidInputError(f"y must be a numeric column; {y!r} holds {table[y].dtype}.")
+    if ax is not None and not callable(getattr(ax, "plot", None)):
+        raise InvalidInputError(f"ax must be a matplotlib Axes or None; got {show(ax)}.")
     ok = table[table["error"] == ""] if "error" in table.columns else table
     ok = ok[pd.to_numeric(ok[y], errors="coerce").notna()]
     ignored = {x, y, over, *RESERVED_COLUMNS}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -26,7 +27,7 @@ from mechdesign.errors import InvalidInputError
 def test_kernels_that_are_not_real_numbers_are_refused(value, message):
     with pytest.raises(InvalidInputError, match=message):
         md.ldp_level(value)
-    with pytest.raises(InvalidInputError, match="K"):
+    with pytest.raises(InvalidInputError, match="matrix"):
         md.Mechanism(value)
 
 
@@ -187,3 +188,103 @@ def test_linear_extreme_with_negligible_center_entries():
     assert md.renyi_divergence(center, r, 2) <= 0.05 + 1e-12
     low, _ = md.linear_extreme(c, center, 2, 0.05, maximize=False)
     assert low == pytest.approx(math.exp(-0.05), rel=1e-12)
+
+
+# -- every argument by its own name (the bad-input battery, tests/test_fuzz.py) ---------
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: md.ldp_level(None), "kernel"),
+        (lambda: md.mutual_information([[1.0]], [1.0], base="2"), "base"),
+        (lambda: md.mutual_information([[1.0]], [1.0], base=True), "base"),
+        (lambda: md.Mechanism("abc"), "matrix"),
+        (lambda: md.Mechanism.from_columns([[0.5, 0.5], [0.25, 0.75]]), "q"),
+        (lambda: md.Mechanism([[0.5, 0.5], [0.25, 0.75]]).reduced(rtol=-1.0), "rtol"),
+        (lambda: md.output_classes([[0.5, 0.5]], rtol=math.nan), "rtol"),
+        (lambda: md.estimate_input_distribution(np.eye(2), [0, 1], tol="0.1"), "tol"),
+        (lambda: md.estimate_input_distribution(np.eye(2), [0, 1], max_iter=2.5), "max_iter"),
+        (lambda: md.estimate_input_distribution(np.eye(2), [[0, 1], [1]]), "outputs"),
+        (lambda: md.estimate_input_distribution(np.eye(2), counts=[0, 0]), "counts"),
+        (lambda: md.Mechanism(np.eye(2)).sample([0, 1], rng=True), "rng"),
+        (lambda: md.LDP(1.0).cone(3).contains([0.2, 0.3, 0.5], atol=-1.0), "atol"),
+        (lambda: md.LDP(1.0).cone(3).vertices(max_vertices="3"), "max_vertices"),
+        (lambda: md.LDP(1.0).cone(3).vertices(max_active_sets=-3), "max_active_sets"),
+        (lambda: md.LDP(1.0).dobrushin_bound(0), "n"),
+        (lambda: md.PML(1.0, priors=[["0.5", "0.5"]]), "priors"),
+        (lambda: md.PML(1.0, c=0.1).cone(11), "n"),
+        (lambda: md.PML(1.0, prior=[0.5, 0.3, 0.2]).level(np.full((4, 2), 0.5)), "kernel"),
+        (lambda: md.SecretLDP(1.0, (2, 2)).cone(3), "n"),
+        (lambda: md.NonRobustLDP(1.0, [0.5, 0.5, 0.0, 0.0], (2, 2)), "p_hat"),
+        (lambda: md.design(md.LDP(1.0), [0.5, 0.5], max_vertices=math.nan), "max_vertices"),
+        (lambda: md.design(md.LDP(1.0), [0.5, 0.5], gap=True), "gap"),
+        (lambda: md.design(md.LDP(1.0), [0.5, 0.5], time_limit="1"), "time_limit"),
+        (lambda: md.MutualInformationUtility([0.5, 0.5]).column_values([0.5, 0.5]), "columns"),
+        (lambda: md.GainUtility(np.eye(2), [0.5, 0.5]).column_values([[1.0, -1.0]]),
+         "columns"),
+        (lambda: md.GainUtility(np.eye(2), [0.5, 0.5]).of(np.full((3, 2), 0.5)), "kernel"),
+        (lambda: md.GainUtility.from_loss(np.ones((2, 3)), [0.5, 0.5]), "loss"),
+        (lambda: md.FDivergenceUtility([0.5, 0.5], [0.2, 0.8], f=lambda t: t), "f"),
+        (lambda: md.design_task("ldp", 1.0, 3, objective="mi"), "objective"),
+        (lambda: md.design_task("ldp", 1.0, 3, c=0.1), "c"),
+        (lambda: md.design_task("ldp", 1.0, 1), "n"),
+        (lambda: md.measure_task("grr", 1.0, 3, samples=0), "samples"),
+        (lambda: md.measure_task({"a": 1}, 1.0, 3), "mechanism"),
+        (lambda: md.sweep(md.dobrushin_bound, {"epsilon": [1.0], "c": [0.1], "n": [3]},
+                          progress="no"), "progress"),
+    ],
+)
+def test_bad_arguments_are_refused_by_their_own_name(call, name):
+    with pytest.raises(InvalidInputError) as info:
+        call()
+    assert re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", str(info.value)), str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: md.LDP(1.0).cone(10**12), "n"),
+        (lambda: md.design_task("ldp", 1.0, 10**12), "n"),
+        (lambda: md.measure_task("grr", 1.0, 10**12), "n"),
+    ],
+)
+def test_sizes_beyond_memory_are_too_large_not_a_crash(call, name):
+    with pytest.raises(md.TooLargeError, match=rf"\b{name}\b"):
+        call()
+
+
+def test_closed_form_vertex_bounds_count_the_vertices():
+    """LDP.vertex_bound (2^N − 2, without a cone) is the exact vertex count, and the
+    (ε, c)-PML bound is at least the count, both against cddlib's enumeration."""
+    for n in range(2, 7):
+        assert md.LDP(1.0).vertex_bound(n) == len(md.LDP(1.0).cone(n).vertices("cdd").points)
+        notion = md.PML(1.0, c=1 / (2 * n))
+        assert notion.vertex_bound(n) >= len(notion.cone(n).vertices("cdd").points)
+        assert notion.vertex_bound(n) == notion.cone(n).vertex_bound()
+
+
+def test_from_columns_and_then_keep_float32_precision():
+    q = np.array([[0.1, 0.7], [0.9, 0.3]], dtype=np.float32)  # columns are inputs
+    k = md.Mechanism.from_columns(q)
+    np.testing.assert_allclose(k.matrix, q.T.astype(float), rtol=0, atol=0)
+    post = np.array([[0.3, 0.7], [0.6, 0.4]], dtype=np.float32)
+    composed = k.then(post)
+    np.testing.assert_allclose(composed.matrix, k.matrix @ post.astype(float), rtol=1e-15)
+    assert composed.reduced().n_outputs == 2  # exact: a count
+
+
+def test_f_divergence_utility_of_a_float32_kernel_equals_the_direct_divergence():
+    k = np.array([[0.1, 0.9], [0.7, 0.3]], dtype=np.float32)
+    utility = md.FDivergenceUtility([0.5, 0.5], [0.2, 0.8])
+    q0 = np.array([0.5, 0.5]) @ k.astype(float)
+    q1 = np.array([0.2, 0.8]) @ k.astype(float)
+    direct = float(np.sum(q0 * np.log(q0 / q1)))  # KL by hand
+    assert utility.of(k) == pytest.approx(direct, rel=1e-6)
+    assert utility.of(md.Mechanism(k)) == pytest.approx(direct, rel=1e-6)
+
+
+def test_infinite_time_limit_means_none():
+    a = md.design(md.LDP(1.0), [0.5, 0.3, 0.2], time_limit=math.inf)
+    b = md.design(md.LDP(1.0), [0.5, 0.3, 0.2])
+    assert a.utility == pytest.approx(b.utility, rel=1e-12)

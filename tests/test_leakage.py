@@ -343,7 +343,7 @@ def test_bad_prior_raises(prior, fragment):
 )
 def test_bad_kernel_raises_in_every_measure(kernel):
     for measure in (md.ldp_level, md.maximal_leakage, md.dobrushin_coefficient):
-        with pytest.raises(md.InvalidInputError, match="K must be"):
+        with pytest.raises(md.InvalidInputError, match="kernel must be"):
             measure(kernel)
 
 

@@ -42,6 +42,8 @@ from numpy.typing import ArrayLike, NDArray
 from mechdesign._numerics import (
     LOG_FLOAT_MAX,
     as_distribution,
+    check_int,
+    check_real,
     show,
 )
 from mechdesign._tolerances import (
@@ -201,13 +203,11 @@ def design(
     notion, objective = resolve_problem(notion, prior, utility)
     if method not in METHODS:
         raise InvalidInputError(f"method must be one of {METHODS}; got {show(method)}.")
-    if time_limit is not None and not (
-        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
-    ):
-        raise InvalidInputError(
-            f"time_limit must be a positive number of seconds; got {show(time_limit)}."
-        )
+    if time_limit is not None:
+        time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+        time_limit = None if math.isinf(time_limit) else time_limit  # no limit
     gap = check_gap(gap)
+    max_vertices = check_int(max_vertices, "max_vertices", low=1)
     if progress is None:
         progress = sys.stderr.isatty()
     elif not isinstance(progress, bool):
@@ -258,7 +258,12 @@ def choose_method(notion: Notion, objective: Utility) -> str:
     if source is None or not source.exact or not source.supports(notion, objective.prior):
         return "enumeration"
     threshold = getattr(source, "auto_max_vertices", AUTO_MAX_VERTICES)
-    large = notion.cone(objective.n).vertex_bound() > threshold
+    # The notion's closed-form bound when it has one: the cone of ε-LDP alone is N³ numbers.
+    bound = getattr(notion, "vertex_bound", None)
+    bound = bound(objective.n) if callable(bound) else None
+    if bound is None:
+        bound = notion.cone(objective.n).vertex_bound()
+    large = bound > threshold
     return "column_generation" if large else "enumeration"
 
 

@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
+    as_real,
     show,
 )
 from mechdesign._tolerances import (
@@ -325,10 +326,7 @@ def _check_dual(dual: ArrayLike, n: int) -> NDArray[np.float64]:
 
 def check_gap(gap: float, name: str = "gap") -> float:
     """A gap tolerance (or a time limit): positive and finite."""
-    try:
-        value = float(gap)
-    except (TypeError, ValueError):
-        value = math.nan
+    value = as_real(gap, name)
     if not (math.isfinite(value) and value > 0):
         raise InvalidInputError(f"{name} must be a positive finite number; got {show(gap)}.")
     return value

@@ -16,11 +16,13 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
     as_distribution,
+    as_float_array,
     show,
 )
+from mechdesign._tolerances import VERTEX_FEASIBILITY_ATOL
 from mechdesign.divergences import KL, FGenerator, f_divergence
 from mechdesign.errors import InvalidInputError
-from mechdesign.kernel import Mechanism
+from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import (
     bayes_vulnerability,
     check_gain,
@@ -35,6 +37,33 @@ __all__ = [
     "Utility",
     "mutual_information_columns",
 ]
+
+
+def check_columns(columns: ArrayLike, n: int) -> NDArray[np.float64]:
+    """The ``columns`` argument of a utility's public ``column_values``: a finite,
+    non-negative 2-D array with ``n`` entries per row (a column of a mechanism)."""
+    if isinstance(columns, np.ndarray) and columns.shape == (0, n):
+        return columns.astype(float)  # no columns: no values (column generation's empty set)
+    v = as_float_array(columns, "columns", ndim=2)
+    if v.shape[1] != n:
+        raise InvalidInputError(
+            f"columns must have {n} entries per row (one per input); got shape {v.shape}."
+        )
+    # Vertex backends leave rounding-size negatives (−4e-15 from cddlib): those pass.
+    if np.any(v < -VERTEX_FEASIBILITY_ATOL * max(1.0, float(np.abs(v).max()))):
+        raise InvalidInputError(
+            f"columns must be non-negative; its smallest entry is {show(v.min())}."
+        )
+    return v
+
+
+def _kernel_rows(kernel: Mechanism | ArrayLike, n: int) -> NDArray[np.float64]:
+    k = as_matrix(kernel)
+    if k.shape[0] != n:
+        raise InvalidInputError(
+            f"kernel must have {n} rows (the utility's inputs); got shape {k.shape}."
+        )
+    return k
 
 
 def mutual_information_columns(prior: NDArray[np.float64], columns: NDArray) -> NDArray:
@@ -94,11 +123,11 @@ class MutualInformationUtility:
 
     def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         """``μ(v)`` for every row ``v`` of ``columns`` (see :class:`Utility`)."""
-        return mutual_information_columns(self.prior, columns)
+        return mutual_information_columns(self.prior, check_columns(columns, self.n))
 
     def of(self, kernel: Mechanism) -> float:
         """The utility of a whole mechanism, computed independently of the columns."""
-        return mutual_information(kernel, self.prior)
+        return mutual_information(_kernel_rows(kernel, self.n), self.prior)
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,6 +154,11 @@ class FDivergenceUtility:
         p1 = as_distribution(self.p1, "p1", p0.shape[0])
         object.__setattr__(self, "p0", p0)
         object.__setattr__(self, "p1", p1)
+        if not isinstance(self.f, FGenerator):
+            raise InvalidInputError(
+                f"f must be an FGenerator (such as md.KL, md.CHI_SQUARED or "
+                f"md.f_alpha_generator(alpha)); got {show(self.f)}."
+            )
         object.__setattr__(self, "name", f"{self.f.name} divergence")
 
     @property
@@ -133,7 +167,7 @@ class FDivergenceUtility:
 
     def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         """``μ(v)`` for every row ``v`` of ``columns`` (see :class:`Utility`)."""
-        v = np.asarray(columns, dtype=float)
+        v = check_columns(columns, self.n)
         a = v @ self.p0
         b = v @ self.p1
         out = np.zeros(v.shape[0])
@@ -148,8 +182,11 @@ class FDivergenceUtility:
 
     def of(self, kernel: Mechanism) -> float:
         """The utility of a whole mechanism, computed independently of the columns."""
-        k = kernel.matrix
-        return f_divergence(self.p0 @ k, self.p1 @ k, self.f)
+        k = _kernel_rows(kernel, self.n)
+        # Output distributions computed here (not a user's input): normalised once, so
+        # that a float32 kernel's row sums (1 ± 1e-7) do not fail f_divergence's check.
+        q0, q1 = self.p0 @ k, self.p1 @ k
+        return f_divergence(q0 / q0.sum(), q1 / q1.sum(), self.f)
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,7 +238,7 @@ class GainUtility:
     def from_loss(cls, loss: ArrayLike, prior: ArrayLike) -> GainUtility:
         """The gain ``g = max(L) − L`` of a loss matrix ``L[w, x]`` (shape (W, N))."""
         p = as_distribution(prior, "prior")
-        lo = check_gain(loss, p.shape[0])
+        lo = check_gain(loss, p.shape[0], "loss")
         return cls(lo.max() - lo, p, name="g-vulnerability (from a loss)")
 
     @property
@@ -221,12 +258,13 @@ class GainUtility:
 
     def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         """``μ(v) = max_w a_w·v`` for every row ``v`` of ``columns``."""
-        v = np.asarray(columns, dtype=float)
+        v = check_columns(columns, self.n)
         return np.max(v @ self.weights.T, axis=1)
 
     def of(self, kernel: Mechanism) -> float:
         """``V_g(P, K)`` through the posteriors (:func:`~mechdesign.leakage.g_vulnerability`;
         :func:`~mechdesign.leakage.bayes_vulnerability` for ``g = I``)."""
+        k = _kernel_rows(kernel, self.n)
         if self.is_bayes:
-            return bayes_vulnerability(kernel, self.prior)
-        return g_vulnerability(kernel, self.prior, self.gain)
+            return bayes_vulnerability(k, self.prior)
+        return g_vulnerability(k, self.prior, self.gain)
