@@ -39,7 +39,7 @@ def _position(index: tuple[int, ...]) -> str:
     return f"entry {index}"
 
 
-def _real_dtype_check(value: ArrayLike, name: str) -> np.dtype:
+def check_real_dtype(value: ArrayLike, name: str) -> np.dtype:
     """Refuse what ``np.array(value, dtype=float)`` would coerce silently: complex numbers
     (their imaginary part dropped), strings (parsed), booleans, and objects that are not
     real numbers. Returns the input's own dtype (for its precision)."""
@@ -63,8 +63,8 @@ def _real_dtype_check(value: ArrayLike, name: str) -> np.dtype:
 
 def as_float_array(value: ArrayLike, name: str, ndim: int) -> NDArray[np.float64]:
     """Convert ``value`` to a finite float array with ``ndim`` dimensions, or raise. Real
-    numbers only (:func:`_real_dtype_check`): complex, text, booleans are refused."""
-    _real_dtype_check(value, name)
+    numbers only (:func:`check_real_dtype`): complex, text, booleans are refused."""
+    check_real_dtype(value, name)
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -88,7 +88,7 @@ def as_distribution(
     :class:`InvalidInputError` naming ``name``.
     """
     atol = check_tolerance(atol, "atol")
-    dtype = _real_dtype_check(value, name)
+    dtype = check_real_dtype(value, name)
     p = as_float_array(value, name, ndim=1)
     atol = _precision_atol(dtype, atol, p.shape[0])
     if n is not None and p.shape[0] != n:
@@ -131,7 +131,7 @@ def as_stochastic_matrix(
     Rows must sum to 1 within ``atol`` (within the input's own precision for float32 or
     float16 input, :func:`_precision_atol`); nothing is renormalised."""
     atol = check_tolerance(atol, "atol")
-    dtype = _real_dtype_check(value, name)
+    dtype = check_real_dtype(value, name)
     k = as_float_array(value, name, ndim=2)
     atol = _precision_atol(dtype, atol, k.shape[1])
     if np.any(k < 0):

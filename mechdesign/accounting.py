@@ -50,17 +50,26 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_real, check_epsilon, check_positive_int, show
-from mechdesign._tolerances import COLLINEAR_ATOL
+from mechdesign._numerics import (
+    as_distribution,
+    as_real,
+    as_stochastic_matrix,
+    check_epsilon,
+    check_positive_int,
+    show,
+)
+from mechdesign._tolerances import COLLINEAR_ATOL, STOCHASTIC_ATOL
 from mechdesign.envelope import composition_envelope_bound
-from mechdesign.errors import InvalidInputError, UnsupportedError
+from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import ldp_level
-from mechdesign.notions import LDP
+from mechdesign.notions import LDP, check_notion
 
 __all__ = [
+    "ACCOUNTING_MAX_GRID",
     "COMPOSED_MAX_EPSILON",
     "DISCRETIZATION",
+    "PML_COMPOSITION_MAX_HISTORY",
     "ComposedDelta",
     "ComposedEpsilon",
     "DominatingPair",
@@ -80,6 +89,15 @@ COMPOSED_MAX_EPSILON = 700.0
 #: reports exceeds the tight one by at most about ``n`` times this.
 DISCRETIZATION = 1e-4
 
+#: Most cells of the dense privacy-loss grid a composition may need (about ``uses ×
+#: loss range / discretization``; dp_accounting convolves arrays of that length by FFT,
+#: some 30 bytes a cell at its peak): 5·10⁷ cells is about 1.5 GB.
+ACCOUNTING_MAX_GRID = 5 * 10**7
+
+#: Most entries of the joint history ``N × Π M_i`` that :func:`pml_composition_bound`
+#: builds (the chain rule runs over every output sequence): 2²⁴ doubles, 128 MB.
+PML_COMPOSITION_MAX_HISTORY = 2**24
+
 
 # -- the trade-off envelope ------------------------------------------------------------
 
@@ -87,10 +105,12 @@ DISCRETIZATION = 1e-4
 def _pair_breakpoints(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
     """The breakpoints ``(α, β)`` of ``T(P, Q)``: Neyman–Pearson sets of outputs by
     decreasing ``q/p`` (outputs with ``p = 0`` first), from ``(0, 1)`` to ``(1, 0)``."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(p > 0, q / np.where(p > 0, p, 1.0), np.inf)
+    # The ratio in logs: q/p overflows for a subnormal p (5e-324), its log does not.
+    with np.errstate(divide="ignore"):
+        log_q, log_p = np.log(q), np.log(np.where(p > 0, p, 1.0))
+    log_ratio = np.where(p > 0, log_q - log_p, np.inf)
     keep = (p > 0) | (q > 0)
-    order = np.argsort(-ratio[keep], kind="stable")
+    order = np.argsort(-log_ratio[keep], kind="stable")
     alpha = np.concatenate([[0.0], np.cumsum(p[keep][order])])
     # β is the Q-mass not yet rejected, summed from the far end (exactly 0 at the end);
     # before anything is rejected it is 1 by definition.
@@ -107,6 +127,11 @@ def _lower_hull(points: NDArray[np.float64]) -> NDArray[np.float64]:
     pts = points[np.lexsort((points[:, 1], points[:, 0]))]
     hull: list[NDArray[np.float64]] = []
     for point in pts:
+        if hull and hull[-1][0] == point[0]:
+            # The same α (exactly), higher β: above the hull. Checked first: the cross
+            # product of points a subnormal α apart is below COLLINEAR_ATOL whatever
+            # their β, and would pop the lower one.
+            continue
         while len(hull) >= 2:
             (a0, b0), (a1, b1) = hull[-2], hull[-1]
             cross = (a1 - a0) * (point[1] - b0) - (b1 - b0) * (point[0] - a0)
@@ -114,8 +139,6 @@ def _lower_hull(points: NDArray[np.float64]) -> NDArray[np.float64]:
                 hull.pop()
             else:
                 break
-        if hull and hull[-1][0] == point[0]:
-            continue  # the same α (exactly), higher β: above the hull
         hull.append(point)
     return np.array(hull)
 
@@ -163,7 +186,8 @@ class DominatingPair:
         # Divided through by e^ε where it is large: no overflow.
         with np.errstate(over="ignore"):
             growth = math.exp(eps) if eps < 700 else math.inf
-        excess = np.where(self.p > 0, self.q - growth * self.p, self.q)
+        with np.errstate(invalid="ignore"):  # inf · 0 in the branch np.where drops
+            excess = np.where(self.p > 0, self.q - growth * self.p, self.q)
         return float(np.maximum(excess, 0.0).sum())
 
 
@@ -197,18 +221,18 @@ def privacy_loss_distribution(
     ``discretization`` nats: its δ(ε) are upper bounds on the kernel's. Compose it with
     ``.compose`` / ``.self_compose`` and read ``.get_epsilon_for_delta`` /
     ``.get_delta_for_epsilon``.
-    """
-    from dp_accounting.pld import privacy_loss_distribution as pld
 
-    interval = _check_discretization(discretization)
+    Raises
+    ------
+    TooLargeError
+        The loss grid, ``loss range / discretization`` cells, is above
+        :data:`ACCOUNTING_MAX_GRID` (a tiny ``discretization``).
+    """
     pair = dominating_pair(kernel)
-    with np.errstate(divide="ignore"):
-        log_p, log_q = np.log(pair.p), np.log(pair.q)
-    lower = {i: float(v) for i, v in enumerate(log_p)}
-    upper = {i: float(v) for i, v in enumerate(log_q)}
-    return pld.from_two_probability_mass_functions(
-        lower, upper, pessimistic_estimate=True, value_discretization_interval=interval
-    )
+    interval = _check_discretization(discretization)
+    if np.any((pair.p > 0) & (pair.q > 0)):
+        _check_grid([pair], 1, interval)
+    return _pld(pair, interval)
 
 
 @dataclass(frozen=True)
@@ -299,13 +323,21 @@ def composed_epsilon(
         PML notions raise :class:`~mechdesign.errors.UnsupportedError`: for a known
         prior use :func:`pml_composition_bound`; for ``(ε, c)``-PML no composition
         result is implemented.
+
+    Raises
+    ------
+    TooLargeError
+        The loss grid of the composition, about ``uses × loss range / discretization``
+        cells, is above :data:`ACCOUNTING_MAX_GRID` (a large ``n`` or a tiny
+        ``discretization``).
     """
     d = _check_probability(delta, "delta")
-    composed, levels, uses, interval = _composition(kernels, n, discretization, notion)
+    composed, levels, count, uses, interval = _composition(kernels, n, discretization, notion)
+    epsilon = math.inf if composed is None else float(composed.get_epsilon_for_delta(d))
     return ComposedEpsilon(
-        epsilon=float(composed.get_epsilon_for_delta(d)),
-        basic=float(sum(levels)),
-        advanced=_advanced_epsilon(levels, d),
+        epsilon=epsilon,
+        basic=count * math.fsum(levels),
+        advanced=_advanced_epsilon(levels, count, d),
         delta=d,
         uses=uses,
         discretization=interval,
@@ -320,19 +352,21 @@ def composed_delta(
     discretization: float = DISCRETIZATION,
     notion: object | None = None,
 ) -> ComposedDelta:
-    """The tight δ of ``n`` uses at ε (see :func:`composed_epsilon` for the arguments),
-    with basic and advanced composition beside it."""
+    """The tight δ of ``n`` uses at ε (see :func:`composed_epsilon` for the arguments
+    and the :class:`~mechdesign.errors.TooLargeError`), with basic and advanced
+    composition beside it."""
     eps = check_epsilon(epsilon)
-    composed, levels, uses, interval = _composition(kernels, n, discretization, notion)
-    total = sum(levels)
+    composed, levels, count, uses, interval = _composition(kernels, n, discretization, notion)
+    total = count * math.fsum(levels)
     # dp_accounting evaluates e^ε; δ(ε) is non-increasing, so a larger ε is read at
     # COMPOSED_MAX_EPSILON: exact once ε exceeds every finite composed loss, else an
     # upper bound.
     query = min(eps, COMPOSED_MAX_EPSILON)
+    tight = 1.0 if composed is None else min(1.0, float(composed.get_delta_for_epsilon(query)))
     return ComposedDelta(
-        delta=min(1.0, float(composed.get_delta_for_epsilon(query))),
+        delta=tight,
         basic=0.0 if eps >= total else 1.0,
-        advanced=_advanced_delta(levels, eps),
+        advanced=_advanced_delta(levels, count, eps),
         epsilon=eps,
         uses=uses,
         discretization=interval,
@@ -349,66 +383,151 @@ def pml_composition_bound(
     uses of the kernels for a known prior: ``Σ_i L(X → Y_i | Y^{i−1}) + log(1/δ)``
     (envelope paper, Sec. IV-A after Theorem 3, with Issa et al.'s chain rule), by
     :func:`~mechdesign.envelope.composition_envelope_bound` on the sequence repeated
-    ``n`` times. The joint output alphabet has ``Π M_i`` letters: kept small."""
-    sequence, _ = _sequence(kernels, n)
-    return composition_envelope_bound([k.matrix for k in sequence] * n, prior, delta)
+    ``n`` times. The joint output alphabet has ``Π M_i`` letters: kept small.
+
+    Raises
+    ------
+    TooLargeError
+        The joint history ``N × (Π M_i)^n`` is above
+        :data:`PML_COMPOSITION_MAX_HISTORY` entries.
+    """
+    sequence, count = _sequence(kernels, n)
+    size = sequence[0].n_inputs
+    as_distribution(prior, "prior", size)
+    _check_probability(delta, "delta")
+    log_outputs = math.fsum(math.log(k.n_outputs) for k in sequence)
+    log_budget = math.log(PML_COMPOSITION_MAX_HISTORY / size)
+    if count * log_outputs > log_budget:
+        largest = max(0, math.floor(log_budget / log_outputs)) if log_outputs > 0 else count
+        raise TooLargeError(
+            f"n = {count} uses need a joint history of {size} x {math.exp(log_outputs):g}^n "
+            f"entries, above PML_COMPOSITION_MAX_HISTORY = {PML_COMPOSITION_MAX_HISTORY}; "
+            f"the largest supported n for these kernels is {largest}."
+        )
+    # The Mechanisms themselves: validated once, at their own precision (float32).
+    return composition_envelope_bound(sequence * count, prior, delta)
 
 
 def _sequence(kernels, n) -> tuple[list[Mechanism], int]:
-    count = check_positive_int(n, "n")
+    """The validated kernels (a Mechanism, one matrix, or a non-empty sequence of them;
+    errors name ``kernels`` or ``kernels[i]``) and the repetitions ``n``."""
     if isinstance(kernels, Mechanism):
         sequence = [kernels]
-    else:
-        try:
-            array = np.asarray(kernels, dtype=float)
-        except (TypeError, ValueError):
-            array = None
-        if array is not None and array.ndim == 2:
-            sequence = [Mechanism(array)]
-        elif isinstance(kernels, Sequence) and len(kernels) > 0:
-            sequence = [k if isinstance(k, Mechanism) else Mechanism(k) for k in kernels]
+    elif isinstance(kernels, np.ndarray):
+        # One matrix; a 3-D stack is refused (pass a list of kernels).
+        sequence = [_mechanism(kernels, "kernels")]
+    elif isinstance(kernels, (list, tuple)) and len(kernels) > 0:
+        if _is_one_matrix(kernels):
+            sequence = [_mechanism(kernels, "kernels")]
         else:
-            raise InvalidInputError(
-                f"kernels must be a kernel or a non-empty sequence of kernels; got "
-                f"{show(kernels)}."
-            )
-    for k in sequence:
+            sequence = [_mechanism(k, f"kernels[{i}]") for i, k in enumerate(kernels)]
+    else:
+        raise InvalidInputError(
+            f"kernels must be a kernel or a non-empty sequence of kernels; got "
+            f"{show(kernels)}."
+        )
+    for i, k in enumerate(sequence):
         if k.n_inputs < 2:
-            raise InvalidInputError(f"every kernel needs at least 2 inputs; got {k.shape}.")
-    return sequence, count * len(sequence)
+            where = "kernels" if len(sequence) == 1 else f"kernels[{i}]"
+            raise InvalidInputError(
+                f"{where} must have at least 2 inputs (rows); got shape {k.shape}."
+            )
+    return sequence, check_positive_int(n, "n")
+
+
+def _mechanism(value: object, name: str) -> Mechanism:
+    """A Mechanism of ``value``, validated once under ``name`` at the input's own
+    precision (a float32 kernel is not checked again in double precision)."""
+    if isinstance(value, Mechanism):
+        return value
+    return Mechanism._validated(as_stochastic_matrix(value, name), STOCHASTIC_ATOL)
+
+
+def _is_one_matrix(kernels: list | tuple) -> bool:
+    """Whether a list is one matrix (its entries are rows: sequences of scalars) rather
+    than a sequence of kernels (its entries are matrices or Mechanisms)."""
+    first = kernels[0]
+    if isinstance(first, Mechanism):
+        return False
+    if isinstance(first, np.ndarray):
+        return first.ndim < 2
+    if isinstance(first, (list, tuple)):
+        return not any(isinstance(v, (list, tuple, np.ndarray, Mechanism)) for v in first)
+    return True  # scalars: refused as a matrix, naming kernels
 
 
 def _composition(kernels, n, discretization, notion):
     """The validated arguments of composed_epsilon/composed_delta, composed: the PLD of
-    ``n`` repetitions of the sequence, every use's LDP level, the uses, the grid."""
-    sequence, uses = _sequence(kernels, n)
+    ``n`` repetitions of the sequence (``None`` when some use reveals the input
+    surely: every loss is infinite, δ = 1 at every ε), each kernel's LDP level, ``n``,
+    the uses, the grid."""
+    sequence, count = _sequence(kernels, n)
     _check_notion(notion)
     interval = _check_discretization(discretization)
-    levels = [ldp_level(k) for k in sequence] * n
-    return _compose(sequence, n, interval), levels, uses, interval
-
-
-def _compose(sequence: list[Mechanism], n: int, interval: float):
-    plds = [privacy_loss_distribution(k, discretization=interval) for k in sequence]
+    levels = [ldp_level(k) for k in sequence]
+    pairs = [dominating_pair(k) for k in sequence]
+    uses = count * len(sequence)
+    if any(not np.any((pair.p > 0) & (pair.q > 0)) for pair in pairs):
+        return None, levels, count, uses, interval
+    _check_grid(pairs, count, interval)
+    plds = [_pld(pair, interval) for pair in pairs]
     step = plds[0]
     for other in plds[1:]:
         step = step.compose(other)
-    return step.self_compose(n) if n > 1 else step
+    composed = step.self_compose(count) if count > 1 else step
+    return composed, levels, count, uses, interval
 
 
-def _advanced_epsilon(levels: list[float], delta: float) -> float:
+def _check_grid(pairs: list[DominatingPair], count: int, interval: float) -> None:
+    """Refuse a composition whose dense loss grid would exceed ACCOUNTING_MAX_GRID."""
+    sizes, widths = [], []
+    for pair in pairs:
+        both = (pair.p > 0) & (pair.q > 0)
+        losses = np.log(pair.q[both]) - np.log(pair.p[both])
+        sizes.append(int(both.sum()))
+        widths.append(float(losses.max() - losses.min()) / interval + 1.0)
+    per_use = math.fsum(widths)
+    if count == 1 or math.log(math.prod(sizes)) * count <= math.log(1000):
+        cells = per_use  # dp_accounting keeps a small composition sparse
+    else:
+        cells = count * per_use
+    if not cells <= ACCOUNTING_MAX_GRID:
+        largest = math.floor(ACCOUNTING_MAX_GRID / per_use)
+        raise TooLargeError(
+            f"n = {count} uses at discretization = {show(interval)} need a loss grid of "
+            f"about {cells:.3g} cells, above ACCOUNTING_MAX_GRID = {ACCOUNTING_MAX_GRID:,}: "
+            f"at this discretization the largest supported n is {largest:,}"
+            + ("" if largest >= 1 else " (increase discretization)") + "."
+        )
+
+
+def _pld(pair: DominatingPair, interval: float):
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    with np.errstate(divide="ignore"):
+        log_p, log_q = np.log(pair.p), np.log(pair.q)
+    lower = {i: float(v) for i, v in enumerate(log_p)}
+    upper = {i: float(v) for i, v in enumerate(log_q)}
+    return pld.from_two_probability_mass_functions(
+        lower, upper, pessimistic_estimate=True, value_discretization_interval=interval
+    )
+
+
+def _advanced_epsilon(levels: list[float], count: int, delta: float) -> float:
     if any(math.isinf(e) for e in levels):
         return math.inf
-    squares = sum(e * e for e in levels)
-    drift = sum(e * math.expm1(e) for e in levels)
+    squares = count * math.fsum(e * e for e in levels)
+    drift = count * math.fsum(e * math.expm1(e) if e < COMPOSED_MAX_EPSILON else math.inf
+                              for e in levels)
     return math.sqrt(2 * math.log(1 / delta) * squares) + drift
 
 
-def _advanced_delta(levels: list[float], epsilon: float) -> float:
+def _advanced_delta(levels: list[float], count: int, epsilon: float) -> float:
     if any(math.isinf(e) for e in levels):
         return 1.0
-    squares = sum(e * e for e in levels)
-    drift = sum(e * math.expm1(e) for e in levels)
+    squares = count * math.fsum(e * e for e in levels)
+    drift = count * math.fsum(e * math.expm1(e) if e < COMPOSED_MAX_EPSILON else math.inf
+                              for e in levels)
     if squares == 0:
         return 0.0
     if epsilon <= drift:
@@ -438,6 +557,12 @@ def _check_discretization(value: float) -> float:
 def _check_notion(notion: object | None) -> None:
     if notion is None or isinstance(notion, LDP):
         return
+    if isinstance(notion, type):
+        raise InvalidInputError(
+            f"notion must be a privacy notion object such as mechdesign.LDP(epsilon); got "
+            f"the class {notion.__name__}."
+        )
+    check_notion(notion)  # not a notion at all: InvalidInputError naming notion
     raise UnsupportedError(
         f"composed_epsilon and composed_delta account (epsilon, delta)-DP between any two "
         f"inputs (LDP); got {show(notion)}. For PML with a known prior the library gives "

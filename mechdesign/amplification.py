@@ -13,13 +13,16 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
+    as_real,
     check_alpha,
     check_positive_int,
+    check_size,
     show,
 )
 from mechdesign.contraction import cross_channel_gamma
@@ -41,6 +44,10 @@ __all__ = [
     "disjoint_support_pair",
     "rldp_amplification_bound",
 ]
+
+#: The most inputs of the example channels: they are dense N × N matrices (2^12 inputs
+#: is 128 MiB per copy).
+MAX_CHANNEL_INPUTS = 2**12
 
 
 def confusion_graph(kernel: Mechanism | ArrayLike) -> NDArray[np.bool_]:
@@ -80,6 +87,7 @@ def block_uniform_channel(n: int, k: int) -> Mechanism:
     """
     n_val = check_positive_int(n, "n")
     k_val = check_positive_int(k, "k")
+    check_size(n_val, "n", MAX_CHANNEL_INPUTS, why="MAX_CHANNEL_INPUTS: a dense N x N matrix")
     if n_val % k_val:
         raise InvalidInputError(
             f"k = {show(k)} must divide n = {show(n)} for the block-uniform channel of Example 12; "
@@ -105,6 +113,7 @@ def circulant_singular_channel(n: int, k: int) -> Mechanism:
     k_val = check_positive_int(k, "k")
     if k_val > n_val:
         raise InvalidInputError(f"k must be <= n; got k = {show(k)}, n = {show(n)}.")
+    check_size(n_val, "n", MAX_CHANNEL_INPUTS, why="MAX_CHANNEL_INPUTS: a dense N x N matrix")
     offsets = (np.arange(n_val)[None, :] - np.arange(n_val)[:, None]) % n_val
     return Mechanism(np.where(offsets < k_val, 1.0 / k_val, 0.0))
 
@@ -186,8 +195,8 @@ def rldp_amplification_bound(
     a = check_alpha(alpha)
     if not (a > 1 and math.isfinite(a)):
         raise InvalidInputError(f"alpha must be finite and > 1; got {show(alpha)}.")
-    w = as_matrix(first)
-    k = as_matrix(second)
+    w = _double_kernel(first, "first")
+    k = _double_kernel(second, "second")
     if w.shape[1] != k.shape[0]:
         raise InvalidInputError(
             f"first has {w.shape[1]} outputs but second has {k.shape[0]} inputs; they must "
@@ -202,9 +211,7 @@ def rldp_amplification_bound(
     else:
         # g_α^{-1}(∞) = 1: an infinite (or overflowing) ε_f still leaves TV ≤ 1.
         tv = pinsker_f_alpha_inverse(epsilon_f, a)
-        bound = math.log1p(eta * reverse_pinsker_f_alpha(gamma_max, gamma_min, a) * tv) / (
-            a - 1.0
-        )
+        bound = _phi(eta * tv, gamma_max, gamma_min, a)
     return RenyiAmplification(
         bound=bound,
         first_level=first_level,
@@ -214,6 +221,31 @@ def rldp_amplification_bound(
         eta_tv=eta,
         alpha=a,
     )
+
+
+def _double_kernel(value: Mechanism | ArrayLike, name: str) -> NDArray[np.float64]:
+    """``as_matrix(value, name)``; a lower-precision array (float32), whose rows sum to 1
+    only in its own precision, is rescaled in double precision, so that the functions
+    called on it (which check rows at double precision) accept it."""
+    k = as_matrix(value, name)
+    if not isinstance(value, Mechanism):
+        dtype = np.asarray(value).dtype
+        if dtype.kind == "f" and dtype.itemsize < 8:
+            k = k / k.sum(axis=1, keepdims=True)
+    return k
+
+
+def _phi(scale: float, u: float, v: float, a: float) -> float:
+    """``log(1 + scale · R_α(u, v))/(α − 1)`` for finite ``u``, in logs where ``R_α``
+    overflows (large α): then ``R_α = u^α/(u − 1) · (1 − O(e^{−700}))``, so
+    ``log R_α = α log u − log(u − 1)`` to double precision, and
+    ``log(1 + x) = log x + log1p(1/x)``. The bound tends to ``log u`` as ``α → ∞``
+    instead of overflowing to +inf."""
+    r = reverse_pinsker_f_alpha(u, v, a)
+    if math.isfinite(r) or scale == 0:
+        return math.log1p(scale * r) / (a - 1.0) if scale > 0 else 0.0
+    log_x = math.log(scale) + a * math.log(u) - math.log(u - 1.0)
+    return (log_x + math.log1p(math.exp(-log_x))) / (a - 1.0)
 
 
 def _eta_tv(w: NDArray[np.float64], k: NDArray[np.float64], choice: float | str) -> float:
@@ -231,7 +263,11 @@ def _eta_tv(w: NDArray[np.float64], k: NDArray[np.float64], choice: float | str)
         raise InvalidInputError(
             f"eta_tv must be 'rows', 'dobrushin' or a number in [0, 1]; got {show(choice)}."
         )
-    value = float(choice)
+    if isinstance(choice, bool) or not isinstance(choice, Real):
+        raise InvalidInputError(
+            f"eta_tv must be 'rows', 'dobrushin' or a number in [0, 1]; got {show(choice)}."
+        )
+    value = as_real(choice, "eta_tv")
     if not 0 <= value <= 1:
         raise InvalidInputError(f"eta_tv must be in [0, 1]; got {show(choice)}.")
     return value

@@ -14,10 +14,12 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_distribution, check_positive_int, show
+from mechdesign._numerics import as_distribution, check_positive_int, check_size, show
+from mechdesign._tolerances import STOCHASTIC_ATOL
 from mechdesign.design import design
+from mechdesign.design.pipeline import UTILITIES
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
-from mechdesign.kernel import Mechanism
+from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information
 from mechdesign.notions import Notion, check_notion
 from mechdesign.protocols import (
@@ -32,7 +34,14 @@ from mechdesign.protocols import (
     unary_encoding,
 )
 
-__all__ = ["COMPARE_COLUMNS", "OLH_RANDOM_HASHES", "compare", "deployed_protocols", "zipf_prior"]
+__all__ = [
+    "COMPARE_COLUMNS",
+    "OLH_RANDOM_HASHES",
+    "ZIPF_MAX_K",
+    "compare",
+    "deployed_protocols",
+    "zipf_prior",
+]
 
 #: The columns of :func:`compare`'s table, in order.
 COMPARE_COLUMNS = (
@@ -45,11 +54,14 @@ COMPARE_COLUMNS = (
 #: hash functions (fixed seed), whose small bias :func:`estimation_mse` includes.
 OLH_RANDOM_HASHES = 1024
 
+#: Most categories :func:`zipf_prior` builds (a dense vector: 2²⁴ doubles, 128 MB).
+ZIPF_MAX_K = 2**24
+
 
 def zipf_prior(k: int, exponent: float = 1.1) -> NDArray[np.float64]:
     """The Zipf distribution on ``k`` categories, ``P(i) ∝ (i + 1)^{−s}`` (``s`` =
     ``exponent`` > 0), the usual skewed prior of LDP frequency-estimation benchmarks."""
-    size = check_positive_int(k, "k")
+    size = check_size(k, "k", ZIPF_MAX_K, why="the prior is a dense vector")
     if not (isinstance(exponent, int | float) and not isinstance(exponent, bool)
             and math.isfinite(exponent) and exponent > 0):
         raise InvalidInputError(f"exponent must be a positive finite number; got {show(exponent)}.")
@@ -130,8 +142,31 @@ def compare(
     eps = notion.epsilon
     if not (0 < eps < math.inf):
         raise InvalidInputError(
-            f"compare needs 0 < epsilon < inf (the protocols' range); got {show(eps)}."
+            f"compare needs the notion's epsilon in 0 < epsilon < inf (the protocols' "
+            f"range); got notion = {show(notion)} with epsilon = {show(eps)}."
         )
+    if isinstance(utilities, (str, bytes)) or not isinstance(utilities, Sequence):
+        raise InvalidInputError(
+            f"utilities must be a sequence of utilities such as ('mutual_information', "
+            f"'bayes') (a list or tuple, possibly empty); got {show(utilities)}."
+        )
+    for i, utility in enumerate(utilities):
+        _check_utility(utility, f"utilities[{i}]")
+    given: dict[str, Mechanism] = {}
+    if mechanisms is not None:
+        if not isinstance(mechanisms, Mapping):
+            raise InvalidInputError(
+                f"mechanisms must be a mapping of names to kernels; got {show(mechanisms)}."
+            )
+        for name, kernel in mechanisms.items():
+            where = f"mechanisms[{show(name)}]"
+            mechanism = kernel if isinstance(kernel, Mechanism) else Mechanism._validated(
+                as_matrix(kernel, where), STOCHASTIC_ATOL)
+            if mechanism.n_inputs != p.shape[0]:
+                raise InvalidInputError(
+                    f"{where} has {mechanism.n_inputs} inputs; the prior has {p.shape[0]}."
+                )
+            given[str(name)] = mechanism
     k = p.shape[0]
     rows = []
     for utility in utilities:
@@ -149,20 +184,26 @@ def compare(
                 f"{oracle.protocol}, random hash family: its estimator is biased (included)")
             rows.append(_row(name, "protocol", oracle, notion, p, count, note))
     else:
-        if not isinstance(mechanisms, Mapping):
-            raise InvalidInputError(
-                f"mechanisms must be a mapping of names to kernels; got {show(mechanisms)}."
-            )
-        for name, kernel in mechanisms.items():
-            mechanism = kernel if isinstance(kernel, Mechanism) else Mechanism(kernel)
-            if mechanism.n_inputs != k:
-                raise InvalidInputError(
-                    f"mechanisms[{show(name)}] has {mechanism.n_inputs} inputs; the prior has {k}."
-                )
-            rows.append(_row(str(name), "given", mechanism, notion, p, count, ""))
+        for name, mechanism in given.items():
+            rows.append(_row(name, "given", mechanism, notion, p, count, ""))
     table = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
     table.attrs.update(epsilon=eps, notion=show(notion), n=count, k=k)
     return table
+
+
+def _check_utility(utility: object, name: str) -> None:
+    """A utility :func:`~mechdesign.design.design` accepts (a name or an object with
+    ``column_values`` and ``of``), or raise naming ``name``."""
+    if isinstance(utility, str):
+        if utility in UTILITIES:
+            return
+    elif callable(getattr(utility, "column_values", None)) and callable(
+            getattr(utility, "of", None)):
+        return
+    raise InvalidInputError(
+        f"{name} must be one of {UTILITIES} or a utility object (with column_values, of "
+        f"and n, such as GainUtility); got {show(utility)}."
+    )
 
 
 def _row(name, kind, kernel, notion, prior, n, note) -> dict[str, object]:

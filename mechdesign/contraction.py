@@ -25,12 +25,16 @@ from mechdesign._numerics import (
     LOG_FLOAT_MAX,
     as_distribution,
     as_float_array,
+    as_real,
     check_c,
     check_epsilon,
     check_positive_int,
+    check_seed,
+    check_size,
     show,
 )
 from mechdesign._tolerances import (
+    C_BOUNDARY_RTOL,
     CORRELATION_SEARCH_FATOL,
     CORRELATION_SEARCH_XATOL,
     CORRELATION_WEIGHT_FLOOR,
@@ -41,7 +45,12 @@ from mechdesign.divergences import KL, FGenerator, reverse_pinsker
 from mechdesign.errors import InvalidInputError, SolverError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import dobrushin_coefficient
-from mechdesign.notions import Notion, dobrushin_bound
+from mechdesign.notions import (
+    RATIO_CONE_MAX_ENTRIES,
+    Notion,
+    check_notion,
+    dobrushin_bound,
+)
 
 __all__ = [
     "ChiSquaredContraction",
@@ -72,6 +81,17 @@ __all__ = [
 #: η_χ²: suprema approached as a → 0 are then found to within about a (well above the
 #: floor, so no precision is lost in P_Y).
 BOUNDARY_PRIOR_WEIGHTS = (1e-3, 1e-6, 1e-9)
+
+#: The most random starts :func:`chi_squared_contraction` takes: each of the best
+#: ``n_starts`` is refined by a Nelder–Mead search, so far more would run for hours.
+MAX_CORRELATION_STARTS = 10_000
+
+#: The most inputs a notion's ratio cone can have here: its matrices hold at least
+#: ``N²`` entries (the identity of the inputs), and ``RATIO_CONE_MAX_ENTRIES`` caps them.
+MAX_CONE_INPUTS = math.isqrt(RATIO_CONE_MAX_ENTRIES)
+
+#: The most inputs of the eq. (22) witness kernel (an N × 2 array).
+MAX_WITNESS_INPUTS = 2**26
 
 
 # -- the maximal Dobrushin coefficient of any ratio-cone notion, by LP ----------------------
@@ -150,11 +170,8 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
         absolute tolerance (1e-10), so its audited level may exceed ε by about
         ``1e-10 / min_x p_x`` (1e-7 for entries near 1e-3).
     """
-    n_val = check_positive_int(n, "n")
-    if not callable(getattr(notion, "cone", None)):
-        raise InvalidInputError(
-            f"notion must be a privacy notion with a ratio cone (LDP, PML, …); got {show(notion)}."
-        )
+    notion = _check_notion(notion)
+    n_val = _check_cone_size(n, notion)
     cone = notion.cone(n_val)
     closed_form = notion.dobrushin_bound(n_val) if hasattr(notion, "dobrushin_bound") else None
     if n_val == 1:
@@ -272,6 +289,7 @@ def decomposable_witness_kernel(n: int) -> Mechanism:
     n_val = check_positive_int(n, "n")
     if n_val < 2:
         raise InvalidInputError(f"n must be >= 2 for the eq. (22) kernel; got {show(n)}.")
+    check_size(n_val, "n", MAX_WITNESS_INPUTS, why="MAX_WITNESS_INPUTS: an N x 2 array")
     p = np.full(n_val, 0.5)
     p[-2], p[-1] = 1.0, 0.0
     return Mechanism(np.column_stack([p, 1.0 - p]))
@@ -430,7 +448,7 @@ def reverse_pinsker_kl(tv: float, q_min: float) -> float:
     = 2 TV²/Q_min`` (the positive and the negative parts of ``p − q`` each sum to TV).
     """
     delta = _check_tv(tv)
-    q = float(q_min)
+    q = as_real(q_min, "q_min")
     if not (q > 0 and q <= 1):
         raise InvalidInputError(f"q_min must be in (0, 1]; got {show(q_min)}.")
     return math.log1p(2.0 * delta**2 / q)
@@ -473,7 +491,7 @@ def private_minimax_lower_bound(
     is ``ℓ(θ0, θ1)``; by default δ (``ℓ = |θ1 − θ0|``, as in the example).
     """
     n_val = check_positive_int(n_samples, "n_samples")
-    d = float(delta)
+    d = as_real(delta, "delta")
     if not 0 < d < 0.25:
         raise InvalidInputError(f"delta must be in (0, 1/4); got {show(delta)}.")
     c_val = check_c(c, 4)
@@ -482,7 +500,7 @@ def private_minimax_lower_bound(
             f"c = {show(c)} must be <= 1/4 - delta = {show(0.25 - d)} so that both P_theta lie in "
             "Q_X(c)."
         )
-    loss = d if separation is None else float(separation)
+    loss = d if separation is None else as_real(separation, "separation")
     if not (loss > 0 and math.isfinite(loss)):
         raise InvalidInputError(f"separation must be finite and > 0; got {show(separation)}.")
     divergence = n_val * pml_kl_sdpi_bound(epsilon, c_val, 4, 2.0 * d)
@@ -546,7 +564,8 @@ def max_cross_channel_gamma(notion: Notion, n: int, priors: ArrayLike | None = N
     ``Γ_max = max`` over section vertices of :func:`cross_channel_gamma`, with
     ``Γ_min = 1/Γ_max``. Uses the closed-form vertices where the notion has them.
     """
-    n_val = check_positive_int(n, "n")
+    notion = _check_notion(notion)
+    n_val = _check_cone_size(n, notion)
     if priors is None:
         if not hasattr(notion, "vertex_priors"):
             raise InvalidInputError(
@@ -646,7 +665,9 @@ def chi_squared_contraction(
     """
     k = as_matrix(kernel)
     n = k.shape[0]
-    count = check_positive_int(n_starts, "n_starts")
+    count = check_size(n_starts, "n_starts", MAX_CORRELATION_STARTS,
+                       why="MAX_CORRELATION_STARTS: each start may be refined by a local search")
+    seed = check_seed(seed, "seed")
     eta_tv = dobrushin_coefficient(k)
     if n == 1:
         return ChiSquaredContraction(0.0, np.ones(1), eta_tv, 0)
@@ -693,10 +714,38 @@ def chi_squared_contraction(
 
 
 def _check_tv(tv: float) -> float:
-    try:
-        value = float(tv)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"tv must be a number in [0, 1]; got {show(tv)}.") from exc
+    value = as_real(tv, "tv")
     if not 0 <= value <= 1:
         raise InvalidInputError(f"tv must be a total variation distance in [0, 1]; got {show(tv)}.")
     return value
+
+
+def _check_notion(notion: object) -> Notion:
+    """A notion instance (the class ``LDP`` itself has the members but is no notion)."""
+    if isinstance(notion, type):
+        raise InvalidInputError(
+            f"notion must be a privacy notion instance such as mechdesign.LDP(1.0), not the "
+            f"class {notion.__name__}."
+        )
+    return check_notion(notion, "notion")
+
+
+def _check_cone_size(n: int, notion: Notion) -> int:
+    """The number of inputs of ``notion``'s ratio cone: one the notion is defined on
+    (its ``input_size``; ``c ≤ 1/n`` for (ε, c)-PML), then at most
+    :data:`MAX_CONE_INPUTS` (checked in this order, so an invalid ``n`` is refused as
+    such before a size limit applies)."""
+    n_val = check_positive_int(n, "n")
+    size = notion.input_size
+    if size is not None and n_val != size:
+        raise InvalidInputError(f"n must be {size}, the inputs {show(notion)} is defined on; "
+                                f"got n = {n_val}.")
+    c = getattr(notion, "c", None)
+    if isinstance(c, float) and c > 1.0 / n_val * (1 + C_BOUNDARY_RTOL):
+        raise InvalidInputError(
+            f"c must satisfy 0 < c <= 1/N for N = n = {n_val} inputs (Q_X(c) is empty when "
+            f"c > 1/N), so n must be at most 1/c = {show(1.0 / c)} for {show(notion)}; got "
+            f"n = {n_val}."
+        )
+    return check_size(n, "n", MAX_CONE_INPUTS,
+                      why="MAX_CONE_INPUTS: a ratio cone on N inputs holds at least N² entries")

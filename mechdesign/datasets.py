@@ -10,6 +10,7 @@ The robust-LDP paper's experiments (Sec. 8.1) take two categorical columns of a 
 from __future__ import annotations
 
 import csv
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,15 +79,15 @@ def empirical_pair(
 ) -> CategoricalPair:
     """Count co-occurrences of two equally long sequences of category labels (any
     values; a label is its text, ``str(value)``, so ``1`` and ``"1"`` are one category)."""
-    s_values = [str(v) for v in s_values]
-    u_values = [str(v) for v in u_values]
+    s_values = _column(s_values, "s_values")
+    u_values = _column(u_values, "u_values")
+    _check_name(sensitive, "sensitive")
+    _check_name(other, "other")
     if len(s_values) != len(u_values):
         raise InvalidInputError(
-            f"the two columns must have the same length; got {len(s_values)} and "
+            f"s_values and u_values must have the same length; got {len(s_values)} and "
             f"{len(u_values)}."
         )
-    if len(s_values) == 0:
-        raise InvalidInputError("the columns are empty: no records to estimate P̂ from.")
     s_labels = _labels(s_values)
     u_labels = _labels(u_values)
     s_index = {label: i for i, label in enumerate(s_labels)}
@@ -101,6 +102,29 @@ def empirical_pair(
     return CategoricalPair(counts, s_labels, u_labels, sensitive, other)
 
 
+def _column(values: object, name: str) -> list[str]:
+    """A non-empty 1-D column of labels as their texts, or raise naming ``name`` (a
+    mapping, a scalar or a 2-D array is not a column; a string is its characters)."""
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise InvalidInputError(f"{name} must be 1-D; got shape {values.shape}.")
+        values = values.tolist()
+    elif not isinstance(values, (Sequence, range)):  # a string is its characters
+        raise InvalidInputError(
+            f"{name} must be a sequence of category labels (a list, tuple, string or 1-D "
+            f"array); got {show(values)}."
+        )
+    if len(values) == 0:
+        raise InvalidInputError(f"{name} must not be empty: no records to estimate P̂ from.")
+    return [str(v) for v in values]
+
+
+def _check_name(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{name} must be a column name (a string); got {show(value)}.")
+    return value
+
+
 def _labels(values: Sequence[str]) -> tuple[str, ...]:
     unique, counts = np.unique(np.asarray(values, dtype=str), return_counts=True)
     order = sorted(range(len(unique)), key=lambda i: (-counts[i], unique[i]))
@@ -111,9 +135,14 @@ def categorical_pair(path: str | Path, sensitive: str, other: str) -> Categorica
     """Read columns ``sensitive`` (S) and ``other`` (U) of a CSV file with a header row
     and count them. Fields are stripped of surrounding spaces (the Adult file separates
     them by ``", "``); every value, ``"?"`` included, is a category."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidInputError(f"path must be a file path (str or Path); got {show(path)}.")
     path = Path(path)
     if not path.is_file():
-        raise InvalidInputError(f"data file {show(str(path))} does not exist.")
+        what = "is a directory, not a file" if path.is_dir() else "does not exist"
+        raise InvalidInputError(f"path {show(str(path))} {what}.")
+    _check_name(sensitive, "sensitive")
+    _check_name(other, "other")
     if sensitive == other:
         raise InvalidInputError(
             f"the sensitive and the other column must differ; both are {show(sensitive)}."
@@ -134,12 +163,12 @@ def _read_pair(path: Path, sensitive: str, other: str) -> tuple[list[str], list[
             header = [name.strip() for name in next(reader)]
         except StopIteration:
             raise InvalidInputError(f"data file {show(str(path))} is empty.") from None
-        missing = [name for name in (sensitive, other) if name not in header]
-        if missing:
-            raise InvalidInputError(
-                f"column {show(missing[0])} is not in {show(str(path))}; its columns are "
-                f"{', '.join(header)}."
-            )
+        for argument, name in (("sensitive", sensitive), ("other", other)):
+            if name not in header:
+                raise InvalidInputError(
+                    f"column {show(name)} is not in {show(str(path))} ({argument} = "
+                    f"{show(name)}); its columns are {', '.join(header)}."
+                )
         i, j = header.index(sensitive), header.index(other)
         s_values, u_values = [], []
         for line, row in enumerate(reader, start=2):

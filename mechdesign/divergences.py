@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from numbers import Real
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -27,6 +28,7 @@ from scipy.special import logsumexp, xlog1py
 from mechdesign._numerics import (
     LOG_FLOAT_MAX,
     as_distribution,
+    as_real,
     check_alpha,
     show,
 )
@@ -69,6 +71,19 @@ SERIES_RADIUS = 0.25
 SERIES_TERMS = 30
 
 
+#: ``(p, q) ↦ q f(p/q)`` of an :class:`FGenerator`.
+_Perspective = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
+
+
+def _check_callable(f: object, name: str) -> None:
+    """A function (not a class, which is callable too, nor a non-callable object)."""
+    if isinstance(f, type) or not callable(f):
+        raise InvalidInputError(
+            f"{name} must be a function of one argument t (an array of likelihood ratios); "
+            f"got {show(f)}."
+        )
+
+
 @dataclass(frozen=True)
 class FGenerator:
     """A convex generator ``f`` with ``f(1) = 0``, and its two boundary values.
@@ -84,36 +99,88 @@ class FGenerator:
     slope_at_infinity : float
         ``f'(∞) = lim_{t→∞} f(t)/t`` (may be ``math.inf``); it weighs the mass of ``P``
         where ``Q`` vanishes.
+    perspective : callable or None
+        Optional ``(p, q) ↦ q f(p/q)`` for arrays ``p, q > 0``, evaluated without forming
+        ``p/q``: :func:`f_divergence` uses it where ``p/q`` overflows (``q`` near the
+        smallest float), and otherwise the limit ``p f'(∞)``. The package's generators
+        have one.
     """
 
     name: str
     f: Callable[[NDArray[np.float64]], NDArray[np.float64]]
     f_at_zero: float
     slope_at_infinity: float
+    perspective: _Perspective | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Validated once here, so every function taking an FGenerator can trust it. A
+        # convex f is bounded below near 0 and f(t)/t by f'(1) near ∞, so neither boundary
+        # value can be −∞ (or NaN); +∞ is allowed (KL's f'(∞), f_α's f(0⁺) for α < 1 …).
+        _check_callable(self.f, "f")
+        if self.perspective is not None:
+            _check_callable(self.perspective, "perspective")
+        for name in ("f_at_zero", "slope_at_infinity"):
+            value = as_real(getattr(self, name), name)
+            if math.isnan(value) or value == -math.inf:
+                raise InvalidInputError(
+                    f"{name} must be a real number or +inf (a limit of a convex f); got "
+                    f"{show(getattr(self, name))}."
+                )
+            object.__setattr__(self, name, value)
 
 
 def _kl_f(t: NDArray[np.float64]) -> NDArray[np.float64]:
     return t * np.log(t)
 
 
-TOTAL_VARIATION = FGenerator("total variation", lambda t: 0.5 * np.abs(t - 1.0), 0.5, 0.5)
+def _kl_perspective(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+    return p * (np.log(p) - np.log(q))
+
+
+def _chi_squared_perspective(
+    p: NDArray[np.float64], q: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    with np.errstate(over="ignore"):
+        return (p - q) ** 2 / q
+
+
+TOTAL_VARIATION = FGenerator(
+    "total variation", lambda t: 0.5 * np.abs(t - 1.0), 0.5, 0.5,
+    perspective=lambda p, q: 0.5 * np.abs(p - q),
+)
 """TV: ``f(t) = |t − 1| / 2`` (Dobrushin paper, Sec. II-A)."""
 
-KL = FGenerator("KL", _kl_f, 0.0, math.inf)
+KL = FGenerator("KL", _kl_f, 0.0, math.inf, perspective=_kl_perspective)
 """Relative entropy: ``f(t) = t log t``."""
 
-CHI_SQUARED = FGenerator("chi-squared", lambda t: (t - 1.0) ** 2, 1.0, math.inf)
+CHI_SQUARED = FGenerator(
+    "chi-squared", lambda t: (t - 1.0) ** 2, 1.0, math.inf, perspective=_chi_squared_perspective
+)
 """χ²: ``f(t) = (t − 1)²``."""
 
-SQUARED_HELLINGER = FGenerator("squared Hellinger", lambda t: (1.0 - np.sqrt(t)) ** 2, 1.0, 1.0)
+SQUARED_HELLINGER = FGenerator(
+    "squared Hellinger", lambda t: (1.0 - np.sqrt(t)) ** 2, 1.0, 1.0,
+    perspective=lambda p, q: (np.sqrt(p) - np.sqrt(q)) ** 2,
+)
 """Squared Hellinger: ``f(t) = (1 − √t)²`` (Dobrushin paper, Sec. II-A; no factor 1/2)."""
 
 
 def hockey_stick_generator(gamma: float) -> FGenerator:
-    """``f(t) = |t − γ|/2 − |1 − γ|/2``, the generator of :func:`hockey_stick_divergence`."""
+    """``f(t) = |t − γ|/2 − |1 − γ|/2``, the generator of :func:`hockey_stick_divergence`.
+
+    Evaluated without cancellation (a huge γ would otherwise swamp ``t``): for ``γ ≥ 1``
+    it is ``(1 − t)/2 + (t − γ)⁺``, for ``γ < 1`` it is ``(t − 1)/2 + (γ − t)⁺``.
+    """
     g = _check_gamma(gamma)
-    offset = 0.5 * abs(1.0 - g)
-    return FGenerator(f"E_{g:g}", lambda t: 0.5 * np.abs(t - g) - offset, 0.5 * g - offset, 0.5)
+    if g >= 1:
+        return FGenerator(
+            f"E_{g:g}", lambda t: 0.5 * (1.0 - t) + np.maximum(t - g, 0.0), 0.5, 0.5,
+            perspective=lambda p, q: 0.5 * (q - p) + np.maximum(p - g * q, 0.0),
+        )
+    return FGenerator(
+        f"E_{g:g}", lambda t: 0.5 * (t - 1.0) + np.maximum(g - t, 0.0), g - 0.5, 0.5,
+        perspective=lambda p, q: 0.5 * (p - q) + np.maximum(g * q - p, 0.0),
+    )
 
 
 def f_alpha_generator(alpha: float) -> FGenerator:
@@ -127,11 +194,18 @@ def f_alpha_generator(alpha: float) -> FGenerator:
     a = check_alpha(alpha)
     if math.isinf(a):
         raise InvalidInputError("alpha must be finite for the f_alpha-divergence; got inf.")
+    def power(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+        # q (p/q)^α = p^α q^(1−α), in logs (either factor alone may overflow).
+        with np.errstate(over="ignore"):
+            return np.exp(a * np.log(p) + (1.0 - a) * np.log(q))
+
     if a < 1:
-        return FGenerator(f"f_{a:g}", lambda t: 1.0 - t**a, 1.0, 0.0)
+        return FGenerator(f"f_{a:g}", lambda t: 1.0 - t**a, 1.0, 0.0,
+                          perspective=lambda p, q: q - power(p, q))
     if a == 1:
-        return FGenerator("f_1", _kl_f, 0.0, math.inf)
-    return FGenerator(f"f_{a:g}", lambda t: t**a - 1.0, -1.0, math.inf)
+        return FGenerator("f_1", _kl_f, 0.0, math.inf, perspective=_kl_perspective)
+    return FGenerator(f"f_{a:g}", lambda t: t**a - 1.0, -1.0, math.inf,
+                      perspective=lambda p, q: power(p, q) - q)
 
 
 def f_divergence(
@@ -162,36 +236,135 @@ def f_divergence(
     """
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
-    if not (isinstance(f, FGenerator) or callable(f)):
-        raise InvalidInputError(f"f must be an FGenerator or a callable; got {show(f)}.")
-    gen = f if isinstance(f, FGenerator) else _generator_from_callable(f)
+    _check_generator(f)
+    f_values = f.f if isinstance(f, FGenerator) else f
+    f_zero = _f_at_zero(f)  # a bare callable must be finite at 0 (documented)
     support = q_arr > 0
     pos = support & (p_arr > 0)
     zero = support & (p_arr == 0)
-    with np.errstate(over="ignore"):
-        # A likelihood ratio beyond float range yields +inf, which is the float answer.
-        total = float(np.sum(q_arr[pos] * gen.f(p_arr[pos] / q_arr[pos])))
+    total = 0.0
+    if np.any(pos):
+        with np.errstate(over="ignore"):
+            ratio = p_arr[pos] / q_arr[pos]
+        finite = np.isfinite(ratio)
+        total = float(np.sum(q_arr[pos][finite] * _apply_generator(f_values, ratio[finite])))
+        if not np.all(finite):
+            # p/q beyond the float range (q near the smallest float): q f(p/q) from the
+            # generator's perspective, else its limit p f'(∞) (a bare callable: f(+inf)).
+            p_far, q_far = p_arr[pos][~finite], q_arr[pos][~finite]
+            if isinstance(f, FGenerator) and f.perspective is not None:
+                far = _apply_perspective(f.perspective, p_far, q_far)
+            elif isinstance(f, FGenerator):
+                far = p_far * f.slope_at_infinity
+            else:
+                far = q_far * _apply_generator(f_values, np.full(p_far.size, math.inf))
+            total += float(np.sum(far))
     if np.any(zero):
-        total += float(np.sum(q_arr[zero])) * gen.f_at_zero
+        total += float(np.sum(q_arr[zero])) * f_zero
     escaped = float(np.sum(p_arr[~support]))
     if escaped > 0:
-        if math.isnan(gen.slope_at_infinity):
+        if not isinstance(f, FGenerator):
             raise InvalidInputError(
                 "p is not absolutely continuous w.r.t. q (p has mass where q = 0); pass f "
                 "as an FGenerator with its slope_at_infinity f'(inf)."
             )
-        total += escaped * gen.slope_at_infinity
+        total += escaped * f.slope_at_infinity
+    if math.isnan(total):  # +inf − inf: f is not convex (a convex f is bounded below)
+        raise InvalidInputError(
+            f"f must be convex with f(1) = 0; D_f came out as +inf - inf for {show(f)}."
+        )
     return total
 
 
-def _generator_from_callable(f: Callable) -> FGenerator:
-    with np.errstate(all="ignore"):
-        f0 = float(np.asarray(f(np.array([0.0])))[0])
+def _check_generator(f: object, name: str = "f") -> None:
+    """An :class:`FGenerator` (validated on construction) or a bare function."""
+    if isinstance(f, FGenerator):
+        return
+    if isinstance(f, type) or not callable(f):
+        raise InvalidInputError(f"{name} must be an FGenerator or a callable; got {show(f)}.")
+
+
+def _apply_generator(
+    f: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    t: NDArray[np.float64],
+    name: str = "f",
+    *,
+    allow_nan: bool = False,
+) -> NDArray[np.float64]:
+    """``f(t)`` for a 1-D array ``t``, as real numbers of ``t``'s shape, or raise naming
+    ``name``: a function that cannot be called with one array, or returns anything but
+    real numbers (NaN included) of that shape, is not a generator."""
+    try:
+        with np.errstate(all="ignore"):
+            raw = f(t)
+    except Exception as exc:  # the caller's function: any failure is a bad argument
+        raise InvalidInputError(
+            f"{name} must be a function of one argument t (an array of likelihood ratios); "
+            f"calling it at t = {show(t)} raised {type(exc).__name__}: {exc}"
+        ) from exc
+    _real_array_dtype(raw, f"{name}(t)")
+    try:
+        values = np.broadcast_to(np.asarray(raw, dtype=float), t.shape)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(
+            f"{name} must return one real number per entry of t; at t = {show(t)} it "
+            f"returned {show(raw)}."
+        ) from exc
+    if not allow_nan and np.any(np.isnan(values)):
+        i = int(np.argmax(np.isnan(values)))
+        raise InvalidInputError(
+            f"{name} must return real numbers, not NaN; {name}(t) is nan at t = {show(t[i])}."
+        )
+    return values
+
+
+def _apply_perspective(
+    perspective: Callable, p: NDArray[np.float64], q: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """An FGenerator's ``perspective(p, q)``, checked like :func:`_apply_generator`."""
+    try:
+        with np.errstate(all="ignore"):
+            raw = perspective(p, q)
+        values = np.broadcast_to(np.asarray(raw, dtype=float), p.shape)
+    except Exception as exc:  # the caller's function: any failure is a bad argument
+        raise InvalidInputError(
+            f"f.perspective must be a function (p, q) -> q f(p/q) of two arrays; calling it "
+            f"raised {type(exc).__name__}: {exc}"
+        ) from exc
+    if np.any(np.isnan(values)):
+        raise InvalidInputError("f.perspective must return real numbers; it returned nan.")
+    return values
+
+
+def _real_array_dtype(value: object, name: str) -> np.dtype:
+    """The dtype of ``value`` as an array, refusing what ``np.array(value, dtype=float)``
+    would coerce silently (complex numbers, text, booleans, non-numbers) by ``name``."""
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
+    kind = raw.dtype.kind
+    if kind == "O":
+        flat = raw.ravel().tolist()
+        if any(isinstance(v, bool) or not isinstance(v, Real) for v in flat):
+            raise InvalidInputError(f"{name} must be real numbers; got {show(value)}.")
+    elif kind not in "iuf":
+        raise InvalidInputError(
+            f"{name} must be real numbers (not complex, text or booleans); got {show(value)}."
+        )
+    return raw.dtype
+
+
+def _f_at_zero(f: FGenerator | Callable) -> float:
+    """``f(0⁺)``: the FGenerator's, or a bare callable evaluated at 0 (must be finite)."""
+    if isinstance(f, FGenerator):
+        return f.f_at_zero
+    f0 = float(_apply_generator(f, np.array([0.0]), allow_nan=True)[0])
     if not math.isfinite(f0):
         raise InvalidInputError(
             f"f(0) = {show(f0)} is not finite; pass f as an FGenerator with f_at_zero set."
         )
-    return FGenerator(getattr(f, "__name__", "f"), f, f0, math.nan)
+    return f0
 
 
 def total_variation(p: ArrayLike, q: ArrayLike) -> float:
@@ -249,7 +422,12 @@ def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
     g = _check_gamma(gamma)
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
-    return 0.5 * float(np.abs(p_arr - g * q_arr).sum()) - 0.5 * abs(g - 1.0)
+    # Σ(p − γq)⁺ − Σ(γq − p)⁺ = 1 − γ, so E_γ = Σ(p − γq)⁺ for γ ≥ 1 and Σ(γq − p)⁺ for
+    # γ < 1: a sum of non-negative terms, with no cancellation against |γ − 1| (which
+    # lost every digit for a large γ).
+    if g >= 1:
+        return float(np.maximum(p_arr - g * q_arr, 0.0).sum())
+    return float(np.maximum(g * q_arr - p_arr, 0.0).sum())
 
 
 def f_alpha_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
@@ -337,7 +515,7 @@ def renyi_from_f_alpha(value: float, alpha: float) -> float:
     a = check_alpha(alpha)
     if math.isinf(a):
         raise InvalidInputError("alpha must be finite for the f_alpha transform; got inf.")
-    v = float(value)
+    v = as_real(value, "value")
     if math.isnan(v):
         raise InvalidInputError(f"value must be a number; got {show(value)}.")
     if a == 1:
@@ -356,7 +534,7 @@ def f_alpha_from_renyi(value: float, alpha: float) -> float:
     a = check_alpha(alpha)
     if math.isinf(a):
         raise InvalidInputError("alpha must be finite for the f_alpha transform; got inf.")
-    d = float(value)
+    d = as_real(value, "value")
     if math.isnan(d) or d < 0:
         raise InvalidInputError(f"value must be a Rényi divergence >= 0; got {show(value)}.")
     if a == 1:
@@ -369,10 +547,7 @@ def f_alpha_from_renyi(value: float, alpha: float) -> float:
 
 
 def _check_gamma(gamma: float) -> float:
-    try:
-        g = float(gamma)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"gamma must be a real number > 0; got {show(gamma)}.") from exc
+    g = as_real(gamma, "gamma")
     if not (g > 0 and math.isfinite(g)):
         raise InvalidInputError(f"gamma must be finite and > 0; got {show(gamma)}.")
     return g
@@ -449,15 +624,13 @@ def reverse_pinsker(
     cancel; :func:`reverse_pinsker_f_alpha` sums the f_α case without that cancellation.
     """
     u_val, v_val = _check_ratio_bounds(u, v)
-    if not (isinstance(f, FGenerator) or callable(f)):
-        raise InvalidInputError(f"f must be an FGenerator or a callable; got {show(f)}.")
+    _check_generator(f)
     if u_val == 1.0 and v_val == 1.0:
         return 0.0
     f_values = f.f if isinstance(f, FGenerator) else f
-    if v_val == 0.0:
-        lower = f.f_at_zero if isinstance(f, FGenerator) else _generator_from_callable(f).f_at_zero
-    else:
-        lower = _evaluate_generator(f_values, v_val) / (1.0 - v_val)
+    lower = (
+        _f_at_zero(f) if v_val == 0.0 else _evaluate_generator(f_values, v_val) / (1.0 - v_val)
+    )
     if math.isinf(u_val):
         if not isinstance(f, FGenerator):
             raise InvalidInputError(
@@ -466,7 +639,13 @@ def reverse_pinsker(
         upper = f.slope_at_infinity
     else:
         upper = _evaluate_generator(f_values, u_val) / (u_val - 1.0)
-    return lower + upper
+    total = lower + upper
+    if math.isnan(total):  # +inf − inf: only a non-convex f gets here
+        raise InvalidInputError(
+            f"f must be convex with f(1) = 0; its reverse Pinsker constant came out as "
+            f"+inf - inf for {show(f)}."
+        )
+    return total
 
 
 def reverse_pinsker_f_alpha(u: float, v: float, alpha: float) -> float:
@@ -611,7 +790,8 @@ def pinsker_f_alpha_inverse(s: ArrayLike, alpha: float) -> float | NDArray[np.fl
         first_branch_end = math.expm1(2.0 * beta / a**2)
         head = np.sqrt(log1p_s / (2.0 * beta))
     else:
-        first_branch_end = math.expm1(beta * math.log1p(4.0 / a**2))
+        # 4/a/a, not 4/a**2: a**2 overflows for a above 1.3e154.
+        first_branch_end = math.expm1(beta * math.log1p(4.0 / a / a))
         with np.errstate(over="ignore"):
             head = 0.5 * np.sqrt(np.expm1(log1p_s / beta))
     tail = np.maximum(-np.expm1(-log1p_s / beta), 1.0 / a)
@@ -754,8 +934,7 @@ def _entropy_excess_over_abs(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _evaluate_generator(f: Callable[[NDArray[np.float64]], NDArray[np.float64]], t: float) -> float:
-    with np.errstate(over="ignore"):
-        return float(np.asarray(f(np.array([t])), dtype=float).reshape(-1)[0])
+    return float(_apply_generator(f, np.array([t]))[0])
 
 
 def _check_alpha_above_one(alpha: float) -> float:
@@ -767,12 +946,12 @@ def _check_alpha_above_one(alpha: float) -> float:
 
 def _check_ratio_bounds(u: float, v: float, *, paired: bool = True) -> tuple[float, float]:
     """Γ_max = u ∈ [1, ∞] and Γ_min = v ∈ [0, 1]; if ``paired``, u = 1 only with v = 1."""
-    try:
-        u_val, v_val = float(u), float(v)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(
-            f"u and v must be real numbers; got u={show(u)}, v={show(v)}."
-        ) from exc
+    for name, value in (("u", u), ("v", v)):
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise InvalidInputError(
+                f"u and v must be real numbers; got {name}={show(value)}."
+            )
+    u_val, v_val = float(u), float(v)
     if not u_val >= 1:
         raise InvalidInputError(f"u (Gamma_max) must be >= 1; got {show(u)}.")
     if not 0 <= v_val <= 1:
@@ -786,6 +965,12 @@ def _check_ratio_bounds(u: float, v: float, *, paired: bool = True) -> tuple[flo
 
 
 def _as_real_array(value: ArrayLike, name: str, *, allow_inf: bool = False) -> NDArray[np.float64]:
+    """A real number or an array of them (any shape) as floats, or raise naming ``name``:
+    booleans, text, complex numbers and other objects are refused, not coerced (nor an
+    object that merely converts to an array, such as a Mechanism)."""
+    if not isinstance(value, (Real, np.ndarray, list, tuple)):
+        raise InvalidInputError(f"{name} must be a real number or array; got {show(value)}.")
+    _real_array_dtype(value, name)
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:

@@ -23,6 +23,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -37,6 +38,7 @@ from mechdesign._numerics import (
     as_real,
     check_epsilon,
     check_positive_int,
+    check_size,
     show,
 )
 from mechdesign._tolerances import (
@@ -77,6 +79,10 @@ __all__ = [
 ]
 
 KernelLike = Mechanism | ArrayLike
+
+#: The largest alphabet of :func:`four_level_prior` (a dense vector; 2^24 entries is
+#: 128 MiB).
+MAX_PRIOR_SIZE = 2**24
 
 
 # -- validation and the joint distribution -----------------------------------------------
@@ -138,11 +144,21 @@ class LeakageDistribution:
     def cdf(self, t: float) -> float:
         """``C_Y(t) = P_Y{ℓ(X → Y) ≤ t}`` (Sec. IV), right-continuous; a value within
         ``LEAKAGE_TIE_ATOL`` above t counts as equal to it."""
+        t = _check_level(t)
         return float(self.probabilities[self.values <= t + LEAKAGE_TIE_ATOL].sum())
 
     def tail(self, t: float) -> float:
         """``P_Y{ℓ(X → Y) > t} = 1 − C_Y(t)``, the failure probability at level ``t``."""
+        t = _check_level(t)
         return float(self.probabilities[self.values > t + LEAKAGE_TIE_ATOL].sum())
+
+
+def _check_level(t: float) -> float:
+    """A leakage level: any real number, ±inf included (``cdf(-inf) = 0``), not NaN."""
+    value = as_real(t, "t")
+    if math.isnan(value):
+        raise InvalidInputError(f"t must be a leakage level, not NaN; got {show(t)}.")
+    return value
 
 
 def leakage_distribution(kernel: KernelLike, prior: ArrayLike) -> LeakageDistribution:
@@ -606,14 +622,24 @@ def closed_failure_probability(kernel: KernelLike, prior: ArrayLike, epsilon: fl
 
 
 def _as_stage(value: ArrayLike, name: str) -> NDArray[np.float64]:
-    k = np.asarray(value, dtype=float)
+    if isinstance(value, Mechanism):
+        return value.matrix  # validated on construction
+    # Refuse text, booleans, complex numbers and non-numbers before converting.
+    dtype = _real_array_dtype(value, name)
+    try:
+        k = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
     if k.ndim < 2:
         raise InvalidInputError(f"{name} must have at least 2 dimensions; got shape {k.shape}.")
     k = as_float_array(k, name, ndim=k.ndim)
     if np.any(k < 0):
         raise InvalidInputError(f"{name} must be non-negative.")
     sums = k.sum(axis=-1)
-    if np.any(np.abs(sums - 1.0) > STOCHASTIC_ATOL):
+    atol = STOCHASTIC_ATOL
+    if dtype.kind == "f" and dtype.itemsize < 8:  # float32: rows sum to 1 in its precision
+        atol = max(atol, 4 * k.shape[-1] * float(np.finfo(dtype).eps))
+    if np.any(np.abs(sums - 1.0) > atol):
         raise InvalidInputError(
             f"{name} must sum to 1 over its last axis (the new output) for every input and "
             f"history; a sum is {show(sums.flat[int(np.argmax(np.abs(sums - 1.0)))])}."
@@ -621,23 +647,56 @@ def _as_stage(value: ArrayLike, name: str) -> NDArray[np.float64]:
     return k
 
 
-def _stages(mechanisms: Sequence[ArrayLike]) -> list[NDArray[np.float64]]:
-    """Validate an adaptive sequence; stage i as shape (N, |Y_1|·…·|Y_{i−1}|, |Y_i|)."""
+def _real_array_dtype(value: object, name: str) -> np.dtype:
+    """The dtype of ``value`` as an array, refusing what ``np.array(value, dtype=float)``
+    would coerce silently (complex numbers, text, booleans, non-numbers) by ``name``."""
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
+    kind = raw.dtype.kind
+    if kind == "O":
+        flat = raw.ravel().tolist()
+        if any(isinstance(v, bool) or not isinstance(v, Real) for v in flat):
+            raise InvalidInputError(f"{name} must be real numbers; got {show(value)}.")
+    elif kind not in "iuf":
+        raise InvalidInputError(
+            f"{name} must be real numbers (not complex, text or booleans); got {show(value)}."
+        )
+    return raw.dtype
+
+
+def _stages(
+    mechanisms: Sequence[ArrayLike], names: Sequence[str] | None = None
+) -> list[NDArray[np.float64]]:
+    """Validate an adaptive sequence; stage i as shape (N, |Y_1|·…·|Y_{i−1}|, |Y_i|).
+    Element i is called ``names[i]`` in messages (default ``mechanisms[i]``)."""
+    if names is None:
+        is_stack = isinstance(mechanisms, np.ndarray) and mechanisms.ndim >= 3
+        if not is_stack and (
+            isinstance(mechanisms, (str, bytes, np.ndarray))
+            or not isinstance(mechanisms, Sequence)
+        ):
+            raise InvalidInputError(
+                "mechanisms must be a list of kernels (2-D arrays or Mechanisms, or adaptive "
+                f"stages of shape (N, |Y_1|, ..., |Y_i|)); got {show(mechanisms)}."
+            )
+        names = [f"mechanisms[{i}]" for i in range(len(mechanisms))]
     if len(mechanisms) == 0:
         raise InvalidInputError("mechanisms must contain at least one mechanism.")
     stages: list[NDArray[np.float64]] = []
     history = 1
     for i, mechanism in enumerate(mechanisms):
-        k = _as_stage(mechanism, f"mechanisms[{i}]")
+        k = _as_stage(mechanism, names[i])
         n = stages[0].shape[0] if stages else k.shape[0]
         if k.shape[0] != n:
-            raise InvalidInputError(f"mechanisms[{i}] has {k.shape[0]} inputs; the first has {n}.")
+            raise InvalidInputError(f"{names[i]} has {k.shape[0]} inputs; the first has {n}.")
         if k.ndim == 2:  # non-adaptive: the same kernel after every history
             k = np.broadcast_to(k[:, None, :], (n, history, k.shape[1]))
         else:
             if int(np.prod(k.shape[1:-1])) != history:
                 raise InvalidInputError(
-                    f"mechanisms[{i}] must have shape (N, |Y_1|, ..., |Y_{i}|, |Y_{i + 1}|) "
+                    f"{names[i]} must have shape (N, |Y_1|, ..., |Y_{i}|, |Y_{i + 1}|) "
                     f"matching the earlier outputs ({history} histories); got {k.shape}."
                 )
             k = k.reshape(n, history, k.shape[-1])
@@ -677,7 +736,7 @@ def conditional_maximal_leakage(first: KernelLike, second: ArrayLike, prior: Arr
     """
     k1 = as_matrix(first, "first")
     p = as_distribution(prior, "prior", k1.shape[0])
-    stages = _stages([k1, second])
+    stages = _stages([first, second], ["first", "second"])
     return _conditional_maximal_leakage(stages[0][:, 0, :], stages[1], p)
 
 
@@ -835,7 +894,8 @@ class RandomizedResponseEnvelope:
         The index N with ``Σ_{j<N} q_j < δ ≤ Σ_{j≤N} q_j`` (1 when δ ≤ q_1), for the
         prior sorted ascending.
     theta, theta1, theta2 : float
-        θ and the regime boundaries θ₁, θ₂ (``nan`` when δ ≤ q_1).
+        θ and the regime boundaries θ₁, θ₂ (both 0 when δ ≤ q_1: with N = 1 every θ
+        lies in the third regime, whose ``h = log(α/q_1)`` is (i)).
     prior_condition : bool
         Condition (20), ``p_N ≤ (α Σ_{j<N} p_j + β) / ((N − 2)α + β)``, under which all
         three regimes of h_δ can occur (``True`` when δ ≤ q_1, where it is not needed).
@@ -895,45 +955,60 @@ def randomized_response_envelope(
     need no special handling in this form.
     """
     eps = check_epsilon(epsilon_r, "epsilon_r")
-    if not 0 < eps < LOG_FLOAT_MAX:
+    if not 0 < eps < math.inf:
         raise InvalidInputError(f"epsilon_r must be positive and finite; got {show(epsilon_r)}.")
     p = np.sort(as_distribution(prior, "prior"))
     k = p.shape[0]
     if k < 2:
         raise InvalidInputError(f"prior must have k >= 2 entries for k-RR; got {k}.")
     d = _check_delta(delta)
-    alpha = math.exp(eps) / (math.exp(eps) + k - 1)
-    beta = 1.0 / (math.exp(eps) + k - 1)
-    q = beta + (alpha - beta) * p
+    # α = 1/(1 + (k−1)e^{−ε}), β = e^{−ε} α and α − β = −expm1(−ε) α: no overflow for a
+    # large ε (β underflows to 0 from ε ≈ 745, where k-RR is the identity in floats), and
+    # α − β keeps its digits for a tiny ε (the plain difference is 0 below ε ≈ 1e-16).
+    shrink = math.exp(-eps)
+    alpha = 1.0 / (1.0 + (k - 1) * shrink)
+    beta = shrink * alpha
+    gap = -math.expm1(-eps) * alpha  # α − β
+    log_alpha = -math.log1p((k - 1) * shrink)
+    log_beta = -eps + log_alpha
+    q = beta + gap * p
     q.setflags(write=False)
-    upper = min(math.log(k * alpha / d), math.log(alpha / q[0]))
-    dp = max(math.log((alpha - d) / beta), 0.0) if d < alpha else 0.0
+    leak_max = _rr_leakage(float(p[0]), eps)  # log(α/q_1)
+    upper = min(math.log(k) + log_alpha - math.log(d), leak_max)
+    dp = max(math.log(alpha - d) - log_beta, 0.0) if d < alpha else 0.0
     if d <= q[0] + QUANTILE_MASS_ATOL:
-        exact = math.log(alpha / q[0])
+        # N = 1: θ₁ = θ₂ = 0, so every θ lies in the third regime, whose
+        # h = log(α/q_N) = log(α/q_1) is (i).
         return RandomizedResponseEnvelope(
-            exact, upper, exact, dp, 1, float(d / q[0]), math.nan, math.nan, True, alpha, beta, q
+            leak_max, upper, leak_max, dp, 1, float(d / q[0]) if q[0] > 0 else 1.0,
+            0.0, 0.0, True, alpha, beta, q,
         )
     cum = np.cumsum(q)
     big_n = int(np.searchsorted(cum, d - QUANTILE_MASS_ATOL)) + 1  # 1-based N ≥ 2
     big_n = min(max(big_n, 2), k)
     before = cum[big_n - 2]
-    q_n, q_prev = q[big_n - 1], q[big_n - 2]
+    q_n = q[big_n - 1]
     theta = min((d - before) / q_n, 1.0)
-    theta1 = (
-        alpha
-        * ((big_n - 2) * q_prev - cum[big_n - 3] * (big_n > 2))
-        / (alpha * q_n - beta * q_prev)
+    # θ₁, θ₂ with the common factor α − β of numerator and denominator cancelled
+    # (q_j = β + (α − β)p_j), so they stay exact as ε → 0 where α − β vanishes:
+    # θ₁ = α((N−2)p_{N−1} − Σ_{j≤N−2} p_j)/(β(1 − p_{N−1}) + αp_N),
+    # θ₂ = α((N−1)p_N − Σ_{j≤N−1} p_j)/q_N.
+    p_n, p_prev = p[big_n - 1], p[big_n - 2]
+    theta1 = alpha * ((big_n - 2) * p_prev - p[: big_n - 2].sum()) / (
+        beta * (1.0 - p_prev) + alpha * p_n
     )
-    theta2 = alpha * ((big_n - 1) * q_n - before) / (q_n * (alpha - beta))
+    theta2 = alpha * ((big_n - 1) * p_n - p[: big_n - 1].sum()) / q_n
+    # Condition (20) multiplied out (its denominator is 0 for N = 2 once β underflows).
+    scale = (big_n - 2) * alpha + beta
     condition = bool(
-        p[big_n - 1]
-        <= (alpha * p[: big_n - 1].sum() + beta) / ((big_n - 2) * alpha + beta) + QUANTILE_MASS_ATOL
+        p[big_n - 1] * scale
+        <= alpha * p[: big_n - 1].sum() + beta + QUANTILE_MASS_ATOL * scale
     )
     if theta <= theta1:
-        construction = math.log(alpha / q_prev)
+        construction = _rr_leakage(float(p_prev), eps)
     else:
         construction = math.log(((big_n - 1) * alpha + theta * beta) / d)
-    lower = max(math.log(alpha / q_n), construction)
+    lower = max(_rr_leakage(float(p_n), eps), construction)
     binary = math.log((alpha + (big_n - 2 + theta) * beta) / d)
     return RandomizedResponseEnvelope(
         lower,
@@ -951,6 +1026,18 @@ def randomized_response_envelope(
     )
 
 
+def _rr_leakage(p_j: float, eps: float) -> float:
+    """``ℓ(X → j) = log(α/q_j) = −log(e^{−ε} + (1 − e^{−ε}) p_j)`` for k-RR, accurate for
+    a tiny ε (as ``−log1p(expm1(−ε)(1 − p_j))``) and for a huge one (a log-sum, which is
+    ε exactly when ``p_j = 0``, where ``q_j`` underflows)."""
+    x = math.expm1(-eps) * (1.0 - p_j)  # q_j/α − 1, in (−1, 0]
+    if x > -0.5:
+        return -math.log1p(x)
+    if p_j == 0:
+        return eps
+    return -float(np.logaddexp(-eps, math.log1p(-math.exp(-eps)) + math.log(p_j)))
+
+
 def four_level_prior(k: int, rho: float) -> NDArray[np.float64]:
     """The four-level prior of the envelope paper, Sec. V-B.
 
@@ -959,6 +1046,7 @@ def four_level_prior(k: int, rho: float) -> NDArray[np.float64]:
     ``p_i = m_{⌊4(i−1)/k⌋}/k``. Sorted ascending, as Theorem 5 assumes.
     """
     size = check_positive_int(k, "k")
+    check_size(size, "k", MAX_PRIOR_SIZE, why="MAX_PRIOR_SIZE: the prior is a dense vector")
     if size % 4:
         raise InvalidInputError(f"k must be divisible by 4 for the four-level prior; got {k}.")
     r = as_real(rho, "rho")

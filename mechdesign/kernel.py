@@ -16,7 +16,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
-    _real_dtype_check,
     as_distribution,
     as_float_array,
     as_generator,
@@ -24,6 +23,7 @@ from mechdesign._numerics import (
     check_choice,
     check_int,
     check_real,
+    check_real_dtype,
     check_tolerance,
     show,
 )
@@ -91,7 +91,7 @@ class Mechanism:
         mechanism by a left-stochastic matrix whose *columns* are inputs; this transposes
         it once at the boundary.
         """
-        _real_dtype_check(q, "q")
+        check_real_dtype(q, "q")
         columns = as_stochastic_matrix(np.asarray(q).T,
                                        "q (transposed: its columns are the inputs)", atol=atol)
         return cls._validated(columns, atol)

@@ -19,6 +19,7 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,12 +30,14 @@ from mechdesign._numerics import (
     check_c,
     check_epsilon,
     check_positive_int,
+    check_size,
     show,
 )
 from mechdesign._tolerances import (
     IR_SPLIT_XATOL,
     REMARK2_RTOL,
     ROUNDING_ATOL,
+    STOCHASTIC_ATOL,
     THRESHOLD_RTOL,
 )
 from mechdesign.errors import InvalidInputError, TooLargeError
@@ -68,6 +71,10 @@ IR_GRID_POINTS = 65
 #: Largest N for which :func:`binary_mechanism` searches every subset for the best split.
 BINARY_SPLIT_MAX_N = 22
 
+#: Most entries of a dense kernel built here (2²⁶ doubles, 512 MB): k-RR and SRR on at
+#: most 8192 inputs, the binary mechanism on at most 2²⁵.
+MECHANISM_MAX_ENTRIES = 2**26
+
 
 def randomized_response(k: int, epsilon: float) -> Mechanism:
     """k-ary randomized response (generalised randomized response, k-RR):
@@ -80,7 +87,9 @@ def randomized_response(k: int, epsilon: float) -> Mechanism:
     ε-LDP exactly (Warner 1965 for k = 2; Kairouz, Oh & Viswanath, JMLR 2016; envelope
     paper Sec. V-B). ``ε = ∞`` gives the identity.
     """
-    k = check_positive_int(k, "k")
+    k = check_size(k, "k", math.isqrt(MECHANISM_MAX_ENTRIES),
+                   why=f"the kernel is a dense k x k matrix, MECHANISM_MAX_ENTRIES = "
+                       f"{MECHANISM_MAX_ENTRIES:,}")
     eps = check_epsilon(epsilon)
     if math.isinf(eps):
         return Mechanism(np.eye(k))
@@ -125,8 +134,20 @@ def binary_mechanism(
     else:
         if n is None:
             raise InvalidInputError("binary_mechanism with a subset needs n (number of inputs).")
-        n_val = check_positive_int(n, "n")
-        members = sorted({int(i) for i in subset})
+        n_val = check_size(n, "n", MECHANISM_MAX_ENTRIES // 2,
+                           why="the kernel is a dense n x 2 matrix")
+        if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
+            raise InvalidInputError(
+                f"subset must be a collection of input indices (integers); got {show(subset)}."
+            )
+        if isinstance(subset, np.ndarray) and subset.ndim != 1:
+            raise InvalidInputError(f"subset must be 1-D; got shape {subset.shape}.")
+        entries = list(subset)
+        if any(isinstance(i, (bool, np.bool_)) or not isinstance(i, Integral) for i in entries):
+            raise InvalidInputError(
+                f"subset must contain integer input indices; got {show(subset)}."
+            )
+        members = sorted({int(i) for i in entries})
         if any(i < 0 or i >= n_val for i in members):
             raise InvalidInputError(f"subset must contain inputs in 0..{n_val - 1}; got {members}.")
     high = 1.0 / (1.0 + math.exp(-eps)) if math.isfinite(eps) else 1.0
@@ -163,9 +184,13 @@ def extremal_binary_valid_q(epsilon: float, c: float, n: int) -> list[int]:
     eps = check_epsilon(epsilon)
     n_val = check_positive_int(n, "n")
     c_val = check_c(c, n_val)
-    scale = math.exp(eps) * c_val if math.isfinite(eps) else math.inf
-    limit = 1.0 + REMARK2_RTOL  # equality rounds either way (REMARK2_RTOL)
-    return [q for q in range(1, n_val) if scale * q <= limit and scale * (n_val - q) <= limit]
+    if math.isinf(eps):
+        return []
+    # e^ε c q ≤ 1 in logs (e^ε overflows above ε ≈ 709.8 while c may be tiny).
+    log_scale = eps + math.log(c_val)
+    limit = math.log1p(REMARK2_RTOL)  # equality rounds either way (REMARK2_RTOL)
+    return [q for q in range(1, n_val)
+            if log_scale + math.log(q) <= limit and log_scale + math.log(n_val - q) <= limit]
 
 
 def extremal_binary_mechanism(epsilon: float, c: float, n: int, q: int) -> Mechanism:
@@ -190,11 +215,13 @@ def extremal_binary_mechanism(epsilon: float, c: float, n: int, q: int) -> Mecha
             f"{show(c_val)}, N = {n_val}: it needs 1 <= q <= N-1, e^eps*c*q <= 1 and "
             f"e^eps*c*(N-q) <= 1. Valid q: {valid if valid else 'none'}."
         )
-    growth = math.exp(eps)
-    denominator = 1.0 + growth * (1.0 - n_val * c_val)
+    # Divided through by e^ε (no overflow at a large ε):
+    # m = (e^{−ε} − c q)/(e^{−ε} + 1 − Nc), M = (1 − c q)/(e^{−ε} + 1 − Nc).
+    shrink = math.exp(-eps)
+    denominator = shrink + (1.0 - n_val * c_val)
     # At equality in a validity condition the entry is exactly 0 or 1 (REMARK2_RTOL).
-    low = max((1.0 - growth * c_val * q) / denominator, 0.0)
-    high = min(growth * (1.0 - c_val * q) / denominator, 1.0)
+    low = max((shrink - c_val * q) / denominator, 0.0)
+    high = min((1.0 - c_val * q) / denominator, 1.0)
     column = np.array([high] * q + [low] * (n_val - q))
     return Mechanism(np.column_stack([column, 1.0 - column]))
 
@@ -229,6 +256,7 @@ def pml_extremal_mechanism(epsilon: float, prior: ArrayLike) -> Mechanism:
     """
     eps = check_epsilon(epsilon)
     p = as_distribution(prior, "prior")
+    p = p / p.sum()  # a float32 prior, valid at its own precision, summed in double
     smallest = float(p.min())
     limit = -math.log1p(-smallest) if smallest < 1 else math.inf
     if not eps < limit:
@@ -265,6 +293,8 @@ def secret_randomized_response(shape: tuple[int, int], epsilon: float) -> Mechan
     if math.isinf(eps):
         raise InvalidInputError("epsilon must be finite for SRR.")
     a1, a2 = SecretAlphabet.of(shape).shape
+    check_size(a1 * a2, "|S|·|U| of shape", math.isqrt(MECHANISM_MAX_ENTRIES),
+               why="SRR's kernel is a dense |X| x |X| matrix")
     # Scaled by e^{−ε}: entries 1, e^{−2ε}, e^{−ε} (no overflow for large ε).
     same_secret = np.kron(np.eye(a1), np.ones((a2, a2)))
     matrix = np.where(same_secret > 0, math.exp(-2 * eps), math.exp(-eps))
@@ -278,7 +308,27 @@ def independent_reporting(
     """Independent reporting IR_{R1,R2}(s, u) = (R1(s), R2(u)) (robust-LDP paper,
     Definition 5): the Kronecker product ``R1 ⊗ R2``, inputs ``(s, u)`` and outputs
     ``(y1, y2)`` both flattened first-index-major."""
-    return Mechanism(np.kron(as_matrix(first), as_matrix(second)))
+    a, b = as_matrix(first, "first"), as_matrix(second, "second")
+    if a.size * b.size > MECHANISM_MAX_ENTRIES:
+        raise InvalidInputError(
+            f"first and second give a Kronecker product of {a.size * b.size:,} entries, above "
+            f"MECHANISM_MAX_ENTRIES = {MECHANISM_MAX_ENTRIES:,}."
+        )
+    # Row-stochastic by construction, at the inputs' own precision (float32 too).
+    return Mechanism._validated(np.kron(a, b), STOCHASTIC_ATOL)
+
+
+def _ball_conditionals(ball: object, shape: tuple[int, int]):
+    """:func:`~mechdesign.uncertainty.center_conditionals`, with a ``P̂_s = 0`` refusal
+    naming ``ball`` (the argument that carries ``P̂``)."""
+    if not isinstance(ball, RenyiBall):
+        raise InvalidInputError(f"ball must be a RenyiBall; got {show(ball)}.")
+    try:
+        return center_conditionals(ball, shape)
+    except InvalidInputError as exc:
+        if "P̂_s = 0" not in str(exc):
+            raise
+        raise InvalidInputError(f"ball: {exc}") from exc
 
 
 @dataclass(frozen=True)
@@ -321,7 +371,7 @@ def ir_distance_bound(ball: RenyiBall, shape: tuple[int, int]) -> float:
     ``rad_s`` comes from
     :func:`~mechdesign.uncertainty.conditional_radii`.
     """
-    _, conditional = center_conditionals(ball, shape)
+    _, conditional = _ball_conditionals(ball, shape)
     radii = conditional_radii(ball, shape)
     spread = float(np.abs(conditional[:, None, :] - conditional[None, :, :]).sum(axis=2).max())
     return min(2.0, 2.0 * float(radii.max()) + spread)
@@ -355,15 +405,19 @@ def design_independent_reporting(
     if math.isinf(eps):
         raise InvalidInputError("epsilon must be finite for independent reporting.")
     if not isinstance(ball, RenyiBall):
-        raise InvalidInputError(f"ball must be a RenyiBall; got {type(ball).__name__}.")
+        raise InvalidInputError(f"ball must be a RenyiBall; got {show(ball)}.")
     a1, a2 = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center").shape
+    _ball_conditionals(ball, (a1, a2))
     p = ball.center if prior is None else as_distribution(prior, "prior", a1 * a2)
     d = ir_distance_bound(ball, (a1, a2))
 
     def delta2(eps2: float) -> float:
         if d == 0:
             return math.inf if eps2 > 0 else 0.0
-        return math.log1p(2.0 * math.expm1(eps2) / d)
+        if eps2 <= 1.0:
+            return math.log1p(2.0 * math.expm1(eps2) / d)
+        # log(1 + 2(e^x − 1)/d) = x + log(2/d) + log1p((d/2 − 1) e^{−x}): no overflow.
+        return eps2 + math.log(2.0 / d) + math.log1p((d / 2.0 - 1.0) * math.exp(-eps2))
 
     def build(eps2: float) -> Mechanism:
         return independent_reporting(
@@ -385,9 +439,12 @@ def design_independent_reporting(
         ties = np.flatnonzero(scores >= top - THRESHOLD_RTOL * max(1.0, abs(top)))
         for i in {int(ties[0]), int(ties[-1])}:
             lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+            # Searched in units of max(1, ε): the bracket's midpoint (lo + hi)/2
+            # overflows near ε = 1e308 otherwise.
+            unit = max(1.0, eps)
             minimize_scalar(
-                lambda x: -utility(x), bounds=(lo, hi), method="bounded",
-                options={"xatol": IR_SPLIT_XATOL * max(1.0, eps)},
+                lambda t, unit=unit: -utility(t * unit), bounds=(lo / unit, hi / unit),
+                method="bounded", options={"xatol": IR_SPLIT_XATOL},
             )
     best = max(values, key=values.get)
     curve = np.array(sorted(values.items()))

@@ -41,8 +41,11 @@ from numpy.typing import ArrayLike, NDArray
 from mechdesign._numerics import (
     as_distribution,
     as_float_array,
+    check_bool,
     check_epsilon,
     check_positive_int,
+    check_seed,
+    check_size,
     show,
 )
 from mechdesign._tolerances import ROUNDING_ATOL
@@ -78,21 +81,27 @@ class FrequencyOracle(Mechanism):
     protocol : str
         Its name in the literature.
     epsilon : float
-        The LDP level it is built for.
+        The LDP level it is built for (required: ``>= 0``).
     estimator : array_like, shape=(M, k)
         ``E``: a report ``y`` contributes ``E[y]`` to the mean that estimates the
         frequencies.
     support : tuple of float, optional
-        ``(p, q)`` of a pure protocol (module docstring); ``None`` otherwise.
+        ``(p, q)`` of a pure protocol (module docstring), ``0 <= q <= p <= 1``;
+        ``None`` otherwise.
     """
 
     protocol: str = ""
-    epsilon: float = math.nan
+    epsilon: float | None = None
     estimator: NDArray[np.float64] = field(default=None, repr=False)
     support: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        if not isinstance(self.protocol, str):
+            raise InvalidInputError(f"protocol must be a string; got {show(self.protocol)}.")
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        if self.support is not None:
+            object.__setattr__(self, "support", _check_support(self.support))
         e = as_float_array(self.estimator, "estimator", ndim=2)
         if e.shape != (self.n_outputs, self.n_inputs):
             raise InvalidInputError(
@@ -105,7 +114,10 @@ class FrequencyOracle(Mechanism):
     def estimate(self, reports: ArrayLike) -> NDArray[np.float64]:
         """``f̂ = (1/n) Σ_i E[y_i]`` from report indices ``y_i`` (unbiased when the
         protocol's ``K E = I``; not projected onto the simplex)."""
-        y = np.asarray(reports)
+        try:
+            y = np.asarray(reports)
+        except (TypeError, ValueError):  # ragged nesting
+            y = np.asarray([], dtype=float)
         if y.size == 0 or not np.issubdtype(y.dtype, np.integer) or (
             y.min() < 0 or y.max() >= self.n_outputs
         ):
@@ -134,8 +146,28 @@ class FrequencyOracle(Mechanism):
         f = as_distribution(prior, "prior", self.n_inputs)
         count = check_positive_int(n, "n")
         p, q = self.support
-        per_input = q * (1 - q) / (p - q) ** 2 + f * (1 - p - q) / (p - q)
+        if p == q:  # exact: no information (ε so small that p and q round together)
+            return math.inf
+        gap = p - q
+        # q(1 − q)/gap², divided in two steps: gap² underflows for a tiny ε.
+        with np.errstate(over="ignore"):
+            per_input = q * (1 - q) / gap / gap + f * (1 - p - q) / gap
         return float(per_input.sum() / count)
+
+
+def _check_support(support: object) -> tuple[float, float]:
+    """``(p, q)`` of a pure protocol: two real numbers with ``0 <= q <= p <= 1``."""
+    values = as_float_array(support, "support", ndim=1)
+    if values.shape[0] != 2:
+        raise InvalidInputError(
+            f"support must be the pair (p, q) of a pure protocol; got {show(support)}."
+        )
+    p, q = float(values[0]), float(values[1])
+    if not 0.0 <= q <= p <= 1.0:
+        raise InvalidInputError(
+            f"support (p, q) must satisfy 0 <= q <= p <= 1; got {show(support)}."
+        )
+    return (p, q)
 
 
 def _pure(
@@ -145,12 +177,35 @@ def _pure(
     q: float,
     protocol: str,
     epsilon: float,
+    gap: float,
 ) -> FrequencyOracle:
-    """A pure protocol from its kernel and its support indicator ``supported[y, v]``."""
+    """A pure protocol from its kernel and its support indicator ``supported[y, v]``;
+    ``gap = p − q`` in closed form (by subtraction it cancels to 0 for a tiny ε)."""
     _check_representable(matrix, epsilon)
-    estimator = (supported.astype(float) - q) / (p - q)
+    estimator = _estimator(supported, q, gap, epsilon, matrix.shape[0])
     return FrequencyOracle(matrix, protocol=protocol, epsilon=epsilon, estimator=estimator,
                            support=(p, q))
+
+
+def _estimator(
+    supported: NDArray[np.bool_], q: float, gap: float, epsilon: float, k: int
+) -> NDArray[np.float64]:
+    """``(1[v ∈ supp y] − q)/(p − q)``, or UnsupportedError when ``1/(p − q)`` (about
+    ``k/ε``) is beyond the largest double."""
+    with np.errstate(over="ignore", divide="ignore"):
+        estimator = (supported.astype(float) - q) / gap
+    if gap <= 0 or not np.all(np.isfinite(estimator)):
+        raise UnsupportedError(
+            f"at epsilon = {show(epsilon)} the estimator's entries, about 1/(p - q) ~ "
+            f"k/epsilon, exceed the largest double: the smallest supported epsilon is about "
+            f"{_SMALLEST_EPSILON_FACTOR * k / np.finfo(float).max:.3g}."
+        )
+    return estimator
+
+
+#: 1/(p − q) ≤ this × k/ε for every protocol here (OUE, SUE, Hadamard: 4/ε; k-RR and
+#: subset selection: k/ε; OLH: g²/((g − 1)ε)): the scale of the smallest ε supported.
+_SMALLEST_EPSILON_FACTOR = 4.0
 
 
 def _check_representable(matrix: NDArray[np.float64], epsilon: float) -> None:
@@ -193,10 +248,12 @@ def generalized_randomized_response(k: int, epsilon: float) -> FrequencyOracle:
     its inverse, the only unbiased one.
     """
     k, eps = _check_protocol(k, epsilon)
+    _check_outputs(k, f"GRR of k = {k}")
     matrix = randomized_response(k, eps).matrix
     low = math.exp(-eps)
     p, q = 1.0 / (1.0 + (k - 1) * low), low / (1.0 + (k - 1) * low)
-    return _pure(matrix, np.eye(k, dtype=bool), p, q, "GRR", eps)
+    gap = -math.expm1(-eps) / (1.0 + (k - 1) * low)  # p − q, no cancellation
+    return _pure(matrix, np.eye(k, dtype=bool), p, q, "GRR", eps, gap)
 
 
 def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyOracle:
@@ -220,10 +277,13 @@ def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyO
         ``2^k`` above :data:`PROTOCOL_MAX_OUTPUTS` (``k > 16``).
     """
     k, eps = _check_protocol(k, epsilon)
-    if not isinstance(optimized, bool):
-        raise InvalidInputError(f"optimized must be True or False; got {show(optimized)}.")
-    if k > math.log2(PROTOCOL_MAX_OUTPUTS):
-        _check_outputs(2**k, f"unary encoding of k = {k}")
+    optimized = check_bool(optimized, "optimized")
+    if k > math.log2(PROTOCOL_MAX_OUTPUTS):  # 2^k not formed: k may be 10^12
+        raise TooLargeError(
+            f"k = {k} gives unary encoding 2^k outputs, above PROTOCOL_MAX_OUTPUTS = "
+            f"{PROTOCOL_MAX_OUTPUTS:,} (its kernel is a dense matrix): the largest supported "
+            f"k is {int(math.log2(PROTOCOL_MAX_OUTPUTS))}."
+        )
     # p = P(bit 1 | own bit), q = P(bit 1 | another bit), and their logs in a form that
     # neither overflows nor cancels at large ε.
     if optimized:
@@ -242,7 +302,9 @@ def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyO
     matrix = np.exp(log_other[None, :] + log_own.T)  # (k, 2^k)
     matrix /= matrix.sum(axis=1, keepdims=True)  # rounding only
     name = "OUE" if optimized else "SUE"
-    return _pure(matrix, bits, p, q, name, eps)
+    # p − q: OUE 1/2 − 1/(e^ε + 1) = tanh(ε/2)/2; SUE tanh(ε/4).
+    gap = math.tanh(eps / 2) / 2 if optimized else math.tanh(eps / 4)
+    return _pure(matrix, bits, p, q, name, eps, gap)
 
 
 def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> FrequencyOracle:
@@ -271,6 +333,8 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
         ``C(k, ω)`` above :data:`PROTOCOL_MAX_OUTPUTS`.
     """
     k, eps = _check_protocol(k, epsilon)
+    # C(k, ω) ≥ k for every 1 ≤ ω ≤ k − 1: refuse a large k before searching ω.
+    _check_outputs(k, f"subset selection of k = {k}")
     if subset_size is None:
         omega = _best_subset_size(k, eps)
     else:
@@ -280,29 +344,38 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
                 f"subset_size must be between 1 and k - 1 = {k - 1}; got {show(subset_size)}."
             )
     _check_outputs(math.comb(k, omega), f"subset selection of {omega} of k = {k}")
-    p, q = _subset_support(k, eps, omega)
+    p, q, gap = _subset_support(k, eps, omega)
     subsets = np.zeros((math.comb(k, omega), k), dtype=bool)
     for row, subset in enumerate(itertools.combinations(range(k), omega)):
         subsets[row, list(subset)] = True
     # Divided by e^ε: 1 for x ∈ S, e^{−ε} otherwise (no overflow at large ε).
     raw = np.where(subsets.T, 1.0, math.exp(-eps))
     matrix = raw / raw.sum(axis=1, keepdims=True)
-    return _pure(matrix, subsets, p, q, f"subset selection (omega = {omega})", eps)
+    return _pure(matrix, subsets, p, q, f"subset selection (omega = {omega})", eps, gap)
 
 
-def _subset_support(k: int, eps: float, omega: int) -> tuple[float, float]:
-    """``(p, q)`` of subset selection, divided through by ``e^ε``."""
+def _subset_support(k: int, eps: float, omega: int) -> tuple[float, float, float]:
+    """``(p, q, p − q)`` of subset selection, divided through by ``e^ε``; ``p − q =
+    ω(k − ω)(1 − e^{−ε})/((k − 1)(ω + (k − ω)e^{−ε}))`` in closed form."""
     low = math.exp(-eps)
     denominator = omega + (k - omega) * low
     p = omega / denominator
     q = omega * ((omega - 1) + (k - omega) * low) / ((k - 1) * denominator)
-    return p, q
+    gap = omega * (k - omega) * -math.expm1(-eps) / ((k - 1) * denominator)
+    return p, q, gap
 
 
 def _best_subset_size(k: int, eps: float) -> int:
+    # The variance times (1 − e^{−ε})², which does not depend on ω: no underflow of
+    # (p − q)² at a tiny ε.
+    shrink = -math.expm1(-eps)
+
+    low = math.exp(-eps)
+
     def risk(omega: int) -> float:
-        p, q = _subset_support(k, eps, omega)
-        return k * q * (1 - q) / (p - q) ** 2 + (1 - p - q) / (p - q)
+        p, q, _ = _subset_support(k, eps, omega)
+        scaled = omega * (k - omega) / ((k - 1) * (omega + (k - omega) * low))  # gap/shrink
+        return k * q * (1 - q) / scaled**2 + (1 - p - q) * shrink / scaled
 
     return min(range(1, k), key=risk)
 
@@ -328,13 +401,16 @@ def hash_family(
     TooLargeError
         ``size=None`` and ``g^m · g`` above :data:`PROTOCOL_MAX_OUTPUTS` (pass ``size``).
     """
-    k = check_positive_int(k, "k")
+    k = check_size(k, "k", PROTOCOL_MAX_OUTPUTS,
+                   why="local hashing's kernel has k rows and at least k outputs")
     g = check_positive_int(buckets, "buckets")
     if g < 2:
         raise InvalidInputError(f"buckets must be at least 2; got {show(buckets)}.")
     _check_outputs(g, f"a hash family into {g:,} buckets")
+    seed = check_seed(seed)
     if size is not None:
         h = check_positive_int(size, "size")
+        _check_outputs(h * g, f"a family of {h:,} hash functions into {g:,} buckets")
         return np.random.default_rng(seed).integers(0, g, size=(h, k))
     m = max(1, math.ceil(math.log2(k)))
     _check_outputs(g ** (m + 1), f"the universal family of {g}^{m} hash functions (g = {g})")
@@ -378,7 +454,10 @@ def local_hashing(
         g = check_positive_int(buckets, "buckets")
         if g < 2:
             raise InvalidInputError(f"buckets must be at least 2; got {show(buckets)}.")
-    family = np.asarray(hashes)
+    try:
+        family = np.asarray(hashes)
+    except (TypeError, ValueError):  # ragged nesting
+        family = np.zeros((0, 0))
     if family.ndim != 2 or family.shape[1] != k or family.shape[0] < 1 or not (
         np.issubdtype(family.dtype, np.integer)
     ):
@@ -400,7 +479,8 @@ def local_hashing(
     hit = hit.reshape(n_hashes * g, k)
     matrix = np.where(hit.T, p_bucket, q_bucket) / n_hashes
     _check_representable(matrix, eps)
-    estimator = (hit.astype(float) - 1.0 / g) / (p_bucket - 1.0 / g)
+    gap = (g - 1) * -math.expm1(-eps) / (g * (1.0 + (g - 1) * low))  # p' − 1/g
+    estimator = _estimator(hit, 1.0 / g, gap, eps, max(k, g))
     collisions = (family[:, :, None] == family[:, None, :]).mean(axis=0)
     off_diagonal = collisions[~np.eye(k, dtype=bool)]
     universal = bool(np.all(np.abs(off_diagonal - 1.0 / g) <= ROUNDING_ATOL))
@@ -426,7 +506,8 @@ def hadamard_response(k: int, epsilon: float) -> FrequencyOracle:
     low = math.exp(-eps)  # divided by e^ε
     matrix = np.where(owned, 2.0 / (size * (1.0 + low)), 2.0 * low / (size * (1.0 + low)))
     p = 1.0 / (1.0 + low)
-    return _pure(matrix, owned.T, p, 0.5, "Hadamard response", eps)
+    gap = -math.expm1(-eps) / (2.0 * (1.0 + low))  # p − 1/2
+    return _pure(matrix, owned.T, p, 0.5, "Hadamard response", eps, gap)
 
 
 def estimation_mse(
@@ -496,9 +577,14 @@ def estimation_mse(
         if np.linalg.matrix_rank(k) < size:
             return math.inf
         e = np.linalg.pinv(k)
-    expected = k @ e  # row x: E[E[y] | x]
-    bias = expected - np.eye(size)
-    second = k @ np.sum(e * e, axis=1)  # Σ_y K[x, y] ‖E_y‖²
+    # Every term is quadratic in (E, I): computed for E/s and I/s, s the largest entry
+    # of E, then scaled by s² — an estimator entry of 1e308 gives inf (the error is
+    # beyond every double), not an overflow inside the sums.
+    scale = max(1.0, float(np.abs(e).max()))
+    e = e / scale
+    expected = k @ e  # row x: E[E[y] | x] / s
+    bias = expected - np.eye(size) / scale
+    second = k @ np.sum(e * e, axis=1)  # Σ_y K[x, y] ‖E_y‖² / s²
     noise = float(p @ (second - np.sum(expected * expected, axis=1))) / count
     mean_bias = p @ bias
     squared_bias = float(mean_bias @ mean_bias)
@@ -507,4 +593,5 @@ def estimation_mse(
     else:
         mean = p @ expected
         spread = float(p @ np.sum(expected * expected, axis=1)) - float(mean @ mean)
-    return noise + squared_bias + spread / count
+    total = noise + squared_bias + spread / count
+    return total if scale == 1.0 else total * scale * scale  # exact: no scaling needed

@@ -119,7 +119,8 @@ def robust_ldp_mechanism(
     key = canonical.get(name.lower()) if isinstance(name, str) else None
     if key is None:
         raise InvalidInputError(
-            f"mechanism must be one of {ROBUST_LDP_MECHANISMS} (any case); got {show(name)}."
+            f"name: mechanism must be one of {ROBUST_LDP_MECHANISMS} (any case); got "
+            f"{show(name)}."
         )
     if not isinstance(ball, RenyiBall):
         raise InvalidInputError(
@@ -128,6 +129,11 @@ def robust_ldp_mechanism(
         )
     p_hat = ball.center
     shape = SecretAlphabet.of(shape, p_hat.size, "ball's center").shape
+    try:
+        ball_alphabet_check = SecretAlphabet.of(shape, p_hat.size, "ball's center")
+        ball_alphabet_check.conditionals(p_hat)
+    except InvalidInputError as exc:  # P̂_s = 0: name the argument that carries P̂
+        raise InvalidInputError(f"ball: {exc}") from exc
     if key == "GRR":
         return RobustMechanism(key, randomized_response(p_hat.size, epsilon))
     if key == "SRR":

@@ -69,7 +69,10 @@ from scipy.optimize import brentq, minimize_scalar
 from mechdesign._evidence import EvidenceFloat
 from mechdesign._numerics import (
     as_distribution,
+    as_float_array,
+    as_real,
     check_alpha,
+    check_bool,
     show,
 )
 from mechdesign._tolerances import (
@@ -146,18 +149,18 @@ def linear_extreme(
         contains).
     """
     p = as_distribution(center, "center")
-    cost = np.asarray(c, dtype=float)
-    if cost.shape != p.shape or not np.all(np.isfinite(cost)):
+    cost = as_float_array(c, "c", ndim=1)  # real, finite; text and booleans refused
+    if cost.shape != p.shape:
         raise InvalidInputError(
             f"c must be a finite vector of length {p.shape[0]}; got shape {cost.shape}."
         )
     a = check_alpha(alpha)
     if math.isinf(a):
         raise InvalidInputError("alpha must be finite for a Rényi ball.")
-    d = float(radius)
+    d = as_real(radius, "radius")
     if not d >= 0:
         raise InvalidInputError(f"radius must be >= 0; got {show(radius)}.")
-    sign = 1.0 if maximize else -1.0
+    sign = 1.0 if check_bool(maximize, "maximize") else -1.0
     value, r = _max_linear(sign * cost, p, a, d)
     negligible = (p > 0) & (p < NEGLIGIBLE_CENTER_MASS)
     if np.any(negligible) and math.isfinite(d) and d > 0:
@@ -355,22 +358,27 @@ class _Budget:
             return math.inf
         if a == 1:
             return share * b / mass
-        argument = share * self.excess / mass  # ζ − 1
-        if argument <= -1:
+        # ζ − 1 = share · excess / mass, which overflows for a tiny mass (P̂_s = 5e-324):
+        # compared without dividing, and log1p(x) = log x + log1p(1/x) in logs when x > 1.
+        numerator = float(share) * self.excess
+        if numerator <= -mass:
             return math.inf
-        return a / (a - 1) * math.log1p(argument)
+        if numerator > mass:
+            log_x = math.log(numerator) - math.log(mass)
+            return a / (a - 1) * (log_x + math.log1p(math.exp(-log_x)))
+        return a / (a - 1) * math.log1p(numerator / mass)
 
     def __call__(self, lam: float) -> tuple[float, float]:
         return self._one(lam, self.m1), self._one(1.0 - lam, self.m2)
 
     def marginal(self, lam: float, marginal: NDArray[np.float64], s1: int, s2: int):
         """The minimising ``P_S ∝ P̂_s ζ_s`` (``P̂_s`` at α = 1) for the split λ."""
-        zeta = np.ones_like(marginal)
+        weights = np.array(marginal, dtype=float)
         if self.alpha != 1 and math.isfinite(self.radius):
             d1, d2 = self(lam)
-            for s, d in ((s1, d1), (s2, d2)):
-                zeta[s] = 0.0 if math.isinf(d) else math.exp((self.alpha - 1) * d / self.alpha)
-        weights = marginal * zeta
+            for s, d, share in ((s1, d1, lam), (s2, d2, 1.0 - lam)):
+                # P̂_s ζ_s = P̂_s + share · excess (ζ_s = e^{(α−1)d/α} itself may overflow)
+                weights[s] = 0.0 if math.isinf(d) else marginal[s] + max(share, 0.0) * self.excess
         return weights / weights.sum()
 
 

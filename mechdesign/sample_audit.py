@@ -27,11 +27,22 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from mechdesign._numerics import as_generator, as_real, check_positive_int, show
+from mechdesign._numerics import (
+    as_generator,
+    as_real,
+    check_epsilon,
+    check_positive_int,
+    check_size,
+    show,
+)
 from mechdesign.errors import InvalidInputError
-from mechdesign.kernel import Mechanism
+from mechdesign.kernel import Mechanism, as_matrix
 
-__all__ = ["SampleAudit", "audit_pairs", "audit_samples"]
+__all__ = ["AUDIT_MAX_DRAWS", "SampleAudit", "audit_pairs", "audit_samples"]
+
+#: Most draws :func:`audit_samples` takes in all (``n_samples`` × inputs): the draws are
+#: held in memory, some 24 bytes each (5·10⁷ draws, about 1.2 GB).
+AUDIT_MAX_DRAWS = 5 * 10**7
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,7 @@ class SampleAudit:
 
     def exceeds(self, epsilon: float) -> bool:
         """Whether the samples show, at the audit's confidence, a level above ε."""
-        return self.lower_bound > as_real(epsilon, "epsilon")
+        return self.lower_bound > check_epsilon(epsilon)
 
 
 def audit_samples(
@@ -117,6 +128,8 @@ def audit_samples(
     """
     count = check_positive_int(n_samples, "n_samples")
     generator = as_generator(rng)
+    _check_confidence(confidence)
+    claimed_matrix = None if claimed is None else as_matrix(claimed, "claimed")
     if isinstance(sampler, Mechanism):
         mechanism = sampler
         if inputs is None:
@@ -132,7 +145,12 @@ def audit_samples(
         )
     if inputs is None:
         raise InvalidInputError("inputs is required for a sampler that is not a Mechanism.")
-    labels = list(inputs)
+    labels = _as_labels(inputs, "inputs")
+    if len(labels) < 2:
+        raise InvalidInputError(f"inputs must hold at least 2 inputs; got {show(inputs)}.")
+    check_size(count, "n_samples", AUDIT_MAX_DRAWS // len(labels),
+               why=f"AUDIT_MAX_DRAWS = {AUDIT_MAX_DRAWS:,} draws in all over "
+                   f"{len(labels)} inputs, held in memory")
     draws_in, draws_out = [], []
     for x in labels:
         drawn = sampler(x, count, generator)
@@ -150,8 +168,8 @@ def audit_samples(
     else:
         outputs = pd.concat([pd.Series(d, dtype=object) for d in draws_out],
                             ignore_index=True)
-    return _audit(np.concatenate(draws_in), outputs, tuple(labels), confidence, claimed,
-                  claimed_outputs)
+    return _audit(np.concatenate(draws_in), outputs, tuple(labels), confidence,
+                  claimed_matrix, claimed_outputs)
 
 
 def audit_pairs(
@@ -167,8 +185,12 @@ def audit_pairs(
     already drawn: the command line's ``mechdesign audit-samples``). Inputs are labelled
     in order of first appearance unless ``claimed_inputs`` gives the claimed kernel's
     row labels."""
-    x = np.asarray(inputs)
-    y = outputs if isinstance(outputs, np.ndarray) else pd.Series(list(outputs), dtype=object)
+    _check_confidence(confidence)
+    claimed_matrix = None if claimed is None else as_matrix(claimed, "claimed")
+    x = np.asarray(inputs) if isinstance(inputs, np.ndarray) else np.asarray(
+        pd.Series(_as_labels(inputs, "inputs"), dtype=object))
+    y = outputs if isinstance(outputs, np.ndarray) else pd.Series(
+        _as_labels(outputs, "outputs"), dtype=object)
     if x.ndim != 1 or y.ndim != 1 or x.shape[0] != y.shape[0] or x.size == 0:
         raise InvalidInputError(
             f"inputs and outputs must be non-empty 1-D and of equal length; got shapes "
@@ -187,13 +209,33 @@ def audit_pairs(
     else:
         codes, uniques = pd.factorize(x)
         labels = tuple(uniques.tolist())
-    return _audit(codes, y, labels, confidence, claimed, claimed_outputs)
+    return _audit(codes, y, labels, confidence, claimed_matrix, claimed_outputs)
 
 
-def _audit(codes, outputs, labels, confidence, claimed, claimed_outputs) -> SampleAudit:
+def _check_confidence(confidence: float) -> float:
     level = as_real(confidence, "confidence")
     if not 0.0 < level < 1.0:
         raise InvalidInputError(f"confidence must lie in (0, 1); got {show(confidence)}.")
+    return level
+
+
+def _as_labels(value: object, name: str) -> list:
+    """A 1-D sequence of labels as a list, or raise naming ``name`` (a scalar, a string,
+    None or a 2-D array is not a sequence of labels)."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1:
+            raise InvalidInputError(f"{name} must be 1-D; got shape {value.shape}.")
+        return value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, range, pd.Series)):
+        raise InvalidInputError(
+            f"{name} must be a sequence of labels (a list, tuple, range or 1-D array); got "
+            f"{show(value)}."
+        )
+    return list(value)
+
+
+def _audit(codes, outputs, labels, confidence, claimed, claimed_outputs) -> SampleAudit:
+    level = _check_confidence(confidence)
     n = len(labels)
     if n < 2:
         raise InvalidInputError(f"an audit needs at least 2 inputs; got {n}.")
@@ -247,7 +289,7 @@ def _label(value):
 
 
 def _equality_p_value(counts, out_labels, claimed, claimed_outputs) -> float:
-    k = claimed.matrix if isinstance(claimed, Mechanism) else Mechanism(claimed).matrix
+    k = claimed  # validated by the caller (as_matrix, named claimed)
     if k.shape[0] != counts.shape[0]:
         raise InvalidInputError(
             f"claimed has {k.shape[0]} rows; the audit has {counts.shape[0]} inputs."
@@ -268,7 +310,11 @@ def _equality_p_value(counts, out_labels, claimed, claimed_outputs) -> float:
     if np.any((expected == 0) & (aligned > 0)):
         return 0.0
     positive = expected > 0
-    statistic = float(np.sum((aligned[positive] - expected[positive]) ** 2 / expected[positive]))
+    # A subnormal expected count (a claimed 5e-324) makes a term overflow to inf: the
+    # statistic is then beyond every double, and its p-value 0 is the right limit.
+    with np.errstate(over="ignore"):
+        terms = (aligned[positive] - expected[positive]) ** 2 / expected[positive]
+        statistic = float(np.sum(terms))
     dof = int(positive.sum() - k.shape[0])
     if dof <= 0:
         return 1.0

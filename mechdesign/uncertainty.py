@@ -37,7 +37,7 @@ from mechdesign._tolerances import (
     BALL_ROOT_XTOL,
     RADIUS_SPLIT_XATOL,
 )
-from mechdesign.divergences import renyi_divergence
+from mechdesign.divergences import renyi_divergence, renyi_divergence_rows
 from mechdesign.errors import InvalidInputError
 
 __all__ = [
@@ -89,7 +89,8 @@ class RenyiBall:
 
     def divergence(self, p: ArrayLike) -> float:
         """``D_α(center ‖ P)``."""
-        return renyi_divergence(self.center, p, self.alpha)
+        q = as_distribution(p, "p", self.center.shape[0])
+        return float(renyi_divergence_rows(self.center, q[None, :], self.alpha)[0])
 
     def contains(self, p: ArrayLike) -> bool:
         """Whether ``D_α(center ‖ P) ≤ radius``."""
@@ -165,16 +166,19 @@ class SecretAlphabet:
         """``(|S|, |U|)``."""
         return (self.n_secrets, self.n_other)
 
-    def conditionals(self, joint: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+    def conditionals(
+        self, joint: NDArray[np.float64], what: str = "center"
+    ) -> tuple[NDArray, NDArray]:
         """``P_s`` and ``P_{U|s}`` of a joint distribution on X (robust-LDP paper, eqs.
         15–17), refusing an ``s`` of probability 0 (``F_{U|s}`` is then the whole
-        simplex, and Theorem 1 needs ``P̂_s > 0``)."""
+        simplex, and Theorem 1 needs ``P̂_s > 0``); ``what`` names ``joint`` in the
+        message."""
         table = np.asarray(joint, dtype=float).reshape(self.shape)
         marginal = table.sum(axis=1)
         if np.any(marginal <= 0):
             s = int(np.argmin(marginal))
             raise InvalidInputError(
-                f"center gives P̂_s = 0 for s = {s}; Theorem 1 of the robust-LDP paper needs "
+                f"{what} gives P̂_s = 0 for s = {s}; Theorem 1 of the robust-LDP paper needs "
                 "P̂_s > 0 for every s (F_U|s is then the whole simplex)."
             )
         return marginal, table / marginal[:, None]
@@ -182,8 +186,20 @@ class SecretAlphabet:
 
 def center_conditionals(ball: RenyiBall, shape: tuple[int, int]) -> tuple[NDArray, NDArray]:
     """``P̂_s`` and ``P̂_{U|s}`` of the ball's center (:meth:`SecretAlphabet.conditionals`)."""
+    ball = _check_ball(ball)
     alphabet = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center")
-    return alphabet.conditionals(ball.center)
+    return alphabet.conditionals(ball.center, "ball's center")
+
+
+def _check_ball(ball: object, name: str = "ball") -> RenyiBall:
+    """``ball`` if it is a :class:`RenyiBall` (validated on construction), else
+    :class:`InvalidInputError` naming ``name``."""
+    if not isinstance(ball, RenyiBall):
+        raise InvalidInputError(
+            f"{name} must be a RenyiBall(center, alpha, radius); got {show(ball)} of type "
+            f"{type(ball).__name__}."
+        )
+    return ball
 
 
 def conditional_radius(alpha: float, radius: float, p_s: float) -> float:
@@ -243,6 +259,7 @@ def conditional_ball(ball: RenyiBall, shape: tuple[int, int], s: int) -> RenyiBa
     For α < 1 the log's argument can be ≤ 0; then ``B_s = ∞`` (every ``R`` with
     ``D_α < ∞`` is reached). Needs ``P̂_s > 0``.
     """
+    ball = _check_ball(ball)
     a1 = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center").n_secrets
     if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s < a1:
         raise InvalidInputError(f"s must be an index in [0, {a1}); got {show(s)}.")

@@ -36,6 +36,7 @@ from mechdesign._tolerances import (
     PRICING_MIP_ABS_GAP,
 )
 from mechdesign.design.master import RestrictedMaster, check_finite_utilities, column_key
+from mechdesign.design.patterns import PRICING_MIP_MIN_SECONDS as PRICING_MIN_SECONDS
 from mechdesign.design.result import ColumnGenerationReport
 from mechdesign.design.sources import ColumnSource, Pricing, check_gap
 
@@ -57,6 +58,15 @@ COLUMN_GENERATION_MAX_ITERATIONS = 5000
 #: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
 INTERRUPTED = "interrupted"
 
+#: With a time limit T, the loop stops adding columns at (1 − this) T: the rest is for
+#: the last exact pricing (up to 0.95 T), the final master solve, certificate and audit.
+TIME_LIMIT_RESERVE = 0.15
+#: ... and at (1 − this) T while no exact pricing has certified an upper bound yet, so
+#: that the last pricing has a fifth of the time to certify one.
+UNCERTIFIED_RESERVE = 0.25
+#: The last exact pricing of a run stopped by its time limit ends by this share of T.
+FINAL_PRICING_SHARE = 0.95
+
 
 @dataclass
 class ColumnGenerationRun:
@@ -73,6 +83,11 @@ class ColumnGenerationRun:
     seconds: float
     gap_tolerance: float
     interrupted: bool = False
+    #: The last master solve: its weights θ over the first ``solved_columns`` columns of
+    #: the master (the columns it had then) — the certified fallback when the time
+    #: limit leaves no time for a final solve.
+    weights: NDArray[np.float64] | None = None
+    solved_columns: int = 0
 
     def report(self, lower: float | None = None, dual=None, seconds=None) -> ColumnGenerationReport:
         """The certificate, with ``lower`` (and ``dual``) replaced when the caller
@@ -136,6 +151,20 @@ def run_column_generation(
         time_limit = check_gap(time_limit, "time_limit")
     max_iterations = check_positive_int(max_iterations, "max_iterations")
     start = time.perf_counter()
+    stop_adding = None if time_limit is None else start + (1 - TIME_LIMIT_RESERVE) * time_limit
+    stop_uncertified = None if time_limit is None else (
+        start + (1 - UNCERTIFIED_RESERVE) * time_limit)
+    stop_pricing = None if time_limit is None else start + FINAL_PRICING_SHARE * time_limit
+
+    def budget(until: float | None) -> dict[str, float]:
+        """``time_limit=`` for a pricing that must end by ``until`` (nothing if no limit)."""
+        if until is None:
+            return {}
+        return {"time_limit": max(until - time.perf_counter(), PRICING_MIN_SECONDS)}
+
+    def past(until: float | None) -> bool:
+        return until is not None and time.perf_counter() >= until
+
     n = oracle.n
     master = RestrictedMaster(n, warm=warm)
     initial = oracle.initial_columns()
@@ -144,12 +173,14 @@ def run_column_generation(
     history: list[tuple[float, float]] = []
     exact_pricings = mips = 0
     dual = np.zeros(n)
+    weights, solved_columns = None, 0
     bar = tqdm(total=max_iterations, desc="column generation", disable=not progress,
                leave=False)
     interrupted = False
     try:
         for _ in range(max_iterations):
-            _, dual, value = master.solve()
+            theta, dual, value = master.solve()
+            weights, solved_columns = theta, int(theta.shape[0])
             lower = max(lower, value)
             tolerance = gap * max(1.0, abs(lower))
             new = _improving(oracle.heuristic(dual), master, tolerance / n)
@@ -162,7 +193,10 @@ def run_column_generation(
             if new.shape[0] == 0 and oracle.exact:
                 abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
                 for converge in (False, True):
-                    pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap)
+                    if past(stop_adding):
+                        break
+                    pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap,
+                                           **budget(stop_adding))
                     exact_pricings += 1
                     mips += pricing.mips
                     upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
@@ -177,18 +211,19 @@ def run_column_generation(
                             columns=len(master.keys))
             if upper - lower <= tolerance or new.shape[0] == 0:
                 break  # optimal, or nothing new improves
-            if time_limit is not None and time.perf_counter() - start > time_limit:
+            if past(stop_adding if math.isfinite(upper) else stop_uncertified):
                 break
             master.add(new, oracle.values(new))
     except KeyboardInterrupt:
         interrupted = True
     bar.close()
-    if oracle.exact and math.isinf(upper) and not interrupted:
+    if oracle.exact and math.isinf(upper) and not interrupted and not past(stop_pricing):
         # Stopped (time or iteration limit) before the heuristic ran dry: price the last
         # dual exactly once, so that the result still carries a certified bound.
         tolerance = gap * max(1.0, abs(lower))
         pricing = oracle.price(dual, converge=True,
-                               abs_gap=max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n))
+                               abs_gap=max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n),
+                               **budget(stop_pricing))
         exact_pricings += 1
         mips += pricing.mips
         upper = float(dual.sum()) + n * max(0.0, pricing.upper_bound)
@@ -205,6 +240,8 @@ def run_column_generation(
         seconds=time.perf_counter() - start,
         gap_tolerance=gap,
         interrupted=interrupted,
+        weights=weights,
+        solved_columns=solved_columns,
     )
 
 

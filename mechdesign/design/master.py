@@ -72,12 +72,12 @@ def solve_vertex_lp(
     matrix = sp.csc_array(points.T)
     solution = solve_linear_program(values, matrix, np.ones(n), np.ones(n), time_limit=time_limit,
                                     known_feasible=True)
-    weights = _polish(points, solution.x)
+    weights = polish(points, solution.x)
     return weights, solution, solution.row_dual
 
 
 
-def _polish(points: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:
+def polish(points: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Re-solve ``Σ θ_v v = 1, θ ≥ 0`` on the support of HiGHS's solution.
 
     HiGHS meets the equality only to its feasibility tolerance; a non-negative least

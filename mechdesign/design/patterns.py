@@ -69,6 +69,7 @@ Timings: :mod:`mechdesign.design.column_generation`.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -114,6 +115,17 @@ PRICING_DINKELBACH_STEPS = 30
 #: Seconds one pricing MIP may run; one that reaches it stops with its dual bound, which
 #: is still an upper bound (PRICING_MIP_ABS_GAP).
 PRICING_MIP_TIME_LIMIT = 30.0
+#: A pricing MIP past its deadline still gets this long, for a finite dual bound.
+PRICING_MIP_MIN_SECONDS = 0.01
+
+
+def _mip_seconds(deadline: float | None) -> float:
+    """A pricing MIP's time limit: :data:`PRICING_MIP_TIME_LIMIT`, cut to the time left
+    before ``deadline`` (at least :data:`PRICING_MIP_MIN_SECONDS`)."""
+    if deadline is None:
+        return PRICING_MIP_TIME_LIMIT
+    left = deadline - time.perf_counter()
+    return min(PRICING_MIP_TIME_LIMIT, max(left, PRICING_MIP_MIN_SECONDS))
 
 #: Heuristic pricing linearises G at this many aggregates (evenly spaced over its range)
 #: and sorts the linearised scores at each.
@@ -330,7 +342,8 @@ class _Family:
         return self.points(z[keep]), r[keep]
 
     def exact_pricing(
-        self, dual: NDArray[np.float64], converge: bool, abs_gap: float
+        self, dual: NDArray[np.float64], converge: bool, abs_gap: float,
+        deadline: float | None = None,
     ) -> tuple[NDArray, NDArray, float, int]:
         """Columns, reduced costs, an upper bound on the family's best reduced cost,
         and the MIPs solved (see :meth:`PricingOracle.price`)."""
@@ -342,7 +355,7 @@ class _Family:
         best_guess = float(guess_costs.max())
         floor = best_guess if converge else max(0.0, best_guess)
         steps = PRICING_DINKELBACH_STEPS if converge else 1
-        z, r, bound, mips, met = self.exact(dual, floor, start, steps, abs_gap)
+        z, r, bound, mips, met = self.exact(dual, floor, start, steps, abs_gap, deadline)
         near, near_r = self.local_search(z[None, :], dual)
         zs = np.vstack([z[None, :], near, met])
         rs = np.concatenate([[r], near_r, self.reduced_costs(met, dual)])
@@ -386,9 +399,12 @@ class _Family:
         theta: float,
         start: NDArray[np.bool_] | None,
         abs_gap: float,
+        deadline: float | None = None,
     ) -> tuple[NDArray[np.bool_], float, int, NDArray[np.bool_]]:
         """``max_z R(z) − θ D(z)``: the maximiser, an upper bound on the maximum, the
-        MIPs solved, and every improving incumbent the branch and bound met."""
+        MIPs solved, and every improving incumbent the branch and bound met. Each MIP
+        stops by :data:`PRICING_MIP_TIME_LIMIT` and by ``deadline`` (``time.perf_counter``
+        seconds); a stopped branch and bound's dual bound is still a bound."""
         if self._model is None:
             self._model = self._build()
         model = self._model
@@ -403,7 +419,7 @@ class _Family:
             if start is not None:
                 s = self.aggregate_base + start.astype(float) @ self.aggregate
                 model.set_start(np.concatenate([start.astype(float), [_entropy_term(s)]]))
-            solution = model.solve("a pricing MIP", time_limit=PRICING_MIP_TIME_LIMIT,
+            solution = model.solve("a pricing MIP", time_limit=_mip_seconds(deadline),
                                    accept_time_limit=True)
             mips += 1
             values = solution.x
@@ -429,6 +445,7 @@ class _Family:
         start: NDArray[np.bool_] | None,
         steps: int = PRICING_DINKELBACH_STEPS,
         abs_gap: float = PRICING_MIP_ABS_GAP,
+        deadline: float | None = None,
     ) -> tuple[NDArray[np.bool_], float, float, int, NDArray[np.bool_]]:
         """Best pattern of the family, its reduced cost, an upper bound on the
         family's best reduced cost (at most ``steps`` Dinkelbach steps from
@@ -439,7 +456,7 @@ class _Family:
         mips = 0
         met = []
         for _ in range(steps):
-            z, bound, used, seen = self._max_linearised(dual, theta, start, abs_gap)
+            z, bound, used, seen = self._max_linearised(dual, theta, start, abs_gap, deadline)
             met.append(seen)
             mips += used
             r = float(self.reduced_costs(z[None, :], dual)[0])
@@ -450,6 +467,7 @@ class _Family:
                 not self.variable_normaliser
                 or bound <= PRICING_CUT_ATOL * self.min_normaliser
                 or r <= theta  # no progress (tolerance level): the bound stands
+                or (deadline is not None and time.perf_counter() >= deadline)
             ):
                 break
             theta, start = r, z
@@ -699,7 +717,12 @@ class PricingOracle:
         return _sorted_pricing(columns, costs, math.inf, False, 0)
 
     def price(
-        self, dual: ArrayLike, *, converge: bool = True, abs_gap: float = PRICING_MIP_ABS_GAP
+        self,
+        dual: ArrayLike,
+        *,
+        converge: bool = True,
+        abs_gap: float = PRICING_MIP_ABS_GAP,
+        time_limit: float | None = None,
     ) -> Pricing:
         """Exact pricing: a certified upper bound on ``max_v μ(v) − λ·v`` over every
         vertex (up to :data:`PRICING_CUT_ATOL`) and the best columns of every family.
@@ -709,18 +732,34 @@ class PricingOracle:
         and the column found improves without being the best — what column generation
         needs, at a fraction of the MIPs. ``abs_gap`` is the MIPs' absolute optimality
         gap: the bound is within about ``abs_gap / D_min`` of the best reduced cost.
+        ``time_limit`` (seconds) stops the MIPs early; the bound stays certified (a
+        stopped branch and bound's dual bound), only looser.
         """
         lam = _check_dual(dual, self.n)
         abs_gap = check_gap(abs_gap, "abs_gap")
-        found = [family.exact_pricing(lam, converge, abs_gap) for family in self.families]
+        deadline = None if time_limit is None else (
+            time.perf_counter() + check_gap(time_limit, "time_limit"))
+        found = []
+        for i, family in enumerate(self.families):
+            share = None
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    # Out of time: the families not priced leave the bound open.
+                    found.append((np.zeros((0, self.n)), np.zeros(0), math.inf, 0))
+                    break
+                share = now + (deadline - now) / (len(self.families) - i)
+            found.append(family.exact_pricing(lam, converge, abs_gap, share))
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
         upper = max(f[2] for f in found)
         return _sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        """Not needed: an exact source certifies its bracket by :meth:`price`; ``inf``."""
-        return math.inf
+        """The bound that needs no pricing: ``I(X; Y) ≤ H(X)``, the prior's entropy (used
+        when a time limit left no time to price exactly)."""
+        p = self.prior[self.prior > 0]
+        return float(-(p * np.log(p)).sum())
 
     def describe(self, columns: int) -> str:
         return "column generation (exact pattern pricing)"

@@ -55,8 +55,17 @@ from mechdesign.cones import (
     MAX_VERTICES,
     Backend,
 )
-from mechdesign.design.column_generation import run_column_generation
-from mechdesign.design.master import certificate, check_finite_utilities, solve_vertex_lp
+from mechdesign.design.column_generation import (
+    INTERRUPTED,
+    ColumnGenerationRun,
+    run_column_generation,
+)
+from mechdesign.design.master import (
+    certificate,
+    check_finite_utilities,
+    polish,
+    solve_vertex_lp,
+)
 from mechdesign.design.result import ColumnGenerationReport, Design, Timings
 from mechdesign.design.sources import (
     CddRepair,
@@ -305,6 +314,10 @@ def column_source(
     return source.from_problem(notion, objective)
 
 
+#: With a time limit, the final cold solve of the master needs at least this many
+#: seconds left; otherwise the run's last (warm) master solution is the answer.
+FINAL_LP_MIN_SECONDS = 1.0
+
 @dataclass(frozen=True)
 class MasterSolution:
     """Stage 4's result: the master's columns and its polished optimum.
@@ -367,20 +380,46 @@ def solve_master(
                               solution.seconds, None)
     run = run_column_generation(source, gap=gap, time_limit=time_limit, warm=warm,
                                 progress=progress)
-    if not source.exact:
+    if not source.exact or math.isinf(run.upper):
+        # A heuristic source's own bound (PolyOpt: the relaxation), or an exact one's
+        # bound without pricing when the time limit left none for it.
         left = None if time_limit is None else max(
             time_limit - (time.perf_counter() - started), 0.1 * time_limit
         )
-        run.upper = source.upper_bound(gap, left)
+        run.upper = min(run.upper, source.upper_bound(gap, left))
     points, values = run.master.columns, run.master.values
-    remaining = None if time_limit is None else max(
-        time_limit - (time.perf_counter() - started), 1.0
-    )
-    weights, solution, dual = solve_vertex_lp(points, values, remaining)
+    remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+    if run.interrupted or (remaining is not None and remaining < FINAL_LP_MIN_SECONDS):
+        return _last_master(run, source, started)
+    try:
+        weights, solution, dual = solve_vertex_lp(points, values, remaining)
+    except SolverError:
+        if time_limit is None:
+            raise
+        return _last_master(run, source, started)  # the limit struck the final solve
     report = run.report(float(weights @ values), dual, time.perf_counter() - started)
     return MasterSolution(points, values, weights, dual, solution.status,
                           source.describe(points.shape[0]), source.enumeration_seconds,
                           solution.seconds, report)
+
+
+def _last_master(run: ColumnGenerationRun, source: ColumnSource,
+                 started: float) -> MasterSolution:
+    """The solution of the run's last restricted master (Ctrl-C, or a time limit with
+    no time left for the final solve): its weights over the columns it had, polished
+    (:func:`~mechdesign.design.master.polish`), and its dual — an LP optimum over those
+    columns, so :func:`certify` checks it as any other."""
+    if run.weights is None:
+        raise SolverError("stopped before the first master was solved: no mechanism yet",
+                          status=INTERRUPTED if run.interrupted else "time limit")
+    count = run.solved_columns
+    points, values = run.master.columns[:count], run.master.values[:count]
+    weights = polish(points, run.weights)
+    report = run.report(float(weights @ values), run.dual, time.perf_counter() - started)
+    status = INTERRUPTED if run.interrupted else "Time limit reached"
+    return MasterSolution(points, values, weights, run.dual, status,
+                          source.describe(count), source.enumeration_seconds,
+                          run.master.seconds, report)
 
 
 def certify(

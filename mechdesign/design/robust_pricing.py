@@ -182,14 +182,16 @@ class _NonRobustFamily:
         return self._with_zero_cells(columns, costs, dual)
 
     def exact_pricing(
-        self, dual: NDArray[np.float64], converge: bool, abs_gap: float
+        self, dual: NDArray[np.float64], converge: bool, abs_gap: float,
+        deadline: float | None = None,
     ) -> tuple[NDArray, NDArray, float, int]:
         theta = 0.0
         found, mips = [], 0
         upper = math.inf
         for _ in range(PRICING_DINKELBACH_STEPS if converge else 1):
             beta, u = self._choices(dual, theta)
-            z, bound, used, _ = self.secrets._max_linearised(-beta, 0.0, None, abs_gap)
+            z, bound, used, _ = self.secrets._max_linearised(-beta, 0.0, None, abs_gap,
+                                                             deadline)
             mips += used
             column = self._columns(z[None, :], u)
             r = float(mutual_information_columns(self.p_hat, column)[0] - column[0] @ dual)
