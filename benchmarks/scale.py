@@ -14,15 +14,29 @@ Measured in one run (issue 7):
   column generation gives a mechanism that passes the exact robust audit, and the
   certified optimum of the non-robust relaxation bounds the gap.
 
-Run: ``python benchmarks/scale.py [--parts ldp,pml,warm,polyopt] [--max-n 64]
-[--gap 1e-6] [--polyopt-time 1800] [--out DIR]``.
+Every row carries ``peak_mb``, the peak resident memory of this process after the
+instance (sizes run in increasing order, so it is the largest instance's peak so far).
+
+``--full`` runs the sizes of issue 23: ε-LDP to N = 256 and (ε, 1/(2N))-PML to N = 128.
+``--baseline REV`` runs each column-generation instance again with the code of the git
+revision REV (a worktree under the system's temporary folder, in a subprocess with
+``--baseline-timeout`` seconds), so that today's code and REV's are timed in one run on
+the same machine.
+
+Run: ``python benchmarks/scale.py [--parts ldp,pml,warm,polyopt] [--max-n 64] [--full]
+[--baseline REV] [--gap 1e-6] [--polyopt-time 1800] [--out DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +46,70 @@ from tqdm import tqdm
 import mechdesign as md
 from mechdesign.design import PricingOracle, solve_master
 
-SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128)
+SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256)
+#: ``--full``: the largest N per notion (issue 23's targets).
+FULL_MAX_N = {"ldp": 256, "pml": 128}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def peak_mb() -> float:
+    """Peak resident memory of this process so far, in MB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def instance(kind: str, n: int, epsilon: float):
+    """The benchmark's instance: a fixed-seed Dirichlet(1) prior and the notion."""
+    prior = np.random.default_rng(n).dirichlet(np.ones(n))
+    if kind == "ldp":
+        return md.LDP(epsilon), prior, f"{epsilon:g}-LDP"
+    return md.PML(epsilon, c=0.5 / n), prior, f"({epsilon:g}, 1/(2N))-PML"
+
+
+BASELINE_SCRIPT = """
+import json, sys, time
+import numpy as np
+import mechdesign as md
+kind, n, eps, gap = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+prior = np.random.default_rng(n).dirichlet(np.ones(n))
+notion = md.LDP(eps) if kind == "ldp" else md.PML(eps, c=0.5 / n)
+start = time.perf_counter()
+d = md.design(notion, prior, method="column_generation", gap=gap)
+r = d.column_generation
+print(json.dumps({"seconds": time.perf_counter() - start, "status": r.status,
+                  "iterations": r.iterations, "columns": r.columns, "utility": d.utility}))
+"""
+
+
+def baseline_worktree(rev: str) -> Path:
+    """A worktree of ``rev`` (created once, reused)."""
+    folder = Path(tempfile.gettempdir()) / f"mechdesign-baseline-{rev}"
+    if not folder.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder),
+                        rev], check=True, capture_output=True)
+    return folder
+
+
+def baseline_row(kind, n, epsilon, gap, rev, timeout, row):
+    """The same instance with the code of ``rev``, in a subprocess; its time next to
+    ``row``'s (``time_ratio_vs_baseline`` = today / baseline)."""
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(baseline_worktree(rev))}
+    try:
+        done = subprocess.run([sys.executable, "-c", BASELINE_SCRIPT, kind, str(n),
+                               str(epsilon), str(gap)], env=env, capture_output=True,
+                              text=True, timeout=timeout, check=False)
+        result = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 \
+            else {"status": f"failed: {done.stderr.strip().splitlines()[-1][:120]}"}
+    except subprocess.TimeoutExpired:
+        result = {"status": f"not finished in {timeout:g} s", "seconds": math.inf}
+    out = {"notion": row["notion"], "N": n, "method": f"column generation at {rev}",
+           "seconds": round(result.get("seconds", math.nan), 3),
+           "status": result["status"], "iterations": result.get("iterations", ""),
+           "columns": result.get("columns", ""), "utility": result.get("utility", "")}
+    if math.isfinite(out["seconds"]):
+        row["time_ratio_vs_baseline"] = round(row["seconds"] / out["seconds"], 3)
+    return out
 
 
 def timed(function):
@@ -67,7 +144,7 @@ def column_generation_row(notion, prior, gap, label, n, enumerate_up_to):
     design, seconds = timed(
         lambda: md.design(notion, prior, method="column_generation", gap=gap)
     )
-    row = design_row(label, n, "column generation", design, seconds)
+    row = design_row(label, n, "column generation", design, seconds, peak_mb=round(peak_mb()))
     rows = [row]
     if n <= enumerate_up_to:
         rows.append(enumeration_row(notion, prior, row, design, seconds))
@@ -97,15 +174,18 @@ def enumeration_row(notion, prior, row, design, seconds, entropy=None):
     return out
 
 
-def part_patterned(kind, sizes, epsilon, gap, enumerate_up_to):
+def part_patterned(kind, sizes, epsilon, gap, enumerate_up_to, baseline=None,
+                   baseline_timeout=3600.0):
     rows = []
     for n in tqdm(sizes, desc=kind):
-        prior = np.random.default_rng(n).dirichlet(np.ones(n))
-        if kind == "ldp":
-            notion, label = md.LDP(epsilon), f"{epsilon:g}-LDP"
-        else:
-            notion, label = md.PML(epsilon, c=0.5 / n), f"({epsilon:g}, 1/(2N))-PML"
-        rows += column_generation_row(notion, prior, gap, label, n, enumerate_up_to)
+        notion, prior, label = instance(kind, n, epsilon)
+        found = column_generation_row(notion, prior, gap, label, n, enumerate_up_to)
+        rows += found
+        print_table(found)
+        if baseline:
+            rows.append(baseline_row(kind, n, epsilon, gap, baseline, baseline_timeout,
+                                     found[0]))
+            print_table(rows[-1:])
     return rows
 
 
@@ -163,9 +243,9 @@ def part_polyopt(data, epsilon, time_limit):
 
 
 def print_table(rows):
-    keys = ["notion", "N", "method", "seconds", "time_ratio", "utility", "gap", "status",
-            "columns", "iterations", "utility_minus_enumeration", "master_seconds",
-            "master_time_ratio_per_iteration"]
+    keys = ["notion", "N", "method", "seconds", "time_ratio", "time_ratio_vs_baseline",
+            "utility", "gap", "status", "columns", "iterations", "peak_mb",
+            "utility_minus_enumeration", "master_seconds", "master_time_ratio_per_iteration"]
     print(" | ".join(keys))
     for row in rows:
         cells = []
@@ -189,15 +269,27 @@ def main() -> None:
                                               / "shared" / "data" / "adult.csv"))
     parser.add_argument("--polyopt-time", type=float, default=1800.0)
     parser.add_argument("--out", default=None, help="directory for scale.csv")
+    parser.add_argument("--full", action="store_true",
+                        help="ε-LDP to N = 256 and (ε, 1/(2N))-PML to N = 128")
+    parser.add_argument("--min-n", type=int, default=0, help="skip smaller sizes")
+    parser.add_argument("--baseline", default=None,
+                        help="a git revision whose column generation runs beside today's")
+    parser.add_argument("--baseline-timeout", type=float, default=3600.0)
     args = parser.parse_args()
     parts = args.parts.split(",")
-    sizes = [n for n in SIZES if n <= args.max_n]
+
+    def sizes(kind):
+        top = FULL_MAX_N[kind] if args.full else args.max_n
+        return [n for n in SIZES if args.min_n <= n <= top]
+
     rows = []
     if "ldp" in parts:
-        rows += part_patterned("ldp", sizes, args.epsilon, args.gap, args.enumerate_up_to)
+        rows += part_patterned("ldp", sizes("ldp"), args.epsilon, args.gap,
+                               args.enumerate_up_to, args.baseline, args.baseline_timeout)
     if "pml" in parts:
-        rows += part_patterned("pml", sizes, args.epsilon, args.gap,
-                               min(args.enumerate_up_to, 14))
+        rows += part_patterned("pml", sizes("pml"), args.epsilon, args.gap,
+                               min(args.enumerate_up_to, 14), args.baseline,
+                               args.baseline_timeout)
     if "warm" in parts:
         rows += part_warm(args.epsilon, args.gap, args.warm_n)
     if "polyopt" in parts:
