@@ -58,6 +58,8 @@ def check_real_dtype(value: ArrayLike, name: str) -> np.dtype:
         flat = raw.ravel().tolist()
         if any(isinstance(v, bool) or not isinstance(v, Real) for v in flat):
             raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.")
+    elif kind not in "iuf":  # datetimes, structured and other non-numbers
+        raise InvalidInputError(f"{name} must be real numbers; got {show(value)}.")
     return raw.dtype
 
 

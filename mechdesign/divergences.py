@@ -30,6 +30,7 @@ from mechdesign._numerics import (
     as_distribution,
     as_real,
     check_alpha,
+    check_real_dtype,
     show,
 )
 from mechdesign._tolerances import (
@@ -302,7 +303,7 @@ def _apply_generator(
             f"{name} must be a function of one argument t (an array of likelihood ratios); "
             f"calling it at t = {show(t)} raised {type(exc).__name__}: {exc}"
         ) from exc
-    _real_array_dtype(raw, f"{name}(t)")
+    check_real_dtype(raw, f"{name}(t)")
     try:
         values = np.broadcast_to(np.asarray(raw, dtype=float), t.shape)
     except (TypeError, ValueError) as exc:
@@ -334,25 +335,6 @@ def _apply_perspective(
     if np.any(np.isnan(values)):
         raise InvalidInputError("f.perspective must return real numbers; it returned nan.")
     return values
-
-
-def _real_array_dtype(value: object, name: str) -> np.dtype:
-    """The dtype of ``value`` as an array, refusing what ``np.array(value, dtype=float)``
-    would coerce silently (complex numbers, text, booleans, non-numbers) by ``name``."""
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError) as exc:  # ragged nesting
-        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
-    kind = raw.dtype.kind
-    if kind == "O":
-        flat = raw.ravel().tolist()
-        if any(isinstance(v, bool) or not isinstance(v, Real) for v in flat):
-            raise InvalidInputError(f"{name} must be real numbers; got {show(value)}.")
-    elif kind not in "iuf":
-        raise InvalidInputError(
-            f"{name} must be real numbers (not complex, text or booleans); got {show(value)}."
-        )
-    return raw.dtype
 
 
 def _f_at_zero(f: FGenerator | Callable) -> float:
@@ -970,7 +952,7 @@ def _as_real_array(value: ArrayLike, name: str, *, allow_inf: bool = False) -> N
     object that merely converts to an array, such as a Mechanism)."""
     if not isinstance(value, (Real, np.ndarray, list, tuple)):
         raise InvalidInputError(f"{name} must be a real number or array; got {show(value)}.")
-    _real_array_dtype(value, name)
+    check_real_dtype(value, name)
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:

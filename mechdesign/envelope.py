@@ -23,7 +23,6 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -38,6 +37,7 @@ from mechdesign._numerics import (
     as_real,
     check_epsilon,
     check_positive_int,
+    check_real_dtype,
     check_size,
     show,
 )
@@ -625,7 +625,7 @@ def _as_stage(value: ArrayLike, name: str) -> NDArray[np.float64]:
     if isinstance(value, Mechanism):
         return value.matrix  # validated on construction
     # Refuse text, booleans, complex numbers and non-numbers before converting.
-    dtype = _real_array_dtype(value, name)
+    dtype = check_real_dtype(value, name)
     try:
         k = np.asarray(value, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -645,25 +645,6 @@ def _as_stage(value: ArrayLike, name: str) -> NDArray[np.float64]:
             f"history; a sum is {show(sums.flat[int(np.argmax(np.abs(sums - 1.0)))])}."
         )
     return k
-
-
-def _real_array_dtype(value: object, name: str) -> np.dtype:
-    """The dtype of ``value`` as an array, refusing what ``np.array(value, dtype=float)``
-    would coerce silently (complex numbers, text, booleans, non-numbers) by ``name``."""
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError) as exc:  # ragged nesting
-        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
-    kind = raw.dtype.kind
-    if kind == "O":
-        flat = raw.ravel().tolist()
-        if any(isinstance(v, bool) or not isinstance(v, Real) for v in flat):
-            raise InvalidInputError(f"{name} must be real numbers; got {show(value)}.")
-    elif kind not in "iuf":
-        raise InvalidInputError(
-            f"{name} must be real numbers (not complex, text or booleans); got {show(value)}."
-        )
-    return raw.dtype
 
 
 def _stages(
