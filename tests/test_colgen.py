@@ -626,3 +626,26 @@ def test_incremental_neighbour_costs_equal_the_explicit_neighbours(kind, n, eps,
             np.testing.assert_array_equal(moved, explicit)
             np.testing.assert_allclose(costs, family.reduced_costs(explicit, dual),
                                        rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_repeated_pricing_skips_families_and_stays_exact(seed):
+    """One oracle priced at a sequence of nearby duals (as in column generation) skips
+    the families its carried-over bounds rule out, and still returns brute force's best
+    reduced cost and a bound above it at every dual."""
+    rng = np.random.default_rng(seed)
+    n = 9
+    notion = md.PML(1.0, c=1 / (2 * n))
+    prior = rng.dirichlet(np.ones(n))
+    vertices = notion.cone(n).vertices("cdd").points
+    oracle = PricingOracle(notion, prior)
+    dual = rng.normal(size=n) * 0.1
+    mips = []
+    for _ in range(6):
+        pricing = oracle.price(dual)
+        best = brute_force_best(vertices, prior, dual)
+        assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
+        assert best <= pricing.upper_bound + 1e-12
+        mips.append(pricing.mips)
+        dual = dual + rng.normal(size=n) * 1e-3
+    assert min(mips[1:]) < mips[0]  # later prices skip families

@@ -680,6 +680,9 @@ class PricingOracle:
     def __init__(self, notion: object, prior: ArrayLike) -> None:
         self.prior, self.families, self._initial = pattern_families(notion, prior)
         self.n = self.prior.shape[0]
+        # Per family, the dual and the certified bound of its last exact pricing.
+        self._last: list[tuple[NDArray[np.float64], float] | None] = [None] * len(
+            self.families)
 
     @classmethod
     def from_problem(cls, notion: object, objective: object) -> PricingOracle:
@@ -739,8 +742,17 @@ class PricingOracle:
         abs_gap = check_gap(abs_gap, "abs_gap")
         deadline = None if time_limit is None else (
             time.perf_counter() + check_gap(time_limit, "time_limit"))
-        found = []
-        for i, family in enumerate(self.families):
+        # A family's bound at an earlier dual λ₀ bounds it now: for a section point v
+        # (v ≥ 0, Σv = 1), r_λ(v) = r_λ₀(v) + (λ₀ − λ)·v ≤ r_λ₀(v) + max_x (λ₀ − λ)_x.
+        # A family whose bound so carried over is at most the best reduced cost already
+        # found cannot hold a better column nor raise the maximum: its MIPs are skipped.
+        carried = np.array([math.inf if last is None else last[1] + float(np.max(last[0] - lam))
+                            for last in self._last])
+        order = np.argsort(-carried, kind="stable")
+        found, best = [], -math.inf
+        for rank, i in enumerate(order):
+            if carried[i] <= best:
+                continue
             share = None
             if deadline is not None:
                 now = time.perf_counter()
@@ -748,8 +760,12 @@ class PricingOracle:
                     # Out of time: the families not priced leave the bound open.
                     found.append((np.zeros((0, self.n)), np.zeros(0), math.inf, 0))
                     break
-                share = now + (deadline - now) / (len(self.families) - i)
-            found.append(family.exact_pricing(lam, converge, abs_gap, share))
+                share = now + (deadline - now) / (len(order) - rank)
+            result = self.families[i].exact_pricing(lam, converge, abs_gap, share)
+            found.append(result)
+            self._last[i] = (lam.copy(), float(result[2]))
+            if result[1].size:
+                best = max(best, float(result[1].max()))
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
         upper = max(f[2] for f in found)
