@@ -298,11 +298,13 @@ class _Family:
         return out
 
     def local_search(
-        self, starts: NDArray[np.bool_], dual: NDArray[np.float64]
+        self, starts: NDArray[np.bool_], dual: NDArray[np.float64], keep: int | None = None
     ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
         """Steepest ascent over :meth:`neighbours` (scored by :meth:`neighbour_moves`)
         from every start; returns every pattern visited or scanned with positive reduced
-        cost (and the end points)."""
+        cost (and the end points) — of each step's scan only the ``keep`` best when
+        given (a caller that wants the best ``keep`` overall loses nothing, and memory
+        stays ``steps × keep`` patterns instead of ``steps × N²/4``)."""
         found_z, found_r = [], []
         for z in starts:
             r = float(self.reduced_costs(z[None, :], dual)[0])
@@ -310,7 +312,9 @@ class _Family:
                 remove, add, costs = self.neighbour_moves(z, dual)
                 if costs.size == 0:
                     break
-                good = costs > 0
+                good = np.flatnonzero(costs > 0)
+                if keep is not None and good.size > keep:
+                    good = good[np.argsort(-costs[good], kind="stable")[:keep]]
                 found_z.append(self._moved(z, remove[good], add[good]))
                 found_r.append(costs[good])
                 best = int(np.argmax(costs))
@@ -322,13 +326,15 @@ class _Family:
             found_r.append(np.array([r]))
         return np.vstack(found_z), np.concatenate(found_r)
 
-    def heuristic_patterns(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+    def heuristic_patterns(
+        self, dual: NDArray[np.float64], keep: int | None = None
+    ) -> tuple[NDArray, NDArray]:
         """Patterns and reduced costs of :meth:`candidates` and of a local search from
         the best :data:`PRICING_LOCAL_STARTS` of them."""
         z = unique_patterns(self.candidates(dual))
         r = self.reduced_costs(z, dual)
         starts = z[np.argsort(-r, kind="stable")[:PRICING_LOCAL_STARTS]]
-        near, near_r = self.local_search(starts, dual)
+        near, near_r = self.local_search(starts, dual, keep)
         z, first = unique_patterns(np.vstack([z, near]), return_index=True)
         return z, np.concatenate([r, near_r])[first]
 
@@ -336,7 +342,7 @@ class _Family:
         """The :data:`PRICING_HEURISTIC_COLUMNS` best patterns with positive reduced cost
         of :meth:`heuristic_patterns`, as columns (the others cannot improve the master,
         and computing every pattern's point was a sixth of a design at N = 128)."""
-        z, r = self.heuristic_patterns(dual)
+        z, r = self.heuristic_patterns(dual, PRICING_HEURISTIC_COLUMNS)
         keep = np.flatnonzero(r > 0)
         keep = keep[np.argsort(-r[keep], kind="stable")[:PRICING_HEURISTIC_COLUMNS]]
         return self.points(z[keep]), r[keep]
