@@ -55,6 +55,10 @@ COLUMN_GENERATION_BATCH = 32
 #: backstop: the gap or the time limit normally decides; PolyOpt at a = 240 passed 500).
 COLUMN_GENERATION_MAX_ITERATIONS = 5000
 
+#: Pricing MIPs in column generation stop at this share of the open gap (per column):
+#: a looser bound early costs an iteration, a tight one costs branch and bound.
+MIP_GAP_SHARE = 0.5
+
 #: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
 INTERRUPTED = "interrupted"
 
@@ -191,7 +195,11 @@ def run_column_generation(
                 pricing = oracle.heuristic(dual, effort=LINEARISATION_ESCALATION)
                 new = _improving(pricing, master, tolerance / n)
             if new.shape[0] == 0 and oracle.exact:
-                abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
+                # The MIPs need prove no more than what the bracket can use: a tenth of
+                # the gap still open (per column, N columns), the tolerance at the end.
+                open_gap = upper - lower if math.isfinite(upper) else 0.0
+                abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n,
+                              MIP_GAP_SHARE * open_gap / n)
                 for converge in (False, True):
                     if past(stop_adding):
                         break

@@ -682,10 +682,14 @@ class PricingOracle:
     complete = False
     enumeration_seconds = 0.0
     retries = 0
+    #: Heuristic rounds price the families that found columns last time first.
+    partial_pricing = True
 
     def __init__(self, notion: object, prior: ArrayLike) -> None:
         self.prior, self.families, self._initial = pattern_families(notion, prior)
         self.n = self.prior.shape[0]
+        # Per family: improving columns of its last heuristic round (all start "yes").
+        self._hits = [1] * len(self.families)
         # Per family, the dual and the certified bound of its last exact pricing.
         self._last: list[tuple[NDArray[np.float64], float] | None] = [None] * len(
             self.families)
@@ -720,7 +724,20 @@ class PricingOracle:
         ``upper_bound`` is ``+inf``). ``effort`` is accepted for the column-source
         protocol; the patterns' heuristic has one level."""
         lam = _check_dual(dual, self.n)
-        found = [family.heuristic_pricing(lam) for family in self.families]
+        # Partial pricing: the families whose last heuristic round found improving
+        # columns go first; the others only when those find none (exact pricing always
+        # covers every family, so the certificate does not depend on this).
+        productive = [i for i, hits in enumerate(self._hits) if hits]
+        rest = [i for i, hits in enumerate(self._hits) if not hits]
+        found = []
+        for group in ([productive, rest] if productive and self.partial_pricing
+                      else [productive + rest]):
+            for i in group:
+                columns, costs = self.families[i].heuristic_pricing(lam)
+                self._hits[i] = int(costs.size)
+                found.append((columns, costs))
+            if any(costs.size for _, costs in found):
+                break
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
         return _sorted_pricing(columns, costs, math.inf, False, 0)
