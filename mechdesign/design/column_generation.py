@@ -198,9 +198,13 @@ def run_column_generation(
                 # The MIPs need prove no more than what the bracket can use: a tenth of
                 # the gap still open (per column, N columns), the tolerance at the end.
                 open_gap = upper - lower if math.isfinite(upper) else 0.0
-                abs_gap = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n,
-                              MIP_GAP_SHARE * open_gap / n)
-                for converge in (False, True):
+                tight = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
+                loose = max(tight, MIP_GAP_SHARE * open_gap / n)
+                # One Dinkelbach step, then converged; then, if a loose MIP gap left the
+                # bracket open without a column, converged at the tight gap.
+                rounds = [(False, loose), (True, loose)] + ([(True, tight)] if loose > tight
+                                                            else [])
+                for converge, abs_gap in rounds:
                     if past(stop_adding):
                         break
                     pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap,
