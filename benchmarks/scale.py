@@ -76,7 +76,8 @@ start = time.perf_counter()
 d = md.design(notion, prior, method="column_generation", gap=gap)
 r = d.column_generation
 print(json.dumps({"seconds": time.perf_counter() - start, "status": r.status,
-                  "iterations": r.iterations, "columns": r.columns, "utility": d.utility}))
+                  "iterations": r.iterations, "columns": r.columns, "utility": d.utility,
+                  "module": md.__file__}))
 """
 
 
@@ -94,15 +95,21 @@ def baseline_row(kind, n, epsilon, gap, rev, timeout, row):
     ``row``'s (``time_ratio_vs_baseline`` = today / baseline)."""
     import os
 
-    env = {**os.environ, "PYTHONPATH": str(baseline_worktree(rev))}
+    folder = baseline_worktree(rev)
+    env = {**os.environ, "PYTHONPATH": str(folder)}
     try:
+        # cwd: ``python -c`` puts the working folder first on sys.path, ahead of
+        # PYTHONPATH, so run from the worktree or the baseline imports today's code.
         done = subprocess.run([sys.executable, "-c", BASELINE_SCRIPT, kind, str(n),
-                               str(epsilon), str(gap)], env=env, capture_output=True,
-                              text=True, timeout=timeout, check=False)
+                               str(epsilon), str(gap)], env=env, cwd=folder,
+                              capture_output=True, text=True, timeout=timeout, check=False)
         result = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 \
             else {"status": f"failed: {done.stderr.strip().splitlines()[-1][:120]}"}
     except subprocess.TimeoutExpired:
         result = {"status": f"not finished in {timeout:g} s", "seconds": math.inf}
+    if "module" in result and not Path(result["module"]).resolve().is_relative_to(
+            folder.resolve()):
+        raise RuntimeError(f"the baseline imported {result['module']}, not {rev}'s code")
     out = {"notion": row["notion"], "N": n, "method": f"column generation at {rev}",
            "seconds": round(result.get("seconds", math.nan), 3),
            "status": result["status"], "iterations": result.get("iterations", ""),
