@@ -62,6 +62,17 @@ def random_kernel(rng: np.random.Generator, n: int, m: int, zeros: float = 0.0) 
     return k / k.sum(axis=1, keepdims=True)
 
 
+# Small valid inputs the bad-input tests (test_fuzz, test_hardening_*) build their calls
+# from; test_fuzz's repro lines name them.
+K2 = np.array([[0.75, 0.25], [0.25, 0.75]])
+K3 = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
+K32 = np.array([[0.7, 0.3], [0.4, 0.6], [0.2, 0.8]])
+K23 = np.array([[0.6, 0.3, 0.1], [0.1, 0.3, 0.6]])
+P3 = np.array([0.5, 0.3, 0.2])
+Q3 = np.array([0.2, 0.3, 0.5])
+PHAT = np.array([0.07, 0.1, 0.26, 0.57])
+
+
 #: The dependencies whose releases move the numbers (constraints/minimum.txt has their floors).
 _REPORTED = ("numpy", "scipy", "highspy", "pycddlib-standalone", "cvxpy", "matplotlib", "tqdm",
              "pandas", "dp-accounting")

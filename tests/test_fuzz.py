@@ -52,6 +52,7 @@ from hypothesis import strategies as st
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError, MechDesignError
+from tests.conftest import K2, K3, K23, K32, P3, PHAT, Q3
 
 try:  # the memory guard needs POSIX resource limits
     import resource
@@ -70,13 +71,6 @@ OUTCOMES = ("ok_refused_named", "refused_unnamed", "other_package_error", "gener
 
 # ------------------------------------------------------------------ fixtures (the legend)
 # Small valid inputs every baseline call is built from. Repro lines refer to them by name.
-K2 = np.array([[0.75, 0.25], [0.25, 0.75]])
-K3 = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
-K32 = np.array([[0.7, 0.3], [0.4, 0.6], [0.2, 0.8]])
-K23 = np.array([[0.6, 0.3, 0.1], [0.1, 0.3, 0.6]])
-P3 = np.array([0.5, 0.3, 0.2])
-Q3 = np.array([0.2, 0.3, 0.5])
-PHAT = np.array([0.07, 0.1, 0.26, 0.57])
 BALL = md.RenyiBall(PHAT, 2.0, md.chi2_radius(100, 4, 0.05))
 K4 = md.secret_randomized_response((2, 2), 1.0).matrix
 for _fixture in (K2, K3, K32, K23, P3, Q3, PHAT):
@@ -323,6 +317,21 @@ def _int_extra(base: str) -> tuple:
             ("np.float64 integral", f"np.float64({base})"))
 
 
+def _bad_entry_cases(b: str, index: str) -> list:
+    """One entry of the array ``b`` (at ``index``) replaced by None, NaN or +inf."""
+    return [(f"{name} entry", f"with_entry({b}, {index}, {value})", MUST)
+            for name, value in (("None", "None"), ("nan", "math.nan"), ("inf", "math.inf"))]
+
+
+def _real_entry_cases(b: str, index: str, nonneg: bool) -> list:
+    """:func:`_bad_entry_cases`, and huge, subnormal and negative entries (the last
+    refused only where the argument is non-negative)."""
+    return [*_bad_entry_cases(b, index),
+            ("1e308 entry", f"with_entry({b}, {index}, 1e308)", VALID),
+            ("5e-324 entry", f"with_entry({b}, {index}, 5e-324)", VALID),
+            ("negative entry", f"with_entry({b}, {index}, -0.5)", MUST if nonneg else VALID)]
+
+
 def _kernel_cases(arg: Arg, value) -> list:
     a = np.asarray(value.matrix if isinstance(value, md.Mechanism) else value, dtype=float)
     n, m = a.shape
@@ -340,9 +349,7 @@ def _kernel_cases(arg: Arg, value) -> list:
         ("numeric strings", f"np.asarray({b}).astype(str).tolist()", MUST),
         ("complex entries", f"np.asarray({b}) + 0j + 9j * np.eye({n}, {m})", MUST),
         ("boolean matrix", f"onehot({n}, {m}).astype(bool)", MUST),
-        ("None entry", f"with_entry({b}, (0, 0), None)", MUST),
-        ("nan entry", f"with_entry({b}, (0, 0), math.nan)", MUST),
-        ("inf entry", f"with_entry({b}, (0, 0), math.inf)", MUST),
+        *_bad_entry_cases(b, "(0, 0)"),
         ("negative entry", f"negative_entry({b})", MUST),
         ("rows sum to 1.1", f"nudged({b}, 0.1)", MUST),
         ("Mechanism class (not instance)", "md.Mechanism", MUST),
@@ -382,9 +389,7 @@ def _dist_cases(arg: Arg, value) -> list:
         ("numeric strings", f"np.asarray({b}).astype(str).tolist()", MUST),
         ("complex entries", f"np.asarray({b}) + 0j + 9j * np.eye(1, {n})[0]", MUST),
         ("boolean vector", f"np.eye(1, {n}, dtype=bool)[0]", MUST),
-        ("None entry", f"with_entry({b}, 0, None)", MUST),
-        ("nan entry", f"with_entry({b}, 0, math.nan)", MUST),
-        ("inf entry", f"with_entry({b}, 0, math.inf)", MUST),
+        *_bad_entry_cases(b, "0"),
         ("negative entry", f"negative_entry({b})", MUST),
         ("sums to 1.1", f"nudged({b}, 0.1)", MUST),
         ("1e-300 entry", f"tiny_dist({b}, 1e-300)", VALID),
@@ -412,12 +417,7 @@ def _vec_cases(arg: Arg, value) -> list:
         ("numeric strings", f"np.asarray({b}).astype(str).tolist()", MUST),
         ("complex entries", f"np.asarray({b}) + 0j + 9j * np.eye(1, {n})[0]", MUST),
         ("boolean vector", f"np.eye(1, {n}, dtype=bool)[0]", MUST),
-        ("None entry", f"with_entry({b}, 0, None)", MUST),
-        ("nan entry", f"with_entry({b}, 0, math.nan)", MUST),
-        ("inf entry", f"with_entry({b}, 0, math.inf)", MUST),
-        ("1e308 entry", f"with_entry({b}, 0, 1e308)", VALID),
-        ("5e-324 entry", f"with_entry({b}, 0, 5e-324)", VALID),
-        ("negative entry", f"with_entry({b}, 0, -0.5)", MUST if arg.nonneg else VALID),
+        *_real_entry_cases(b, "0", arg.nonneg),
         ("float32", f"np.asarray({b}, dtype=np.float32)", VALID),
         ("list", f"np.asarray({b}).tolist()", VALID),
     ]
@@ -441,12 +441,7 @@ def _matrix_cases(arg: Arg, value) -> list:
         ("numeric strings", f"np.asarray({b}).astype(str).tolist()", MUST),
         ("complex entries", f"np.asarray({b}) + 0j + 9j * np.eye({n}, {m})", MUST),
         ("boolean matrix", f"np.eye({n}, {m}, dtype=bool)", MUST),
-        ("None entry", f"with_entry({b}, (0, 0), None)", MUST),
-        ("nan entry", f"with_entry({b}, (0, 0), math.nan)", MUST),
-        ("inf entry", f"with_entry({b}, (0, 0), math.inf)", MUST),
-        ("1e308 entry", f"with_entry({b}, (0, 0), 1e308)", VALID),
-        ("5e-324 entry", f"with_entry({b}, (0, 0), 5e-324)", VALID),
-        ("negative entry", f"with_entry({b}, (0, 0), -0.5)", MUST if arg.nonneg else VALID),
+        *_real_entry_cases(b, "(0, 0)", arg.nonneg),
         ("float32", f"np.asarray({b}, dtype=np.float32)", VALID),
         ("nested list", f"np.asarray({b}).tolist()", VALID),
     ]

@@ -13,14 +13,8 @@ import pytest
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError, TooLargeError
+from tests.conftest import K2, K3, K23, K32, P3, PHAT, Q3
 
-K2 = np.array([[0.75, 0.25], [0.25, 0.75]])
-K3 = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
-K32 = np.array([[0.7, 0.3], [0.4, 0.6], [0.2, 0.8]])
-K23 = np.array([[0.6, 0.3, 0.1], [0.1, 0.3, 0.6]])
-P3 = np.array([0.5, 0.3, 0.2])
-Q3 = np.array([0.2, 0.3, 0.5])
-PHAT = np.array([0.07, 0.1, 0.26, 0.57])
 BALL = md.RenyiBall(PHAT, 2.0, 0.05)
 K4 = md.secret_randomized_response((2, 2), 1.0).matrix
 

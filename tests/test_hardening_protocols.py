@@ -13,10 +13,8 @@ import pytest
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
+from tests.conftest import K2, K3, P3
 
-K2 = np.array([[0.75, 0.25], [0.25, 0.75]])
-K3 = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
-P3 = np.array([0.5, 0.3, 0.2])
 TINY = np.array([[1.0, 5e-324, 0.0], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
 
 
