@@ -264,6 +264,8 @@ def test_a_time_limit_that_expires_mid_run_returns_the_best_certified_bracket(no
     assert elapsed <= 1.5 * limit + 0.5
     assert report.lower_bound <= ref.upper_bound + 1e-9  # both bracket the optimum
     assert ref.lower_bound <= report.upper_bound + 1e-9
+    # Never above the bound that needs no pricing, I(X; Y) <= H(X).
+    assert report.upper_bound <= -np.sum(prior * np.log(prior)) + 1e-12
     assert result.utility == pytest.approx(report.lower_bound, abs=1e-9)
     assert result.audit_passed
     assert result.certificate.holds

@@ -795,8 +795,9 @@ class PricingOracle:
         return _sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        """The bound that needs no pricing: ``I(X; Y) ≤ H(X)``, the prior's entropy (used
-        when a time limit left no time to price exactly)."""
+        """The bound that needs no pricing: ``I(X; Y) ≤ H(X)``, the prior's entropy (the
+        design's upper bound never exceeds it; it is the whole bound when a time limit
+        left no time to price exactly)."""
         p = self.prior[self.prior > 0]
         return float(-(p * np.log(p)).sum())
 

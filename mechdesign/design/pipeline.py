@@ -380,13 +380,13 @@ def solve_master(
                               solution.seconds, None)
     run = run_column_generation(source, gap=gap, time_limit=time_limit, warm=warm,
                                 progress=progress)
-    if not source.exact or math.isinf(run.upper):
-        # A heuristic source's own bound (PolyOpt: the relaxation), or an exact one's
-        # bound without pricing when the time limit left none for it.
-        left = None if time_limit is None else max(
-            time_limit - (time.perf_counter() - started), 0.1 * time_limit
-        )
-        run.upper = min(run.upper, source.upper_bound(gap, left))
+    # A heuristic source's own bound (PolyOpt: the relaxation); an exact source's is a
+    # closed form that needs no pricing (I(X; Y) ≤ H(X)), and the bracket never reports
+    # more: a time limit can stop pricing where the Lagrangian bound is still above it.
+    left = None if time_limit is None else max(
+        time_limit - (time.perf_counter() - started), 0.1 * time_limit
+    )
+    run.upper = min(run.upper, source.upper_bound(gap, left))
     points, values = run.master.columns, run.master.values
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
     if run.interrupted or (remaining is not None and remaining < FINAL_LP_MIN_SECONDS):
