@@ -275,10 +275,15 @@ def test_cdd_default_order_silently_loses_polyopt_vertices():
 
 def test_design_recovers_the_exact_optimum_after_a_silent_cdd_loss():
     notion, p_hat = silent_loss_notion()
-    result = md.design(notion, p_hat, max_vertices=10**12)
+    result = md.design(notion, p_hat, method="enumeration", max_vertices=10**12)
     assert result.backend.startswith("cdd (union over row orders")
     assert result.utility == pytest.approx(SILENT_LOSS_EXACT_OPTIMUM, abs=1e-7)
     assert result.privacy_level <= 3.0 + 1e-9
+    # method="auto" prices this paper-variant instance by exact block pricing, which
+    # never enumerates: the same exact optimum, certified.
+    auto = md.design(notion, p_hat)
+    assert auto.column_generation.status == "optimal"
+    assert auto.utility == pytest.approx(SILENT_LOSS_EXACT_OPTIMUM, abs=1e-7)
 
 
 @pytest.mark.parametrize("notion", [md.LDP(0.05), md.LDP(2.5), md.PML(0.4, c=0.2),

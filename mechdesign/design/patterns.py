@@ -58,10 +58,11 @@ only when it finds none. The certificate comes from the exact pricing alone.
 
 **Robust LDP.** Non-robust RLDP (:class:`~mechdesign.notions.NonRobustLDP`) is priced
 exactly through the extreme rays of its cone (:mod:`mechdesign.design.robust_pricing`). PolyOpt
-(:class:`~mechdesign.notions.RobustLDP`) has no known vertex pattern: it is priced by
-successive linearisation over a compact form of its section
-(:class:`~mechdesign.design.robust_pricing.LinearisationOracle`), and its upper bound is
-the certified optimum of the non-robust relaxation, whose cone contains PolyOpt's.
+(:class:`~mechdesign.notions.RobustLDP`) has no vertex pattern over the whole input but
+one per secret's block: it is priced by block vertex enumeration and branch and bound
+(:mod:`mechdesign.design.robust_blocks`, through
+:class:`~mechdesign.design.robust_pricing.LinearisationOracle`), and by successive
+linearisation, bounded by the non-robust relaxation, where the blocks are too large.
 
 Timings: :mod:`mechdesign.design.column_generation`.
 """

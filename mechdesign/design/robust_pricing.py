@@ -1,17 +1,21 @@
-"""Column sources for robust LDP: exact pricing of non-robust RLDP, heuristic pricing of
-PolyOpt (robust-LDP paper, Definition 3 and Theorem 3).
+"""Column sources for robust LDP: exact pricing of non-robust RLDP and of PolyOpt
+(robust-LDP paper, Definition 3 and Theorem 3).
 
 Non-robust RLDP (:class:`~mechdesign.notions.NonRobustLDP`) has patterned extreme rays
 (:class:`_NonRobustFamily`), registered with
 :class:`~mechdesign.design.patterns.PricingOracle`. PolyOpt
-(:class:`~mechdesign.notions.RobustLDP`) has no known pattern: :class:`LinearisationOracle`
-climbs by successive linearisation over a compact form of its section, and its upper bound
-is the certified optimum of the non-robust relaxation, whose cone contains PolyOpt's.
+(:class:`~mechdesign.notions.RobustLDP`) has no pattern over the whole input, but its
+vertices are patterned block by block (:mod:`mechdesign.design.robust_blocks`):
+:class:`LinearisationOracle` prices it exactly that way when every secret has at most
+:data:`~mechdesign.design.robust_blocks.MAX_BLOCK_OUTCOMES` outcomes, and otherwise climbs
+by successive linearisation over a compact form of its section, with the certified
+optimum of the non-robust relaxation (whose cone contains PolyOpt's) as upper bound.
 """
 
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -25,6 +29,7 @@ from mechdesign._numerics import (
 from mechdesign._tolerances import (
     LP_FEASIBILITY_TOL,
     PRICING_CUT_ATOL,
+    PRICING_MIP_ABS_GAP,
     PRIOR_MATCH_ATOL,
     ROUNDING_ATOL,
 )
@@ -37,9 +42,16 @@ from mechdesign.design.patterns import (
     patterned,
 )
 from mechdesign.design.result import ColumnGenerationReport
-from mechdesign.design.sources import Pricing, _sorted_pricing, register_source
+from mechdesign.design.robust_blocks import MAX_BLOCK_OUTCOMES, BlockPricing
+from mechdesign.design.sources import (
+    Pricing,
+    _check_dual,
+    _sorted_pricing,
+    check_gap,
+    register_source,
+)
 from mechdesign.design.utilities import mutual_information_columns
-from mechdesign.errors import InvalidInputError, UnsupportedError
+from mechdesign.errors import UnsupportedError
 from mechdesign.notions import NonRobustLDP, RobustLDP
 
 __all__ = ["LinearisationOracle"]
@@ -229,14 +241,22 @@ def _non_robust_patterns(notion: NonRobustLDP, p: NDArray[np.float64]):
 
 
 class LinearisationOracle:
-    """Heuristic pricing for PolyOpt (:class:`~mechdesign.notions.RobustLDP`), whose
-    vertices have no known pattern.
+    """Pricing for PolyOpt (:class:`~mechdesign.notions.RobustLDP`): exact block by block
+    where the blocks are small, successive linearisation otherwise.
 
-    The section ``Γ_ε ∩ {Σ v = 1}`` is written compactly: with ``hi_s ≥ v_(s,u) ≥ lo_s``
-    the ``|S|² |U|²`` vertex pairs of eq. (41) become ``|S|(|S| − 1)`` rows
-    ``L_{s1}·v_{s1} + σ_{s1} hi_{s1} ≤ e^ε (L_{s2}·v_{s2} + σ_{s2} lo_{s2})``
-    (``σ_s = 1 − Σ_u L_{u|s}``; ``s1 = s2`` too for the paper variant), exact because
-    ``max_{R ∈ D_s} R·v_s = L_s·v_s + σ_s max_u v_(s,u)`` and the minimum likewise.
+    **Exact** (every ``σ_s > 0`` and ``|U| ≤``
+    :data:`~mechdesign.design.robust_blocks.MAX_BLOCK_OUTCOMES`):
+    :class:`~mechdesign.design.robust_blocks.BlockPricing` enumerates each secret's
+    block vertices and maximises the reduced cost over their products by branch and
+    bound; :meth:`heuristic` is its first products without halving β (the paper
+    variant's product and one per exceptional secret), :meth:`price` the whole search
+    with a certified bound.
+
+    **Heuristic** (otherwise). The section ``Γ_ε ∩ {Σ v = 1}`` is written compactly: with
+    ``hi_s ≥ v_(s,u) ≥ lo_s`` the ``|S|² |U|²`` vertex pairs of eq. (41) become
+    ``|S|(|S| − 1)`` rows ``L_{s1}·v_{s1} + σ_{s1} hi_{s1} ≤ e^ε (L_{s2}·v_{s2} + σ_{s2}
+    lo_{s2})`` (``σ_s = 1 − Σ_u L_{u|s}``; ``s1 = s2`` too for the paper variant), exact
+    because ``max_{R ∈ D_s} R·v_s = L_s·v_s + σ_s max_u v_(s,u)`` and the minimum likewise.
     Pricing climbs ``r(v) = μ(v) − λ·v`` by successive linearisation: ``v ← argmax_{v'}
     ∇r(v)·v'`` over the section (one LP), which never decreases the convex ``r``
     (``r(v') ≥ r(v) + ∇r(v)·(v' − v) ≥ r(v)``), from
@@ -246,18 +266,24 @@ class LinearisationOracle:
     (:meth:`relaxation_upper_bound`).
     """
 
-    exact = False
+    exact = True
     complete = False
     enumeration_seconds = 0.0
     retries = LINEARISATION_RETRIES
 
     @staticmethod
     def supports(notion: object, prior: NDArray[np.float64]) -> bool:
-        """Whether ``notion`` is PolyOpt with ``0 < ε < ∞`` and ``prior`` its estimate
-        (the setting this source prices, heuristically)."""
+        """Whether column generation certifies the optimum (what ``method="auto"``
+        asks): PolyOpt's paper variant with ``0 < ε < ∞``, ``prior`` its estimate and
+        blocks that :class:`~mechdesign.design.robust_blocks.BlockPricing` prices
+        exactly. The default variant's pricing finds columns and a certified bound, but
+        the bound can stay open (see :mod:`mechdesign.design.robust_blocks`), so
+        ``"auto"`` enumerates it."""
         eps = getattr(notion, "epsilon", None)
-        return (isinstance(notion, RobustLDP) and 0 < eps < math.inf
-                and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=PRIOR_MATCH_ATOL)))
+        return (isinstance(notion, RobustLDP) and notion.variant == "paper"
+                and 0 < eps < math.inf
+                and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=PRIOR_MATCH_ATOL))
+                and BlockPricing.supports(notion.lower_bounds()))
 
     @classmethod
     def from_problem(cls, notion: object, objective: object) -> LinearisationOracle:
@@ -285,6 +311,12 @@ class LinearisationOracle:
         self._model = _compact_robust_section(
             self._lower, notion.epsilon, same_secret=notion.variant == "paper"
         )
+        self._blocks = (BlockPricing(self._lower, p, notion.epsilon, notion.variant == "paper")
+                        if BlockPricing.supports(self._lower) else None)
+        #: Exact pricing is available (instance level; the class says it can be).
+        self.exact = self._blocks is not None
+        #: Branch-and-bound nodes of the block pricing so far.
+        self.nodes = 0
         self._pool = np.zeros((0, self.n))
         self.lps = 0
 
@@ -332,17 +364,20 @@ class LinearisationOracle:
         return float(self.values(v[None, :])[0] - v @ dual)
 
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
-        """Climb from ``effort · LINEARISATION_STARTS`` starts: ``−λ``, the gradients at
+        """With exact block pricing: one Dinkelbach step over the first products (no
+        halving of β; see :class:`~mechdesign.design.robust_blocks.BlockPricing`).
+        Otherwise climb from ``effort · LINEARISATION_STARTS`` starts: ``−λ``, the gradients at
         the best earlier finds, the gradients at the best columns of the non-robust
         relaxation (one cell per block) with every cell off their support penalised, and
         random perturbations of ``−λ`` at several scales."""
-        lam = np.asarray(dual, dtype=float)
+        lam = _check_dual(dual, self.n)
         n = self.n
-        if lam.shape != (n,) or not np.all(np.isfinite(lam)):
-            raise InvalidInputError(
-                f"dual must be a finite vector of length {n}; got {show(dual)}."
-            )
         effort = check_positive_int(effort, "effort")
+        if self._blocks is not None:
+            columns, costs, _, nodes = self._blocks.price(
+                lam, converge=False, abs_gap=PRICING_MIP_ABS_GAP, split=False)
+            self.nodes += nodes
+            return _sorted_pricing(columns, costs, math.inf, False, 0)
         count = effort * LINEARISATION_STARTS
         starts = [-lam]
         if self._pool.shape[0]:
@@ -398,20 +433,49 @@ class LinearisationOracle:
         w = (1 - LINEARISATION_SMOOTHING) * v + LINEARISATION_SMOOTHING / v.shape[0]
         return self.prior * np.log(w / float(self.prior @ w)) - dual
 
-    def price(self, dual: ArrayLike, **options: object) -> Pricing:
-        """Refused: PolyOpt has no exact pricing (``NotImplementedError``)."""
-        raise UnsupportedError(
-            "no exact pricing is known for PolyOpt (its vertices have no known pattern); "
-            "column generation prices it heuristically and bounds it by the non-robust "
-            "relaxation."
-        )
+    def price(
+        self,
+        dual: ArrayLike,
+        *,
+        converge: bool = True,
+        abs_gap: float = PRICING_MIP_ABS_GAP,
+        time_limit: float | None = None,
+    ) -> Pricing:
+        """Exact pricing (:meth:`BlockPricing.price
+        <mechdesign.design.robust_blocks.BlockPricing.price>`): the best columns and a
+        certified upper bound on ``max_v μ(v) − λ·v`` over the section, to within
+        ``abs_gap``; ``converge=False`` takes one Dinkelbach step. Refused
+        (:class:`UnsupportedError`) where the blocks are too large."""
+        if self._blocks is None:
+            raise UnsupportedError(
+                f"exact pricing of PolyOpt enumerates each secret's block of outcomes; "
+                f"this notion has {self._lower.shape[1]} outcomes per secret (at most "
+                f"{MAX_BLOCK_OUTCOMES}) or a secret with σ_s = 0. Column generation "
+                "prices it heuristically and bounds it by the non-robust relaxation."
+            )
+        lam = _check_dual(dual, self.n)
+        abs_gap = check_gap(abs_gap, "abs_gap")
+        deadline = None if time_limit is None else (
+            time.perf_counter() + check_gap(time_limit, "time_limit"))
+        columns, costs, upper, nodes = self._blocks.price(
+            lam, converge=converge, abs_gap=abs_gap, deadline=deadline)
+        self.nodes += nodes
+        return _sorted_pricing(columns, costs, upper, True, nodes)
 
     def describe(self, columns: int) -> str:
+        if self.exact:
+            return "column generation (exact block pricing)"
         return "column generation (heuristic pricing, non-robust relaxation bound)"
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        """The non-robust relaxation's certified optimum (:meth:`relaxation_upper_bound`)."""
-        return self.relaxation_upper_bound(gap, time_limit)[0]
+        """The bound that needs no pricing, ``I(X; Y) ≤ H(X)``; with heuristic pricing
+        also the non-robust relaxation's certified optimum
+        (:meth:`relaxation_upper_bound`), whichever is smaller."""
+        p = self.prior[self.prior > 0]
+        entropy = float(-(p * np.log(p)).sum())
+        if self.exact:
+            return entropy
+        return min(entropy, self.relaxation_upper_bound(gap, time_limit)[0])
 
     def relaxation_upper_bound(
         self, gap: float, time_limit: float | None

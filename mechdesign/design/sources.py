@@ -18,7 +18,8 @@ The sources: :class:`VertexEnumeration` (every vertex, from any backend of
 (cddlib's vertices when its LP probes showed some missing, extended by successive
 linearisation), :class:`~mechdesign.design.patterns.PricingOracle` (exact pattern pricing
 for ε-LDP, ``(ε, c)``-PML and non-robust RLDP) and
-:class:`~mechdesign.design.robust_pricing.LinearisationOracle` (PolyOpt, heuristic). Which
+:class:`~mechdesign.design.robust_pricing.LinearisationOracle` (PolyOpt: exact block
+pricing, heuristic where the blocks are too large). Which
 pricing source serves which notion is a registry (:func:`register_source`,
 :func:`source_class`), filled where each source is defined.
 """
