@@ -414,8 +414,12 @@ def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
 
 def f_alpha_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
     """The f_α-divergence ``D_{f_α}(P‖Q)`` of f_α paper Definition 1 (see
-    :func:`f_alpha_generator`). For ``α ≥ 1`` it is +∞ unless ``P ≪ Q``."""
-    return f_divergence(p, q, f_alpha_generator(alpha))
+    :func:`f_alpha_generator`). For ``α ≥ 1`` it is +∞ unless ``P ≪ Q``.
+
+    ``f_α`` is convex with ``f_α(1) = 0``, so the divergence is ``≥ 0`` (Jensen); a
+    rounding below zero (``P = Q = (0.5, 0.5)`` at ``α = 2`` summed to ``−2.2e-16``,
+    which the inverse bounds then refused) is returned as 0."""
+    return max(0.0, f_divergence(p, q, f_alpha_generator(alpha)))
 
 
 def renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:

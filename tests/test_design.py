@@ -432,7 +432,8 @@ def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     weights, _, _ = solve_vertex_lp(points, values, None)
     before = float(weights @ values)
     monkeypatch.setattr(cones, "_cdd_vertices", lambda _h: (points, "cdd (default order)", missed))
-    result = md.design(notion, p_hat, backend="cdd", max_vertices=10**12, progress=False)
+    result = md.design(notion, p_hat, method="enumeration", backend="cdd", max_vertices=10**12,
+                       progress=False)
     assert result.method == "enumeration"
     assert result.backend.startswith("cdd (default order) + ")
     assert result.backend.endswith(" columns by pricing")

@@ -25,6 +25,8 @@ from mechdesign.design.robust_blocks import (
     _branch_and_bound,
     _upper_hull,
     block_vertices,
+    breakpoint_vertices,
+    upper_tight_vertices,
 )
 
 
@@ -108,6 +110,29 @@ def _is_convex_combination(point, others):
     result = linprog(np.zeros(m), A_eq=np.vstack([others.T, np.ones(m)]),
                      b_eq=np.append(point, 1.0), bounds=(0, None), method="highs")
     return result.status == 0
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_upper_face_moves_within_the_hull_of_its_ends_and_breakpoints(seed):
+    # The default variant's exceptional products rest on this: for a in [a1, a2] every
+    # vertex of C(a, 1) with A = a lies in the convex hull of those at a1 and a2 and of
+    # the points 1_H / L(H) with A in [a1, a2].
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 6))
+    lower = random_block(rng, n)
+    a1 = float(np.exp(rng.uniform(0.05, 1.5)))
+    a2 = a1 * float(np.exp(rng.uniform(0.01, 1.5)))
+    ends = [upper_tight_vertices(lower, a1).points(), upper_tight_vertices(lower, a2).points(),
+            breakpoint_vertices(lower, a1, a2).points()]
+    hull = np.vstack(ends)
+    sigma = 1.0 - lower.sum()
+    for a in rng.uniform(a1, a2, 5):
+        face = upper_tight_vertices(lower, float(a)).points()
+        top = face @ lower + sigma * face.max(axis=1)
+        assert np.allclose(top, a, rtol=1e-12)  # on the face
+        assert in_block(lower, a, 1.0, face).all()
+        for point in face:
+            assert _is_convex_combination(point, hull)
 
 
 @pytest.mark.parametrize("seed", range(15))

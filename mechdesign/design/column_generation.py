@@ -187,14 +187,19 @@ def run_column_generation(
             weights, solved_columns = theta, int(theta.shape[0])
             lower = max(lower, value)
             tolerance = gap * max(1.0, abs(lower))
-            new = _improving(oracle.heuristic(dual), master, tolerance / n)
+            cheap = oracle.heuristic(dual)
+            if cheap.exact:
+                # A heuristic that certifies its bound (PolyOpt's block pricing) tightens
+                # the bracket at every iteration.
+                upper = min(upper, float(dual.sum()) + n * max(0.0, cheap.upper_bound))
+            new = _improving(cheap, master, tolerance / n)
             for _ in range(0 if oracle.exact else oracle.retries):
                 if new.shape[0]:
                     break
                 # A heuristic that finds nothing tries again, harder, before giving up.
                 pricing = oracle.heuristic(dual, effort=LINEARISATION_ESCALATION)
                 new = _improving(pricing, master, tolerance / n)
-            if new.shape[0] == 0 and oracle.exact:
+            if new.shape[0] == 0 and oracle.exact and upper - lower > tolerance:
                 # The MIPs need prove no more than what the bracket can use: a tenth of
                 # the gap still open (per column, N columns), the tolerance at the end.
                 open_gap = upper - lower if math.isfinite(upper) else 0.0

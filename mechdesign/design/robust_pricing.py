@@ -364,8 +364,9 @@ class LinearisationOracle:
         return float(self.values(v[None, :])[0] - v @ dual)
 
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
-        """With exact block pricing: one Dinkelbach step over the first products (no
-        halving of β; see :class:`~mechdesign.design.robust_blocks.BlockPricing`).
+        """With exact block pricing: Dinkelbach over the first products (no halving of
+        β; see :class:`~mechdesign.design.robust_blocks.BlockPricing`) — exact for the
+        paper variant, and its bound is certified for both (``Pricing.exact``).
         Otherwise climb from ``effort · LINEARISATION_STARTS`` starts: ``−λ``, the gradients at
         the best earlier finds, the gradients at the best columns of the non-robust
         relaxation (one cell per block) with every cell off their support penalised, and
@@ -374,10 +375,10 @@ class LinearisationOracle:
         n = self.n
         effort = check_positive_int(effort, "effort")
         if self._blocks is not None:
-            columns, costs, _, nodes = self._blocks.price(
-                lam, converge=False, abs_gap=PRICING_MIP_ABS_GAP, split=False)
+            columns, costs, upper, nodes = self._blocks.price(
+                lam, converge=True, abs_gap=PRICING_MIP_ABS_GAP, split=False)
             self.nodes += nodes
-            return _sorted_pricing(columns, costs, math.inf, False, 0)
+            return _sorted_pricing(columns, costs, upper, True, nodes)
         count = effort * LINEARISATION_STARTS
         starts = [-lam]
         if self._pool.shape[0]:
