@@ -282,7 +282,15 @@ def _upper_hull(t: NDArray[np.float64], q: NDArray[np.float64], start: int,
     # The stack is processed depth first, left part first, so ``pending`` lists the hull
     # vertices right of ``left`` in increasing t.
     out.extend(pending)
-    return start + np.array(out)
+    # Rounding in the cross products can keep two points of equal t (one a hair below
+    # the other): keep the higher, so that the hull's t increase strictly.
+    rows = [out[0]]
+    for k in out[1:]:
+        if ts[k] > ts[rows[-1]]:
+            rows.append(k)
+        elif qs[k] > qs[rows[-1]]:
+            rows[-1] = k
+    return start + np.array(rows)
 
 
 def _hull_bound(hulls):
