@@ -440,3 +440,17 @@ def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     assert before + 1e-6 < result.utility <= SILENT_LOSS_EXACT_OPTIMUM + 1e-9
     assert result.audit_passed
     assert result.certificate.holds
+
+
+def test_a_named_backend_means_enumeration_under_auto():
+    # method="auto" prices this paper-variant PolyOpt instance by column generation (its
+    # vertex bound is above AUTO_MAX_VERTICES); a named vertex backend asks for
+    # enumeration and gets it (it used to be ignored). Both reach the exact optimum.
+    from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
+
+    notion, p_hat = silent_loss_notion()
+    assert md.design(notion, p_hat, progress=False).method == "column_generation"
+    named = md.design(notion, p_hat, backend="cdd", max_vertices=10**12, progress=False)
+    assert named.method == "enumeration"
+    assert named.backend.startswith("cdd")
+    assert named.utility == pytest.approx(SILENT_LOSS_EXACT_OPTIMUM, abs=1e-7)

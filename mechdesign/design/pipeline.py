@@ -139,16 +139,18 @@ def design(
         Every one is a sum over columns of a sublinear ``μ``, so the optimum sits on the
         section's vertices (Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4).
     backend : {"auto", "cdd", "exact", "closed_form"}
-        Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`).
+        Vertex backend (:meth:`~mechdesign.cones.RatioCone.vertices`). Naming one (not
+        ``"auto"``) with ``method="auto"`` means enumeration.
     method : {"auto", "enumeration", "column_generation"}
         ``"auto"`` (default): column generation when its pricing is exact for the notion
-        and the utility (``0 < ε < ∞``; mutual information: ε-LDP, ``(ε, c)``-PML and
-        non-robust RLDP under its own ``P̂``; g-vulnerability: ε-LDP and ``(ε, c)``-PML)
-        and the notion's vertex bound
-        (:meth:`~mechdesign.cones.RatioCone.vertex_bound`) exceeds
+        and the utility (``0 < ε < ∞``; mutual information: ε-LDP, ``(ε, c)``-PML,
+        non-robust RLDP under its own ``P̂`` and PolyOpt's paper variant with at most 16
+        outcomes per secret; g-vulnerability: ε-LDP and ``(ε, c)``-PML) and the notion's
+        vertex bound (:meth:`~mechdesign.cones.RatioCone.vertex_bound`) exceeds
         :data:`AUTO_MAX_VERTICES`; enumeration otherwise. Enumeration is the faster of the
-        two below the threshold and the only certified one for the other notions (PolyOpt's
-        column generation is heuristic). The threshold is the crossover measured on a
+        two below the threshold and the only certified one for the other notions
+        (PolyOpt's default variant gets exact columns but a bracket that can stay open,
+        :mod:`~mechdesign.design.robust_blocks`). The threshold is the crossover measured on a
         2-core machine (``benchmarks/auto_method.py``, ε = 1, Dirichlet(1) priors,
         column-generation time over enumeration time): ε-LDP 1.3 at N = 17 (131,070
         vertices, 2.5 s enumerating, 0.5 GB), 1.8 at N = 18 (262,142; 6 s, 0.9 GB), 0.46 at
@@ -222,7 +224,7 @@ def design(
     elif not isinstance(progress, bool):
         raise InvalidInputError(f"progress must be True, False or None; got {show(progress)}.")
     if method == "auto":
-        method = choose_method(notion, objective)
+        method = "enumeration" if backend != "auto" else choose_method(notion, objective)
     source = column_source(notion, objective, method, backend=backend,
                            max_vertices=max_vertices)
     solved = solve_master(source, time_limit=time_limit, gap=gap, progress=progress)
