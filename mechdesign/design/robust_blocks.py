@@ -82,6 +82,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.special import xlogy
 
 from mechdesign._tolerances import PATTERN_FEASIBILITY_ATOL
 from mechdesign.design.utilities import mutual_information_columns
@@ -115,9 +116,9 @@ def _subset_sums(values: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _xlogx(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    safe = np.where(x > 0, x, 1.0)
-    return np.where(x > 0, x * np.log(safe), 0.0)
+def _xlogx(x):
+    """``x log x`` with ``0 log 0 = 0`` (scipy's ``xlogy``)."""
+    return xlogy(x, x)
 
 
 @dataclass(frozen=True)
