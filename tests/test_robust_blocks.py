@@ -23,10 +23,10 @@ from mechdesign.design.robust_blocks import (
     BlockPricing,
     _BlockSet,
     _branch_and_bound,
+    _breakpoint_vertices,
     _upper_hull,
+    _upper_tight_vertices,
     block_vertices,
-    breakpoint_vertices,
-    upper_tight_vertices,
 )
 
 
@@ -122,12 +122,12 @@ def test_the_upper_face_moves_within_the_hull_of_its_ends_and_breakpoints(seed):
     lower = random_block(rng, n)
     a1 = float(np.exp(rng.uniform(0.05, 1.5)))
     a2 = a1 * float(np.exp(rng.uniform(0.01, 1.5)))
-    ends = [upper_tight_vertices(lower, a1).points(), upper_tight_vertices(lower, a2).points(),
-            breakpoint_vertices(lower, a1, a2).points()]
+    ends = [_upper_tight_vertices(lower, a1).points(), _upper_tight_vertices(lower, a2).points(),
+            _breakpoint_vertices(lower, a1, a2).points()]
     hull = np.vstack(ends)
     sigma = 1.0 - lower.sum()
     for a in rng.uniform(a1, a2, 5):
-        face = upper_tight_vertices(lower, float(a)).points()
+        face = _upper_tight_vertices(lower, float(a)).points()
         top = face @ lower + sigma * face.max(axis=1)
         assert np.allclose(top, a, rtol=1e-12)  # on the face
         assert in_block(lower, a, 1.0, face).all()
@@ -256,3 +256,36 @@ def test_block_pricing_refuses_blocks_it_cannot_enumerate():
     assert not BlockPricing.supports(wide)
     assert not BlockPricing.supports(np.array([[0.5, 0.5], [0.2, 0.3]]))  # σ_0 = 0
     assert BlockPricing.supports(np.array([[0.2, 0.3], [0.1, 0.1]]))
+
+
+@pytest.mark.parametrize(("lower", "a", "b", "name"), [
+    ([0.2, np.nan], 2.0, 1.0, "lower"),
+    ([0.2, -0.1], 2.0, 1.0, "lower"),
+    ([0.6, 0.4], 2.0, 1.0, "lower"),  # σ = 0
+    ([0.2 + 0j, 0.1], 2.0, 1.0, "lower"),
+    ([0.2], 2.0, 1.0, "len"),
+    ([0.2, 0.1], 0.0, 1.0, "a"),
+    ([0.2, 0.1], 2.0, 3.0, "b"),
+    ([0.2, 0.1], 2.0, -1.0, "b"),
+    ([0.2, 0.1], math.nan, 1.0, "a"),
+])
+def test_block_vertices_refuse_bad_input_by_name(lower, a, b, name):
+    with pytest.raises(md.InvalidInputError, match=name):
+        block_vertices(lower, a, b)
+
+
+def test_block_vertices_refuse_too_many_outcomes():
+    with pytest.raises(md.TooLargeError, match="len"):
+        block_vertices(np.full(17, 0.01), 2.0, 1.0)
+
+
+def test_block_pricing_refuses_bad_input_by_name():
+    lower = np.array([[0.2, 0.3], [0.1, 0.1]])
+    with pytest.raises(md.UnsupportedError, match="σ_s"):
+        BlockPricing(np.array([[0.5, 0.5], [0.1, 0.1]]), np.full(4, 0.25), 1.0, False)
+    with pytest.raises(md.InvalidInputError, match="prior"):
+        BlockPricing(lower, np.full(3, 1 / 3), 1.0, False)
+    with pytest.raises(md.InvalidInputError, match="epsilon"):
+        BlockPricing(lower, np.full(4, 0.25), math.inf, False)
+    with pytest.raises(md.InvalidInputError, match="same_secret"):
+        BlockPricing(lower, np.full(4, 0.25), 1.0, "yes")

@@ -84,8 +84,17 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import xlogy
 
+from mechdesign._numerics import (
+    as_distribution,
+    check_bool,
+    check_real,
+    check_real_dtype,
+    check_size,
+    show,
+)
 from mechdesign._tolerances import PATTERN_FEASIBILITY_ATOL
 from mechdesign.design.utilities import mutual_information_columns
+from mechdesign.errors import InvalidInputError, UnsupportedError
 
 __all__ = ["BlockPricing", "block_vertices"]
 
@@ -159,11 +168,29 @@ class BlockVertices:
             + at_free * _xlogx(self.z)
 
 
+def _check_lower(lower) -> NDArray[np.float64]:
+    """A block's lower bounds: 1-D, real, finite, ``≥ 0``, ``2 ≤ |U| ≤``
+    :data:`MAX_BLOCK_OUTCOMES` and ``σ = 1 − Σ L > 0``."""
+    check_real_dtype(lower, "lower")
+    lower = np.asarray(lower, dtype=float)
+    if lower.ndim != 1 or not np.all(np.isfinite(lower)) or np.any(lower < 0):
+        raise InvalidInputError(
+            f"lower must be a 1-D array of finite numbers >= 0; got {show(lower)}.")
+    check_size(lower.shape[0], "len(lower)", MAX_BLOCK_OUTCOMES, low=2,
+               why="block vertices are enumerated over every subset of outcomes")
+    if not 1.0 - float(lower.sum()) > 0:
+        raise InvalidInputError(
+            f"lower must sum to less than 1 (σ = 1 − Σ L > 0); got sum {show(lower.sum())}.")
+    return lower
+
+
 def block_vertices(lower: NDArray[np.float64], a: float, b: float) -> BlockVertices:
     """A finite set containing every vertex of ``C(a, b) = {w ≥ 0 : L·w + σ max w ≤ a,
     L·w + σ min w ≥ b}`` (``σ = 1 − Σ L > 0``, ``0 < b ≤ a``), all of them in ``C(a, b)``:
     kinds (i)–(iv) of the module docstring, with the proof there."""
-    lower = np.asarray(lower, dtype=float)
+    lower = _check_lower(lower)
+    a = check_real(a, "a", low=0.0, high=math.inf, low_open=True, high_open=True)
+    b = check_real(b, "b", low=0.0, high=a, low_open=True)
     n = lower.shape[0]
     sigma = 1.0 - float(lower.sum())
     full = (1 << n) - 1
@@ -207,7 +234,7 @@ def _join(parts: list[BlockVertices]) -> BlockVertices:
                            for f in ("mask", "high", "low", "free", "z")), parts[0].n)
 
 
-def upper_tight_vertices(lower: NDArray[np.float64], a: float) -> BlockVertices:
+def _upper_tight_vertices(lower: NDArray[np.float64], a: float) -> BlockVertices:
     """The vertices of ``C(a, 1)`` on its face ``A = a`` (kinds i, ii, iii and iv of the
     module docstring with the upper row tight)."""
     vertices = block_vertices(lower, a, 1.0)
@@ -216,7 +243,7 @@ def upper_tight_vertices(lower: NDArray[np.float64], a: float) -> BlockVertices:
     return _select(vertices, np.abs(top - a) <= PATTERN_FEASIBILITY_ATOL * a)
 
 
-def breakpoint_vertices(lower: NDArray[np.float64], low: float, high: float) -> BlockVertices:
+def _breakpoint_vertices(lower: NDArray[np.float64], low: float, high: float) -> BlockVertices:
     """The points ``w_H = 1_H / L(H)`` (``∅ ≠ H ≠ U``, ``L(H) > 0``) with ``A(w_H) =
     (L(H) + σ)/L(H)`` in ``[low, high]``: where the shapes of the face ``A = a`` of
     ``C(a, 1)`` begin or end as ``a`` grows (see :class:`BlockPricing`)."""
@@ -440,9 +467,18 @@ class BlockPricing:
     """
 
     def __init__(self, lower, prior, epsilon: float, same_secret: bool) -> None:
+        check_real_dtype(lower, "lower")
         self.lower = np.asarray(lower, dtype=float)
+        if not self.supports(self.lower):
+            raise UnsupportedError(
+                f"exact block pricing needs lower of shape (|S|, |U|) with 2 <= |U| <= "
+                f"{MAX_BLOCK_OUTCOMES}, finite entries >= 0 and σ_s = 1 − Σ_u L_(u|s) > 0 "
+                f"for every s; got {show(self.lower)}.")
         self.shape = self.lower.shape
-        self.prior = np.asarray(prior, dtype=float)
+        self.prior = as_distribution(prior, "prior", self.lower.size)
+        epsilon = check_real(epsilon, "epsilon", low=0.0, high=math.inf, low_open=True,
+                             high_open=True)
+        same_secret = check_bool(same_secret, "same_secret")
         self.blocks_prior = self.prior.reshape(self.shape)
         self.sigma = 1.0 - self.lower.sum(axis=1)
         self.e = math.exp(epsilon)
@@ -459,6 +495,7 @@ class BlockPricing:
         every ``σ_s > 0`` (the section is then bounded block by block)."""
         lower = np.asarray(lower, dtype=float)
         return bool(lower.ndim == 2 and 2 <= lower.shape[1] <= MAX_BLOCK_OUTCOMES
+                    and np.all(np.isfinite(lower)) and np.all(lower >= 0)
                     and np.all(1.0 - lower.sum(axis=1) > 0))
 
     def roots(self) -> list[_Product]:
@@ -481,9 +518,9 @@ class BlockPricing:
         if kind == "block":
             vertices = block_vertices(lower, first, second)
         else:
-            vertices = _join([upper_tight_vertices(lower, first),
-                              upper_tight_vertices(lower, second),
-                              breakpoint_vertices(lower, first, second)])
+            vertices = _join([_upper_tight_vertices(lower, first),
+                              _upper_tight_vertices(lower, second),
+                              _breakpoint_vertices(lower, first, second)])
         block = _BlockSet(vertices, self.blocks_prior[s])
         self._sets[key] = block
         if len(self._sets) > BLOCK_CACHE_SIZE:
