@@ -186,14 +186,15 @@ def test_branch_and_bound_against_every_product(seed):
 
 def robust_notions():
     rng = np.random.default_rng(11)
-    for shape in [(2, 2), (2, 3), (3, 2), (2, 3), (3, 2)]:
-        for variant in ("default", "paper"):
+    for k, shape in enumerate([(2, 2), (2, 3), (3, 2), (2, 3), (3, 2)]):
+        # The default variant on the first three shapes only: its exceptional products
+        # take 10-30 s per instance at this tolerance.
+        for variant in ("default", "paper") if k < 3 else ("paper",):
             p = rng.dirichlet(np.ones(shape[0] * shape[1]))
             radius = float(rng.uniform(0.01, 0.3))
             eps = float(rng.uniform(0.3, 2.0))
             notion = md.RobustLDP(eps, md.RenyiBall(p, 2.0, radius), shape, variant=variant)
-            # The default variant's exceptional products take 10-30 s each at this
-            # tolerance: one in the default run, the rest slow.
+            # One default-variant instance in the default run, the others slow.
             slow = variant == "default" and shape != (2, 2)
             yield pytest.param(notion, p, id=f"{shape}-{variant}-eps{eps:.2f}",
                                marks=[pytest.mark.slow] if slow else [])
@@ -236,7 +237,7 @@ def test_paper_variant_design_is_certified_and_equals_enumeration(seed, eps, rad
 
 
 @pytest.mark.slow
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), eps=st.floats(0.2, 3.0), radius=st.floats(0.005, 0.5))
 def test_default_variant_bracket_contains_the_optimum(seed, eps, radius):
     rng = np.random.default_rng(seed)
