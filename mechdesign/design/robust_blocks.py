@@ -490,9 +490,12 @@ class BlockPricing:
             for root in self.roots())
 
     @staticmethod
-    def supports(lower) -> bool:
-        """Whether the blocks are small enough (``|U| ≤`` :data:`MAX_BLOCK_OUTCOMES`) and
-        every ``σ_s > 0`` (the section is then bounded block by block)."""
+    def supports(lower, epsilon: float = 1.0) -> bool:
+        """Whether the blocks are small enough (``|U| ≤`` :data:`MAX_BLOCK_OUTCOMES`),
+        every ``σ_s > 0`` (the section is then bounded block by block) and ``e^{2ε}`` is
+        a finite double (the exceptional products reach ``A = e^{2ε}``; ε ≤ 354)."""
+        if not 2 * float(epsilon) < math.log(np.finfo(float).max):
+            return False
         lower = np.asarray(lower, dtype=float)
         return bool(lower.ndim == 2 and 2 <= lower.shape[1] <= MAX_BLOCK_OUTCOMES
                     and np.all(np.isfinite(lower)) and np.all(lower >= 0)

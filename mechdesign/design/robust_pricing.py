@@ -283,7 +283,7 @@ class LinearisationOracle:
         return (isinstance(notion, RobustLDP) and notion.variant == "paper"
                 and 0 < eps < math.inf
                 and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=PRIOR_MATCH_ATOL))
-                and BlockPricing.supports(notion.lower_bounds()))
+                and BlockPricing.supports(notion.lower_bounds(), eps))
 
     @classmethod
     def from_problem(cls, notion: object, objective: object) -> LinearisationOracle:
@@ -312,7 +312,7 @@ class LinearisationOracle:
             self._lower, notion.epsilon, same_secret=notion.variant == "paper"
         )
         self._blocks = (BlockPricing(self._lower, p, notion.epsilon, notion.variant == "paper")
-                        if BlockPricing.supports(self._lower) else None)
+                        if BlockPricing.supports(self._lower, notion.epsilon) else None)
         #: Exact pricing is available (instance level; the class says it can be).
         self.exact = self._blocks is not None
         #: Branch-and-bound nodes of the block pricing so far.
