@@ -1746,6 +1746,12 @@ def _expectation(arg: Arg, value) -> str:
         return VALID if value is None and arg.optional else MUST
     if isinstance(value, str | complex):
         return MUST
+    # A drawn ±inf counts as the battery's "+inf"/"-inf" case, whose expectation an
+    # argument may force (xi_bounds' alpha = inf is the limit α → ∞, answered).
+    if isinstance(value, float) and math.isinf(value):
+        forced = arg.force.get("+inf" if value > 0 else "-inf")
+        if forced is not None:
+            return forced
     return classify(arg, value)
 
 
