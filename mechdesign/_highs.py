@@ -374,6 +374,22 @@ class Model:
             iterations=int(info.simplex_iteration_count),
         )
 
+    def basic_columns(self) -> NDArray[np.bool_]:
+        """Which columns are basic in HiGHS's current basis (all ``False`` without one)."""
+        basis = self._highs.getBasis()
+        if not basis.valid:
+            return np.zeros(self.n_cols, dtype=bool)
+        basic = int(highspy.HighsBasisStatus.kBasic)
+        return np.fromiter((int(s) == basic for s in basis.col_status), dtype=bool,
+                           count=self.n_cols)
+
+    def delete_columns(self, index: ArrayLike) -> None:
+        """Delete columns; a basis whose basic columns all stay is kept (a warm start)."""
+        index = np.asarray(index, dtype=np.int32)
+        if index.size:
+            self._highs.deleteCols(index.size, index)
+            self.n_cols -= index.size
+
     def run_time(self) -> float:
         """Seconds HiGHS has run on this model, over every call."""
         return float(self._highs.getRunTime())

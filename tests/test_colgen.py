@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from mechdesign.design import (
     solve_master,
     solve_vertex_lp,
 )
+from mechdesign.design.master import column_key
 from mechdesign.notions import ldp_cone_vertices
 
 
@@ -654,3 +656,122 @@ def test_repeated_pricing_skips_families_and_stays_exact(seed):
         mips.append(pricing.mips)
         dual = dual + rng.normal(size=n) * 1e-3
     assert min(mips[1:]) < mips[0]  # later prices skip families
+
+
+# -- column management and dual smoothing ------------------------------------------------
+
+
+def test_pruning_keeps_the_basis_the_optimum_and_the_dual():
+    """RestrictedMaster.prune deletes non-basic columns of least reduced cost: the LP
+    optimum over the kept columns equals scipy's over all of them, the dual still prices
+    every original column out, and a pruned column can be added again."""
+    from scipy.optimize import linprog
+
+    rng = np.random.default_rng(11)
+    n = 7
+    prior = rng.dirichlet(np.ones(n))
+    columns = ldp_vertices_by_bits(1.3, n)
+    values = mutual_information_of_columns(prior, columns)
+    reference = linprog(-values, A_eq=columns.T, b_eq=np.ones(n), bounds=(0, None))
+    master = RestrictedMaster(n)
+    master.add(columns, values)
+    theta, dual, objective = master.solve()
+    keep = 10
+    kept = master.prune(keep, dual)
+    assert kept.shape == (columns.shape[0],)
+    assert master.size == int(kept.sum()) == master.columns.shape[0]
+    assert master.added == columns.shape[0]
+    assert np.all(kept[theta > 0])  # the positive weights are basic, and stay
+    assert master.size <= max(keep, n)
+    reduced = values - columns @ dual
+    dropped = ~kept
+    assert dropped.any()
+    # The kept non-basic columns are the best ones (ties aside).
+    nonbasic_kept = kept & (theta <= 0)
+    if nonbasic_kept.any():
+        assert reduced[nonbasic_kept].min() >= reduced[dropped].max() - 1e-12
+    _, dual2, objective2 = master.solve()
+    assert objective2 == pytest.approx(-reference.fun, abs=1e-10)
+    assert objective == pytest.approx(objective2, abs=1e-12)
+    assert np.all(values - columns @ dual2 <= 1e-9)  # dual feasible for every column
+    assert np.all(master.values - master.columns @ dual2 <= 1e-9)
+    lost = np.flatnonzero(dropped)[0]
+    assert column_key(columns[lost]) not in master.keys
+    master.add(columns[lost:lost + 1], values[lost:lost + 1])
+    assert master.size == int(kept.sum()) + 1
+
+
+@pytest.mark.parametrize(("notion", "n"), [(md.LDP(0.9), 9), (md.PML(1.2, c=0.05), 8)],
+                         ids=repr)
+def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n):
+    prior = np.random.default_rng(n + 3).dirichlet(np.ones(n))
+    full = md.design(notion, prior, method="enumeration")
+    run = run_column_generation(PricingOracle(notion, prior), gap=1e-9, columns_per_input=1)
+    assert run.master.added > run.master.size  # columns were deleted on the way
+    assert run.lower == pytest.approx(full.utility, abs=1e-9)
+    report = run.report()
+    assert report.status == "optimal"
+    assert report.columns == run.master.size
+    assert report.columns_added == run.master.added
+    assert run.lower - 1e-12 <= full.utility <= run.upper + 1e-11
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.5, 0.8, 0.95])
+def test_smoothed_pricing_reaches_the_enumerated_optimum(smoothing):
+    """Wentges smoothing changes where PolyOpt's block pricing looks, not what the loop
+    certifies: the paper variant is still certified optimal at the enumerated value."""
+    epsilon, p_hat, ball, shape = next(iter(robust_instances())).values
+    paper = md.RobustLDP(epsilon, ball, shape, variant="paper")
+    full = md.design(paper, p_hat, method="enumeration")
+    run = run_column_generation(LinearisationOracle(paper, p_hat), gap=1e-9,
+                                smoothing=smoothing)
+    assert run.report().status == "optimal"
+    assert run.lower == pytest.approx(full.utility, abs=1e-8)
+    assert full.utility <= run.upper + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 8))
+def test_rescored_reduced_costs_are_those_at_the_new_dual(seed, n):
+    """A pricing done at λ' and rescored at λ carries μ(v) − λ·v, from the definition."""
+    cg_module = sys.modules["mechdesign.design.column_generation"]
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(n))
+    columns = rng.dirichlet(np.ones(n), size=5)
+    values = mutual_information_of_columns(prior, columns)
+    priced_at, dual = rng.normal(size=(2, n))
+    pricing = Pricing(columns, values - columns @ priced_at, math.inf, False, 0)
+    rescored = cg_module._rescored(pricing, priced_at, dual)
+    expected = values - columns @ dual
+    order = np.argsort(-expected, kind="stable")
+    assert np.allclose(rescored.reduced_costs, expected[order], atol=1e-12)
+    assert np.allclose(rescored.columns, columns[order])
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.3, 0.5, 0.8, 0.9, 0.99])
+def test_smoothing_steps_follow_pessoa_et_al(alpha):
+    """α_k = [1 − k(1 − α)]⁺ for k = 0, 1, …, ending at 0 (the master's own dual)."""
+    cg_module = sys.modules["mechdesign.design.column_generation"]
+    steps = cg_module._smoothing_steps(alpha)
+    expected = [1 - k * (1 - alpha) for k in range(1, 200) if 1 - k * (1 - alpha) > 1e-9]
+    assert steps[-1] == 0.0  # exact: the last step is the literal 0
+    assert np.allclose(steps[:-1], expected if alpha > 0 else [])
+
+
+def test_column_management_and_smoothing_refuse_bad_input():
+    oracle = PricingOracle(md.LDP(1.0), np.full(3, 1 / 3))
+    for bad in (0, -1, 2.0, True):
+        with pytest.raises(md.InvalidInputError, match="columns_per_input"):
+            run_column_generation(oracle, gap=1e-6, columns_per_input=bad)
+    for bad in (1.0, -0.1, float("nan"), "0.5"):
+        with pytest.raises(md.InvalidInputError, match="smoothing"):
+            run_column_generation(oracle, gap=1e-6, smoothing=bad)
+    master = RestrictedMaster(3)
+    master.add(np.eye(3), np.zeros(3))
+    master.solve()
+    with pytest.raises(md.InvalidInputError, match="keep"):
+        master.prune(0, np.zeros(3))
+    with pytest.raises(md.InvalidInputError, match="dual"):
+        master.prune(3, np.zeros(4))
+    with pytest.raises(md.InvalidInputError, match="dual"):
+        master.prune(3, np.array([0.0, np.nan, 0.0]))

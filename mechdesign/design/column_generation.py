@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from mechdesign._numerics import (
     check_positive_int,
+    check_real,
 )
 from mechdesign._tolerances import (
     PRICING_MIP_ABS_GAP,
@@ -58,6 +59,16 @@ COLUMN_GENERATION_MAX_ITERATIONS = 5000
 #: Pricing MIPs in column generation stop at this share of the open gap (per column):
 #: a looser bound early costs an iteration, a tight one costs branch and bound.
 MIP_GAP_SHARE = 0.5
+
+#: Column management: when the master holds more than twice this many columns per input
+#: (row), its worst non-basic columns are deleted down to this many per input
+#: (:meth:`~mechdesign.design.master.RestrictedMaster.prune`).
+MASTER_COLUMNS_PER_INPUT = 10
+
+#: Wentges smoothing of the dual: the heuristic prices ``α λ_c + (1 − α) λ`` (``λ_c`` the
+#: dual of the least certified bound so far, ``λ`` the master's), ``α`` this; after a
+#: mis-pricing (no column improves at ``λ``) ``α`` drops by ``1 − α`` down to 0.
+DUAL_SMOOTHING = 0.0
 
 #: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
 INTERRUPTED = "interrupted"
@@ -109,7 +120,8 @@ class ColumnGenerationRun:
             upper_bound=self.upper,
             exact_pricing=self.exact_pricing,
             status=status,
-            columns=int(self.master.columns.shape[0]),
+            columns=self.master.size,
+            columns_added=self.master.added,
             iterations=len(self.history),
             history=tuple(self.history),
             dual=self.dual if dual is None else dual,
@@ -128,6 +140,8 @@ def run_column_generation(
     warm: bool = True,
     max_iterations: int = COLUMN_GENERATION_MAX_ITERATIONS,
     progress: bool = False,
+    columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT,
+    smoothing: float = DUAL_SMOOTHING,
 ) -> ColumnGenerationRun:
     """Restricted master plus pricing, for mutual information.
 
@@ -154,6 +168,9 @@ def run_column_generation(
     if time_limit is not None:
         time_limit = check_gap(time_limit, "time_limit")
     max_iterations = check_positive_int(max_iterations, "max_iterations")
+    if columns_per_input is not None:
+        columns_per_input = check_positive_int(columns_per_input, "columns_per_input")
+    smoothing = check_real(smoothing, "smoothing", low=0.0, high=1.0, high_open=True)
     start = time.perf_counter()
     stop_adding = None if time_limit is None else start + (1 - TIME_LIMIT_RESERVE) * time_limit
     stop_uncertified = None if time_limit is None else (
@@ -178,21 +195,31 @@ def run_column_generation(
     exact_pricings = mips = 0
     dual = np.zeros(n)
     weights, solved_columns = None, 0
+    center, center_bound = None, math.inf  # the stability centre of the smoothing
     bar = tqdm(total=max_iterations, desc="column generation", disable=not progress,
                leave=False)
     interrupted = False
     try:
         for _ in range(max_iterations):
             theta, dual, value = master.solve()
+            if columns_per_input is not None and master.size > 2 * columns_per_input * n:
+                theta = theta[master.prune(columns_per_input * n, dual)]
             weights, solved_columns = theta, int(theta.shape[0])
             lower = max(lower, value)
             tolerance = gap * max(1.0, abs(lower))
-            cheap = oracle.heuristic(dual)
-            if cheap.exact:
-                # A heuristic that certifies its bound (PolyOpt's block pricing) tightens
-                # the bracket at every iteration.
-                upper = min(upper, float(dual.sum()) + n * max(0.0, cheap.upper_bound))
-            new = _improving(cheap, master, tolerance / n)
+            for alpha in _smoothing_steps(smoothing if center is not None else 0.0):
+                priced_at = alpha * center + (1 - alpha) * dual if alpha > 0 else dual
+                cheap = oracle.heuristic(priced_at)
+                if cheap.exact:
+                    # A heuristic that certifies its bound (PolyOpt's block pricing)
+                    # tightens the bracket at every iteration.
+                    bound = float(priced_at.sum()) + n * max(0.0, cheap.upper_bound)
+                    upper = min(upper, bound)
+                    if bound < center_bound:
+                        center, center_bound = priced_at, bound
+                new = _improving(_rescored(cheap, priced_at, dual), master, tolerance / n)
+                if new.shape[0]:
+                    break  # otherwise mis-priced: price closer to λ
             for _ in range(0 if oracle.exact else oracle.retries):
                 if new.shape[0]:
                     break
@@ -216,7 +243,10 @@ def run_column_generation(
                                            **budget(stop_adding))
                     exact_pricings += 1
                     mips += pricing.mips
-                    upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
+                    bound = float(dual.sum()) + n * max(0.0, pricing.upper_bound)
+                    upper = min(upper, bound)
+                    if bound < center_bound:
+                        center, center_bound = dual, bound
                     if upper - lower <= tolerance:
                         break
                     new = _improving(pricing, master, 0.01 * tolerance / n)
@@ -260,6 +290,26 @@ def run_column_generation(
         weights=weights,
         solved_columns=solved_columns,
     )
+
+
+def _smoothing_steps(alpha: float) -> list[float]:
+    """The smoothing factors tried in turn, ``α_k = 1 − k(1 − α)`` while positive, then
+    0 (the master's own dual): the rule of Pessoa et al. (2018) after a mis-pricing."""
+    steps = [alpha]
+    while steps[-1] > 1.5 * (1 - alpha):  # the next step is positive (with rounding)
+        steps.append(steps[-1] - (1 - alpha))
+    return [*steps, 0.0] if alpha > 0 else [0.0]
+
+
+def _rescored(pricing: Pricing, priced_at: NDArray, dual: NDArray) -> Pricing:
+    """The pricing's columns with their reduced costs at ``dual`` instead of at
+    ``priced_at``, best first: ``μ(v) − λ·v = r(v) + (λ' − λ)·v``."""
+    if priced_at is dual:
+        return pricing
+    costs = pricing.reduced_costs + pricing.columns @ (priced_at - dual)
+    order = np.argsort(-costs, kind="stable")
+    return Pricing(pricing.columns[order], costs[order], pricing.upper_bound,
+                   pricing.exact, pricing.mips)
 
 
 def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float) -> NDArray:

@@ -157,6 +157,8 @@ class RestrictedMaster:
         self._values: list[NDArray[np.float64]] = []
         self.keys: set[bytes] = set()  # the columns rounded to 12 decimals
         self.seconds = 0.0  # spent in solve()
+        self.added = 0  # columns added in all, pruned ones included
+        self.size = 0  # columns now in the model
         model = Model(
             primal_feasibility_tolerance=LP_FEASIBILITY_TOL,
             dual_feasibility_tolerance=LP_FEASIBILITY_TOL,
@@ -184,6 +186,35 @@ class RestrictedMaster:
         self._columns.append(np.array(columns, dtype=float))
         self._values.append(np.array(values, dtype=float))
         self.keys.update(column_key(c) for c in columns)
+        self.added += m
+        self.size += m
+
+    def prune(self, keep: int, dual: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Delete non-basic columns, least reduced cost ``μ_j − λ·v_j`` first, until
+        ``keep`` remain (the basic columns always stay); returns which columns stayed,
+        in their old order.
+
+        The basis survives (only non-basic columns go), so the master's optimum, its
+        dual and the warm start are unchanged; what changes is the cost of each simplex
+        iteration, which is proportional to the number of columns (dense, N each). A
+        pruned column that improves again later is priced again like any other (its
+        key is forgotten)."""
+        keep = check_positive_int(keep, "keep")
+        dual = np.asarray(dual, dtype=float)
+        if dual.shape != (self.n,) or not np.all(np.isfinite(dual)):
+            raise InvalidInputError(f"dual must be a finite vector of length {self.n}.")
+        columns, values = self.columns, self.values
+        basic = self._model.basic_columns()
+        reduced = values - columns @ dual
+        kept = basic.copy()
+        room = max(int(keep) - int(basic.sum()), 0)
+        best_nonbasic = [j for j in np.argsort(-reduced, kind="stable") if not basic[j]]
+        kept[best_nonbasic[:room]] = True
+        self._model.delete_columns(np.flatnonzero(~kept))
+        self._columns, self._values = [columns[kept]], [values[kept]]
+        self.keys = {column_key(c) for c in self._columns[0]}
+        self.size = int(kept.sum())
+        return kept
 
     @property
     def columns(self) -> NDArray[np.float64]:

@@ -184,7 +184,10 @@ class ColumnGenerationReport:
         ``"optimal"`` when pricing is exact and the gap is within the tolerance,
         otherwise ``"feasible, gap g"``.
     columns : int
-        Columns in the final master.
+        Columns in the final master (column management deletes non-basic columns of
+        low reduced cost while the master is large).
+    columns_added : int
+        Columns added to the master in all, the deleted ones included.
     iterations : int
         Master LPs solved.
     history : tuple of (float, float)
@@ -213,6 +216,7 @@ class ColumnGenerationReport:
     exact_pricings: int = 0
     mips: int = 0
     master_seconds: float = 0.0
+    columns_added: int = 0
 
     @property
     def gap(self) -> float:
