@@ -768,6 +768,8 @@ def test_column_management_and_smoothing_refuse_bad_input():
             run_column_generation(oracle, gap=1e-6, smoothing=bad)
     master = RestrictedMaster(3)
     master.add(np.eye(3), np.zeros(3))
+    with pytest.raises(md.InvalidInputError, match="solved"):
+        master.prune(3, np.zeros(3))  # the basis is not known before a solve
     master.solve()
     with pytest.raises(md.InvalidInputError, match="keep"):
         master.prune(0, np.zeros(3))
@@ -775,3 +777,37 @@ def test_column_management_and_smoothing_refuse_bad_input():
         master.prune(3, np.zeros(4))
     with pytest.raises(md.InvalidInputError, match="dual"):
         master.prune(3, np.array([0.0, np.nan, 0.0]))
+
+
+@pytest.mark.parametrize("where", ["inside", "after"])
+def test_ctrl_c_around_pruning_answers_with_matching_weights(monkeypatch, where):
+    """Ctrl-C while the master deletes columns (after HiGHS dropped them, before the
+    arrays follow) or just after: the run answers with weights that match its columns
+    — rows summing to one and an LP certificate over those columns."""
+    from mechdesign._highs import Model
+    from mechdesign.design.master import certificate
+
+    prior = np.random.default_rng(5).dirichlet(np.ones(9))
+    if where == "inside":
+        original = Model.delete_columns
+
+        def interrupted(self, index):
+            original(self, index)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(Model, "delete_columns", interrupted)
+    else:
+        original = RestrictedMaster.prune
+
+        def interrupted(self, keep, dual):
+            original(self, keep, dual)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(RestrictedMaster, "prune", interrupted)
+    solved = solve_master(PricingOracle(md.LDP(1.0), prior), columns_per_input=1)
+    assert solved.status == "interrupted"
+    assert solved.points.shape[0] == solved.weights.shape[0]
+    assert np.allclose(solved.points.T @ solved.weights, 1.0, atol=1e-9)
+    assert certificate(solved.points, solved.values, solved.weights, solved.dual).holds
+    optimum = md.design(md.LDP(1.0), prior, method="enumeration").utility
+    assert solved.weights @ solved.values <= optimum + 1e-9

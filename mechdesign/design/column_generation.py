@@ -60,15 +60,16 @@ COLUMN_GENERATION_MAX_ITERATIONS = 5000
 #: a looser bound early costs an iteration, a tight one costs branch and bound.
 MIP_GAP_SHARE = 0.5
 
-#: Column management: when the master holds more than twice this many columns per input
-#: (row), its worst non-basic columns are deleted down to this many per input
-#: (:meth:`~mechdesign.design.master.RestrictedMaster.prune`).
-MASTER_COLUMNS_PER_INPUT = 10
+#: Column management: when the master holds more than ``MASTER_PRUNE_FACTOR`` times this
+#: many columns per input (row), its worst non-basic columns are deleted down to this many
+#: per input (:meth:`~mechdesign.design.master.RestrictedMaster.prune`).
+MASTER_COLUMNS_PER_INPUT = 5
+MASTER_PRUNE_FACTOR = 2.0
 
 #: Wentges smoothing of the dual: the heuristic prices ``α λ_c + (1 − α) λ`` (``λ_c`` the
 #: dual of the least certified bound so far, ``λ`` the master's), ``α`` this; after a
 #: mis-pricing (no column improves at ``λ``) ``α`` drops by ``1 − α`` down to 0.
-DUAL_SMOOTHING = 0.0
+DUAL_SMOOTHING = 0.8
 
 #: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
 INTERRUPTED = "interrupted"
@@ -156,6 +157,25 @@ def run_column_generation(
     ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf``
     (the caller bounds it otherwise).
 
+    **Column management** (``columns_per_input = k``; ``None`` keeps every column): once
+    the master holds more than :data:`MASTER_PRUNE_FACTOR` ``· k N`` columns, its
+    non-basic columns of least reduced cost are deleted down to ``k N``
+    (:meth:`~mechdesign.design.master.RestrictedMaster.prune`). Only non-basic columns
+    go, so the master's optimum, dual and warm basis are unchanged; what it buys is the
+    cost of each simplex iteration, proportional to the number of (dense) columns — at
+    ε-LDP N = 256 the master was nine tenths of the time with 14,000 columns.
+
+    **Dual smoothing** (Wentges 1997; the mis-pricing rule of Pessoa, Sadykov, Uchoa and
+    Vanderbeck 2018): the heuristic prices ``λ_s = α λ_c + (1 − α) λ`` instead of the
+    master's ``λ``, ``α = smoothing`` and ``λ_c`` the dual with the least certified
+    bound ``1·λ_c + N max(0, r̄(λ_c))`` so far (the bound holds for any ``λ``, so a
+    pricing that certifies its bound at ``λ_s`` also tightens the bracket). Columns are
+    kept only if they improve at ``λ`` itself (reduced costs rescored by
+    ``r_λ(v) = r_{λ_s}(v) + (λ_s − λ)·v``); if none does, ``α`` drops to ``1 − k(1 −
+    α)``, down to 0. Smoothing damps the dual's oscillation: fewer master solves when
+    the pricing certifies its bound at every iteration (PolyOpt's block pricing); until
+    an exact pricing has run there is no centre, and the heuristic prices ``λ``.
+
     Ctrl-C (``KeyboardInterrupt``) ends the loop where it is: the run returns with
     ``interrupted = True``, the master's columns so far and the best bracket certified so
     far (``upper = inf`` if no exact pricing had run); its report's status is
@@ -194,17 +214,16 @@ def run_column_generation(
     history: list[tuple[float, float]] = []
     exact_pricings = mips = 0
     dual = np.zeros(n)
-    weights, solved_columns = None, 0
     center, center_bound = None, math.inf  # the stability centre of the smoothing
     bar = tqdm(total=max_iterations, desc="column generation", disable=not progress,
                leave=False)
     interrupted = False
     try:
         for _ in range(max_iterations):
-            theta, dual, value = master.solve()
-            if columns_per_input is not None and master.size > 2 * columns_per_input * n:
-                theta = theta[master.prune(columns_per_input * n, dual)]
-            weights, solved_columns = theta, int(theta.shape[0])
+            _, dual, value = master.solve()
+            if (columns_per_input is not None
+                    and master.size > MASTER_PRUNE_FACTOR * columns_per_input * n):
+                master.prune(columns_per_input * n, dual)
             lower = max(lower, value)
             tolerance = gap * max(1.0, abs(lower))
             for alpha in _smoothing_steps(smoothing if center is not None else 0.0):
@@ -287,8 +306,8 @@ def run_column_generation(
         seconds=time.perf_counter() - start,
         gap_tolerance=gap,
         interrupted=interrupted,
-        weights=weights,
-        solved_columns=solved_columns,
+        weights=master.weights,
+        solved_columns=master.solved_columns,
     )
 
 

@@ -159,6 +159,10 @@ class RestrictedMaster:
         self.seconds = 0.0  # spent in solve()
         self.added = 0  # columns added in all, pruned ones included
         self.size = 0  # columns now in the model
+        #: The last solve's weights θ, over the first ``solved_columns`` columns (the
+        #: columns the master had then; kept in step by :meth:`prune`).
+        self.weights: NDArray[np.float64] | None = None
+        self.solved_columns = 0
         model = Model(
             primal_feasibility_tolerance=LP_FEASIBILITY_TOL,
             dual_feasibility_tolerance=LP_FEASIBILITY_TOL,
@@ -199,6 +203,9 @@ class RestrictedMaster:
         iteration, which is proportional to the number of columns (dense, N each). A
         pruned column that improves again later is priced again like any other (its
         key is forgotten)."""
+        if self.weights is None or self.solved_columns != self.size:
+            raise InvalidInputError("prune needs the master solved after its last add: "
+                                    "only then are the basic columns known.")
         keep = check_positive_int(keep, "keep")
         dual = np.asarray(dual, dtype=float)
         if dual.shape != (self.n,) or not np.all(np.isfinite(dual)):
@@ -211,9 +218,12 @@ class RestrictedMaster:
         best_nonbasic = [j for j in np.argsort(-reduced, kind="stable") if not basic[j]]
         kept[best_nonbasic[:room]] = True
         self._model.delete_columns(np.flatnonzero(~kept))
-        self._columns, self._values = [columns[kept]], [values[kept]]
+        # One assignment (Ctrl-C cannot split it), so that the weights always match
+        # the columns: an interrupted run answers with them.
+        self._columns, self._values, self.weights, self.solved_columns, self.size = (
+            [columns[kept]], [values[kept]], self.weights[kept], int(kept.sum()),
+            int(kept.sum()))
         self.keys = {column_key(c) for c in self._columns[0]}
-        self.size = int(kept.sum())
         return kept
 
     @property
@@ -238,6 +248,7 @@ class RestrictedMaster:
         # is a warm basis gone bad at the tight tolerance, which Model.solve retries.
         solution = self._model.solve("the restricted master LP", warm=self.warm)
         self.seconds += time.perf_counter() - started
+        self.weights, self.solved_columns = solution.x, int(solution.x.shape[0])
         return solution.x, solution.row_dual, solution.objective
 
 

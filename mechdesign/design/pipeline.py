@@ -56,7 +56,9 @@ from mechdesign.cones import (
     Backend,
 )
 from mechdesign.design.column_generation import (
+    DUAL_SMOOTHING,
     INTERRUPTED,
+    MASTER_COLUMNS_PER_INPUT,
     ColumnGenerationRun,
     run_column_generation,
 )
@@ -361,6 +363,8 @@ def solve_master(
     gap: float = COLUMN_GENERATION_GAP,
     warm: bool = True,
     progress: bool = False,
+    columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT,
+    smoothing: float = DUAL_SMOOTHING,
 ) -> MasterSolution:
     """Stage 4: the master LP over a source's columns.
 
@@ -370,7 +374,9 @@ def solve_master(
     from the source's initial columns; a heuristic source's upper bound comes from its
     ``upper_bound`` (PolyOpt: the non-robust relaxation, within the time left, at least a
     tenth of ``time_limit``); then a final cold, polished solve of the master, whose
-    value is the reported lower bound.
+    value is the reported lower bound. ``warm``, ``columns_per_input`` and ``smoothing``
+    are column generation's (for measuring what each buys; the defaults are the
+    fastest measured).
     """
     started = time.perf_counter()
     if source.complete:
@@ -381,7 +387,8 @@ def solve_master(
                               source.describe(initial.shape[0]), source.enumeration_seconds,
                               solution.seconds, None)
     run = run_column_generation(source, gap=gap, time_limit=time_limit, warm=warm,
-                                progress=progress)
+                                progress=progress, columns_per_input=columns_per_input,
+                                smoothing=smoothing)
     # A heuristic source's own bound (PolyOpt: the relaxation); an exact source's is a
     # closed form that needs no pricing (I(X; Y) ≤ H(X)), and the bracket never reports
     # more: a time limit can stop pricing where the Lagrangian bound is still above it.
