@@ -27,6 +27,7 @@ from mechdesign._numerics import (
     show,
 )
 from mechdesign._tolerances import (
+    AUDIT_ATOL,
     LP_FEASIBILITY_TOL,
     PRICING_CUT_ATOL,
     PRICING_MIP_ABS_GAP,
@@ -51,7 +52,7 @@ from mechdesign.design.sources import (
     register_source,
 )
 from mechdesign.design.utilities import mutual_information_columns
-from mechdesign.errors import UnsupportedError
+from mechdesign.errors import SolverError, UnsupportedError
 from mechdesign.notions import NonRobustLDP, RobustLDP
 
 __all__ = ["LinearisationOracle"]
@@ -322,11 +323,26 @@ class LinearisationOracle:
 
     def initial_columns(self) -> NDArray[np.float64]:
         """The uniform point, for every input ``x`` a vertex maximising ``v_x``, and
-        :func:`_surrounding_columns`."""
+        :func:`_surrounding_columns` — those in the cone (:meth:`_contains`).
+
+        At large ε the LP's vertices have coordinates of order ``e^{−ε}``, below HiGHS's
+        tolerances: it returns them as zeros (a column whose ``B_s`` is 0 while another
+        block's ``A`` is not — an infinite privacy level) or fails on the LP ("Unbounded"
+        at ε = 20 on a (2, 3) instance). Such columns are left out; with exact block
+        pricing a failed LP is skipped as well (the uniform point alone makes the master
+        feasible, and the block pricing's columns are closed forms, exact up to
+        ε = 354); without it the failure is raised.
+        """
         columns = [np.full((1, self.n), 1.0 / self.n)]
-        columns.append(np.array([self._argmax(np.eye(self.n)[x]) for x in range(self.n)]))
+        for x in range(self.n):
+            try:
+                columns.append(self._argmax(np.eye(self.n)[x])[None, :])
+            except SolverError:
+                if not self.exact:
+                    raise
         columns.append(_surrounding_columns(self._contains, self.n))
-        return np.unique(np.vstack(columns), axis=0)
+        columns = np.unique(np.vstack(columns), axis=0)
+        return columns[[self._contains(v) for v in columns]]
 
     def _contains(self, v: NDArray[np.float64]) -> bool:
         """``v ≥ 0`` and ``L_{s1}·v_{s1} + σ_{s1} max v_{s1} ≤ e^ε (L_{s2}·v_{s2} +
@@ -337,7 +353,10 @@ class LinearisationOracle:
         mean = np.sum(self._lower * blocks, axis=1)
         top = mean + self._sigma * blocks.max(axis=1)
         bottom = mean + self._sigma * blocks.min(axis=1)
-        ok = top[:, None] <= math.exp(self.notion.epsilon) * bottom[None, :] + ROUNDING_ATOL
+        # Relative slack only: an absolute one would let a tiny A face B = 0, whose
+        # privacy level is infinite (the audit's slack is AUDIT_ATOL on the level).
+        ok = top[:, None] <= math.exp(self.notion.epsilon) * bottom[None, :] * (
+            1 + AUDIT_ATOL / 10)
         if self.notion.variant != "paper":
             np.fill_diagonal(ok, True)
         return bool(ok.all())
@@ -421,8 +440,9 @@ class LinearisationOracle:
                 v, r = w, rw
             found.append(v)
             costs.append(r)
-        columns = np.array(found)
-        costs = np.array(costs)
+        inside = [self._contains(v) for v in found]  # see initial_columns (large ε)
+        columns = np.array(found)[inside].reshape(-1, n)
+        costs = np.array(costs)[inside]
         keep = costs > 0
         self._pool = np.vstack([self._pool, columns[keep]])[-4 * LINEARISATION_STARTS:]
         return _sorted_pricing(columns, costs, math.inf, False, 0)
