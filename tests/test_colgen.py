@@ -748,7 +748,7 @@ def test_rescored_reduced_costs_are_those_at_the_new_dual(seed, n):
     assert np.allclose(rescored.columns, columns[order])
 
 
-@pytest.mark.parametrize("alpha", [0.0, 0.3, 0.5, 0.8, 0.9, 0.99])
+@pytest.mark.parametrize("alpha", [0.0, 0.3, 0.5, 0.8, 0.9])
 def test_smoothing_steps_follow_pessoa_et_al(alpha):
     """α_k = [1 − k(1 − α)]⁺ for k = 0, 1, …, ending at 0 (the master's own dual)."""
     cg_module = sys.modules["mechdesign.design.column_generation"]
@@ -756,6 +756,18 @@ def test_smoothing_steps_follow_pessoa_et_al(alpha):
     expected = [1 - k * (1 - alpha) for k in range(1, 200) if 1 - k * (1 - alpha) > 1e-9]
     assert steps[-1] == 0.0  # exact: the last step is the literal 0
     assert np.allclose(steps[:-1], expected if alpha > 0 else [])
+
+
+@pytest.mark.parametrize("alpha", [0.99, 0.999999, 1 - 1e-15])
+def test_smoothing_close_to_one_takes_few_steps(alpha):
+    """A valid α close to 1 must not ask for millions of pricings: at most
+    SMOOTHING_MAX_STEPS + 1 steps, decreasing from α to 0."""
+    cg_module = sys.modules["mechdesign.design.column_generation"]
+    steps = cg_module._smoothing_steps(alpha)
+    assert len(steps) <= cg_module.SMOOTHING_MAX_STEPS + 1
+    assert steps[0] == alpha  # exact: the first factor is α itself
+    assert steps[-1] == 0.0  # exact: the literal 0
+    assert all(b < a for a, b in itertools.pairwise(steps))
 
 
 def test_column_management_and_smoothing_refuse_bad_input():

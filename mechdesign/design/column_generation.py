@@ -70,6 +70,8 @@ MASTER_PRUNE_FACTOR = 2.0
 #: dual of the least certified bound so far, ``λ`` the master's), ``α`` this; after a
 #: mis-pricing (no column improves at ``λ``) ``α`` drops by ``1 − α`` down to 0.
 DUAL_SMOOTHING = 0.8
+#: At most about this many smoothed pricings after a mis-pricing, before the master's dual.
+SMOOTHING_MAX_STEPS = 10
 
 #: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
 INTERRUPTED = "interrupted"
@@ -313,10 +315,13 @@ def run_column_generation(
 
 def _smoothing_steps(alpha: float) -> list[float]:
     """The smoothing factors tried in turn, ``α_k = 1 − k(1 − α)`` while positive, then
-    0 (the master's own dual): the rule of Pessoa et al. (2018) after a mis-pricing."""
+    0 (the master's own dual): the rule of Pessoa et al. (2018) after a mis-pricing.
+    The step is at least ``α /`` :data:`SMOOTHING_MAX_STEPS`, so that an ``α`` close to 1
+    (valid) cannot ask for millions of pricings after one mis-pricing."""
+    step = max(1 - alpha, alpha / SMOOTHING_MAX_STEPS)
     steps = [alpha]
-    while steps[-1] > 1.5 * (1 - alpha):  # the next step is positive (with rounding)
-        steps.append(steps[-1] - (1 - alpha))
+    while steps[-1] > 1.5 * step:  # the next step is positive (with rounding)
+        steps.append(steps[-1] - step)
     return [*steps, 0.0] if alpha > 0 else [0.0]
 
 
