@@ -484,6 +484,7 @@ class BlockPricing:
         self.e = math.exp(epsilon)
         self.same_secret = same_secret
         self._sets: OrderedDict = OrderedDict()
+        self._breaks: dict = {}
         self.min_size = min(
             sum(float(self._set(root.key(s, self.e)).size.min())
                 for s in range(self.shape[0]))
@@ -520,6 +521,8 @@ class BlockPricing:
         lower = self.lower[s]
         if kind == "block":
             vertices = block_vertices(lower, first, second)
+        elif first == second:  # exact: a fixed β's key repeats the same float
+            vertices = _upper_tight_vertices(lower, first)
         else:
             vertices = _join([_upper_tight_vertices(lower, first),
                               _upper_tight_vertices(lower, second),
@@ -529,6 +532,39 @@ class BlockPricing:
         if len(self._sets) > BLOCK_CACHE_SIZE:
             self._sets.popitem(last=False)
         return block
+
+    def _breakpoints(self, s: int, exceptional: bool) -> NDArray[np.float64]:
+        """The ``β ∈ (1, E)`` at which block ``s``'s candidates change kind, sorted:
+        ``E L(H)/(L(H) + σ)`` for ``C_s(E, β)``, and ``(L(H) + σ)/(E L(H))`` for the
+        face ``A = Eβ`` of ``C_s(Eβ, 1)`` when ``s`` is the exceptional secret (every
+        ``∅ ≠ H ≠ U`` with ``L(H) > 0``)."""
+        key = (s, exceptional)
+        if key not in self._breaks:
+            n = self.shape[1]
+            mass = _subset_sums(self.lower[s])[1: (1 << n) - 1]
+            mass = mass[mass > 0]
+            sigma = float(self.sigma[s])
+            beta = (mass + sigma) / (self.e * mass) if exceptional \
+                else self.e * mass / (mass + sigma)
+            self._breaks[key] = np.unique(beta[(beta > 1.0) & (beta < self.e)])
+        return self._breaks[key]
+
+    def _cut(self, product: _Product) -> float | None:
+        """A breakpoint of any block strictly inside ``(low, high)`` — the one nearest
+        the geometric middle — or ``None`` when there is none (the product's two ends
+        are then exact; see the module docstring)."""
+        low, high = product.low, product.high
+        middle = math.sqrt(low * high)
+        best = None
+        for s in range(self.shape[0]):
+            points = self._breakpoints(s, s == product.exceptional)
+            at = int(np.searchsorted(points, middle))
+            for point in points[max(at - 1, 0): at + 1]:
+                if low < point < high and (
+                        best is None or abs(math.log(point / middle))
+                        < abs(math.log(best / middle))):
+                    best = float(point)
+        return best
 
     def contains(self, v: NDArray[np.float64]) -> bool:
         """``A_{s_1} ≤ E B_{s_2}`` for the variant's pairs (relative slack
@@ -551,6 +587,7 @@ class BlockPricing:
         order = itertools.count()
         queue = [(-math.inf, next(order), root) for root in self.roots()]
         examined = 0
+        ends: set = set()  # (s_0, β) of the exact end products queued
         while queue:
             if examined >= BLOCK_MAX_PRODUCTS or (
                     deadline is not None and time.perf_counter() > deadline):
@@ -590,9 +627,16 @@ class BlockPricing:
                     1 + PATTERN_FEASIBILITY_ATOL):
                 upper = max(upper, bound)
                 continue
-            middle = math.sqrt(product.low * product.high)
-            for part in (_Product(product.exceptional, product.low, middle),
-                         _Product(product.exceptional, middle, product.high)):
+            s0, cut = product.exceptional, self._cut(product)
+            if cut is None:
+                # No block changes kind inside: the slab is in the hull of its two end
+                # products, which lie in the cone — their maxima are exact.
+                parts = [_Product(s0, beta, beta) for beta in (product.low, product.high)
+                         if (s0, beta) not in ends]
+                ends.update((s0, beta) for beta in (product.low, product.high))
+            else:
+                parts = [_Product(s0, product.low, cut), _Product(s0, cut, product.high)]
+            for part in parts:
                 heapq.heappush(queue, (-bound, next(order), part))
         return best, best_point, max(upper, best), nodes, best_detail
 
