@@ -135,6 +135,72 @@ def test_the_upper_face_moves_within_the_hull_of_its_ends_and_breakpoints(seed):
             assert _is_convex_combination(point, hull)
 
 
+def _extreme(points):
+    """The points of a finite set that are not convex combinations of the others (the
+    projection of a vertex of Q need not be a vertex of C)."""
+    points = np.unique(np.round(points, 9), axis=0)
+    keep = [not _is_convex_combination(x, np.delete(points, k, axis=0))
+            for k, x in enumerate(points)]
+    return points[keep]
+
+
+def _moves_affinely(before, middle, after, weight):
+    """Every point of ``middle`` is ``(1 − weight)·x + weight·y`` for an ``x`` of
+    ``before`` and a ``y`` of ``after``, and the three sets have one size (points
+    counted once)."""
+    if not before.shape[0] == middle.shape[0] == after.shape[0]:
+        return False
+    mixed = (1 - weight) * before[:, None, :] + weight * after[None, :, :]
+    return all(np.abs(mixed - x).max(axis=2).min() <= 1e-9 * max(1.0, np.abs(x).max())
+               for x in middle)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_blocks_change_kind_only_at_breakpoints(seed):
+    # The default variant's exact closure rests on this: between two consecutive
+    # breakpoints, the vertices of C_s(E, β) (cddlib) and those of the face A = Eβ of
+    # C_s(Eβ, 1) move affinely in β.
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 5))
+    lower = np.vstack([random_block(rng, n), random_block(rng, n)])
+    e = float(np.exp(rng.uniform(0.3, 2.0)))
+    pricing = BlockPricing(lower, np.full(2 * n, 0.5 / n), math.log(e), False)
+    sigma = 1.0 - lower[0].sum()
+
+    def face(beta):
+        points = _extreme(lifted_vertices(lower[0], e * beta, 1.0))
+        top = points @ lower[0] + sigma * points.max(axis=1)
+        return points[np.abs(top - e * beta) <= 1e-9 * e * beta]
+
+    def block(beta):
+        return _extreme(lifted_vertices(lower[0], e, beta))
+
+    for exceptional, vertices in ((False, block), (True, face)):
+        cuts = np.concatenate([[1.0], pricing._breakpoints(0, exceptional), [e]])
+        assert np.all(np.diff(cuts) > 0)
+        for low, high in itertools.pairwise(cuts):
+            if high - low < 1e-2:
+                continue  # nearly coincident vertices: cddlib's and the LP's tolerances
+            quarter = (high - low) / 4
+            t1, t2, t3 = np.sort(rng.uniform(low + quarter, high - quarter, 3))
+            weight = (t2 - t1) / (t3 - t1)
+            assert _moves_affinely(vertices(t1), vertices(t2), vertices(t3), weight)
+
+
+def test_a_breakpoint_changes_the_vertices():
+    # The other direction, on a block where it shows: across β = E L(H)/(L(H) + σ) the
+    # vertex count of C(E, β) changes.
+    lower = np.array([0.3, 0.2])
+    e = math.e
+    pricing = BlockPricing(np.vstack([lower, lower]), np.full(4, 0.25), 1.0, False)
+    cuts = pricing._breakpoints(0, False)
+    assert cuts.size
+    for cut in cuts:
+        below = _extreme(lifted_vertices(lower, e, cut * (1 - 1e-3)))
+        above = _extreme(lifted_vertices(lower, e, cut * (1 + 1e-3)))
+        assert below.shape[0] != above.shape[0]
+
+
 @pytest.mark.parametrize("seed", range(15))
 def test_upper_hull_against_brute_force(seed):
     rng = np.random.default_rng(seed)

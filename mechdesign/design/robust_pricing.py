@@ -249,7 +249,7 @@ class LinearisationOracle:
     :data:`~mechdesign.design.robust_blocks.MAX_BLOCK_OUTCOMES`):
     :class:`~mechdesign.design.robust_blocks.BlockPricing` enumerates each secret's
     block vertices and maximises the reduced cost over their products by branch and
-    bound; :meth:`heuristic` is its first products without halving β (the paper
+    bound; :meth:`heuristic` is its first products without cutting β (the paper
     variant's product and one per exceptional secret), :meth:`price` the whole search
     with a certified bound.
 
@@ -383,7 +383,7 @@ class LinearisationOracle:
         return float(self.values(v[None, :])[0] - v @ dual)
 
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
-        """With exact block pricing: Dinkelbach over the first products (no halving of
+        """With exact block pricing: Dinkelbach over the first products (no cutting of
         β; see :class:`~mechdesign.design.robust_blocks.BlockPricing`) — exact for the
         paper variant, and its bound is certified for both (``Pricing.exact``).
         Otherwise climb from ``effort · LINEARISATION_STARTS`` starts: ``−λ``, the gradients at
