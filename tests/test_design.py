@@ -391,13 +391,19 @@ def test_auto_enumerates_where_pricing_is_not_exact(monkeypatch, notion):
     assert d.column_generation is None
 
 
-def test_auto_enumerates_polyopt_whose_pricing_is_heuristic(monkeypatch):
+def test_auto_prices_polyopt_default_variant_exactly(monkeypatch):
+    # Past the threshold, "auto" generates columns for the default variant too (its
+    # pricing is exact): the robust-LDP paper setting's 0.563050, certified.
     p_hat = np.array([0.07, 0.10, 0.26, 0.57])
     ball = md.RenyiBall(p_hat, 2, md.chi2_radius(100, 4, 0.05))
+    notion = md.RobustLDP(math.log(2), ball, (2, 2))
+    assert md.design(notion, p_hat).method == "enumeration"  # below the threshold
     monkeypatch.setattr(design_module, "AUTO_MAX_VERTICES", 1)
-    d = md.design(md.RobustLDP(math.log(2), ball, (2, 2)), p_hat)
-    assert d.method == "enumeration"
-    assert d.utility == pytest.approx(0.563050, abs=1e-6)  # robust-LDP paper setting
+    d = md.design(notion, p_hat)
+    assert d.method == "column_generation"
+    assert d.column_generation.status == "optimal"
+    assert d.utility == pytest.approx(0.563050, abs=1e-6)
+    assert d.audit_passed
 
 
 def test_method_is_validated():

@@ -146,14 +146,13 @@ def design(
     method : {"auto", "enumeration", "column_generation"}
         ``"auto"`` (default): column generation when its pricing is exact for the notion
         and the utility (``0 < ε < ∞``; mutual information: ε-LDP, ``(ε, c)``-PML,
-        non-robust RLDP under its own ``P̂`` and PolyOpt's paper variant with at most 16
+        non-robust RLDP under its own ``P̂`` and PolyOpt (either variant) with at most 16
         outcomes per secret; g-vulnerability: ε-LDP and ``(ε, c)``-PML) and the notion's
         vertex bound (:meth:`~mechdesign.cones.RatioCone.vertex_bound`) exceeds
         :data:`AUTO_MAX_VERTICES`; enumeration otherwise. Enumeration is the faster of the
-        two below the threshold and the only certified one for the other notions
-        (PolyOpt's default variant gets exact columns but a bracket that can stay open,
-        :mod:`~mechdesign.design.robust_blocks`). The threshold is the crossover measured on a
-        2-core machine (``benchmarks/auto_method.py``, ε = 1, Dirichlet(1) priors,
+        two below the threshold and the only certified one for the other notions. The
+        threshold is the crossover measured on a 2-core machine
+        (``benchmarks/auto_method.py``, ε = 1, Dirichlet(1) priors,
         column-generation time over enumeration time): ε-LDP 1.3 at N = 17 (131,070
         vertices, 2.5 s enumerating, 0.5 GB), 1.8 at N = 18 (262,142; 6 s, 0.9 GB), 0.46 at
         N = 19 and 0.13 at N = 20 (33 s enumerating, 3.9 GB; 4.3 s generating);

@@ -596,7 +596,9 @@ class BlockPricing:
 
     def _solve_step(self, dual, theta, tolerance, deadline, split):
         """``M(θ)`` over every product, with β cut at breakpoints where needed. Returns
-        ``(best, point, upper, nodes, best product's candidates and hulls)``."""
+        ``(best, point, upper, nodes, best product's candidates and hulls, others)``,
+        ``others`` the other products' maximisers in the cone whose value exceeds
+        ``tolerance`` (more columns from the same search)."""
         lam = dual.reshape(self.shape)
         hull_cache: dict = {}
         best, best_point, upper, nodes, best_detail = -math.inf, None, -math.inf, 0, None
@@ -604,6 +606,7 @@ class BlockPricing:
         queue = [(-math.inf, next(order), root) for root in self.roots()]
         examined = 0
         ends: set = set()  # (s_0, β) of the exact end products queued
+        others = []
         while queue:
             if examined >= BLOCK_MAX_PRODUCTS or (
                     deadline is not None and time.perf_counter() > deadline):
@@ -631,8 +634,12 @@ class BlockPricing:
                 point = self._point(blocks, choice)
                 if self.contains(point):
                     if value > best:
+                        if best > tolerance:
+                            others.append(best_point)
                         best, best_point = value, point
                         best_detail = (blocks, hulls, choice)
+                    elif value > tolerance:
+                        others.append(point)
                     if bound <= max(best, 0.0) + tolerance:
                         upper = max(upper, bound)
                         continue
@@ -654,7 +661,7 @@ class BlockPricing:
                 parts = [_Product(s0, product.low, cut), _Product(s0, cut, product.high)]
             for part in parts:
                 heapq.heappush(queue, (-bound, next(order), part))
-        return best, best_point, max(upper, best), nodes, best_detail
+        return best, best_point, max(upper, best), nodes, best_detail, others
 
     def _neighbours(self, detail) -> NDArray[np.float64]:
         """The maximiser with one block moved to an adjacent vertex of that block's
@@ -694,8 +701,8 @@ class BlockPricing:
         found, nodes = [], 0
         tolerance = abs_gap * self.min_size
         for _ in range(BLOCK_DINKELBACH_STEPS if converge else 1):
-            best, point, bound, used, detail = self._solve_step(dual, theta, tolerance,
-                                                                deadline, split)
+            best, point, bound, used, detail, others = self._solve_step(
+                dual, theta, tolerance, deadline, split)
             nodes += used
             upper = min(upper, theta + max(0.0, bound) / self.min_size)
             if point is None or best <= tolerance:
@@ -704,6 +711,7 @@ class BlockPricing:
             found.append(column)
             if len(found) == 1:
                 found.extend(self._neighbours(detail))
+            found.extend(v / v.sum() for v in others)
             r = float(mutual_information_columns(self.prior, column[None, :])[0]
                       - column @ dual)
             if r <= theta:

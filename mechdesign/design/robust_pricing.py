@@ -275,13 +275,13 @@ class LinearisationOracle:
     @staticmethod
     def supports(notion: object, prior: NDArray[np.float64]) -> bool:
         """Whether column generation certifies the optimum (what ``method="auto"``
-        asks): PolyOpt's paper variant with ``0 < ε < ∞``, ``prior`` its estimate and
+        asks): PolyOpt (either variant) with ``0 < ε < ∞``, ``prior`` its estimate and
         blocks that :class:`~mechdesign.design.robust_blocks.BlockPricing` prices
-        exactly. The default variant's pricing finds columns and a certified bound, but
-        the bound can stay open (see :mod:`mechdesign.design.robust_blocks`), so
-        ``"auto"`` enumerates it."""
+        exactly (the default variant's products close at the blocks' breakpoints; past
+        :data:`~mechdesign.design.robust_blocks.BLOCK_MAX_PRODUCTS` products a pricing
+        keeps its certified bound open)."""
         eps = getattr(notion, "epsilon", None)
-        return (isinstance(notion, RobustLDP) and notion.variant == "paper"
+        return (isinstance(notion, RobustLDP)
                 and 0 < eps < math.inf
                 and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=PRIOR_MATCH_ATOL))
                 and BlockPricing.supports(notion.lower_bounds(), eps))
