@@ -703,7 +703,9 @@ def test_pruning_keeps_the_basis_the_optimum_and_the_dual():
 
 @pytest.mark.parametrize(("notion", "n"), [(md.LDP(0.9), 9), (md.PML(1.2, c=0.05), 8)],
                          ids=repr)
-def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n):
+def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n, monkeypatch):
+    cg_module = sys.modules["mechdesign.design.column_generation"]
+    monkeypatch.setattr(cg_module, "MASTER_PRUNE_SHARE", 0.0)  # prune however cheap
     prior = np.random.default_rng(n + 3).dirichlet(np.ones(n))
     full = md.design(notion, prior, method="enumeration")
     run = run_column_generation(PricingOracle(notion, prior), gap=1e-9, columns_per_input=1)
@@ -714,6 +716,33 @@ def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n):
     assert report.columns == run.master.size
     assert report.columns_added == run.master.added
     assert run.lower - 1e-12 <= full.utility <= run.upper + 1e-11
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+def test_pruning_waits_for_the_master_to_cost(share, monkeypatch):
+    # Column management acts only while the master has taken at least
+    # MASTER_PRUNE_SHARE of the run's time: a share of 1 (never reached: the master is
+    # not the whole run) keeps every column, 0 prunes; the optimum is the same.
+    cg_module = sys.modules["mechdesign.design.column_generation"]
+    monkeypatch.setattr(cg_module, "MASTER_PRUNE_SHARE", share)
+    prior = np.random.default_rng(12).dirichlet(np.ones(9))
+    run = run_column_generation(PricingOracle(md.LDP(0.9), prior), gap=1e-9,
+                                columns_per_input=1)
+    pruned = run.master.added > run.master.size
+    assert pruned == (share == 0.0)  # exact: a bool
+    full = md.design(md.LDP(0.9), prior, method="enumeration")
+    assert run.lower == pytest.approx(full.utility, abs=1e-9)
+
+
+def test_smoothing_needs_a_heuristic_that_certifies_its_bound():
+    # ε-LDP's heuristic certifies no bound, so there is no stability centre: the run is
+    # the same with and without smoothing (the centre of an occasional exact pricing
+    # was stale).
+    prior = np.random.default_rng(13).dirichlet(np.ones(10))
+    runs = [run_column_generation(PricingOracle(md.LDP(1.0), prior), gap=1e-9,
+                                  smoothing=alpha) for alpha in (0.0, 0.8)]
+    assert runs[0].report().iterations == runs[1].report().iterations
+    assert runs[0].lower == pytest.approx(runs[1].lower, abs=1e-12)
 
 
 @pytest.mark.parametrize("smoothing", [0.0, 0.5, 0.8, 0.95])
@@ -798,6 +827,9 @@ def test_ctrl_c_around_pruning_answers_with_matching_weights(monkeypatch, where)
     — rows summing to one and an LP certificate over those columns."""
     from mechdesign._highs import Model
     from mechdesign.design.master import certificate
+
+    cg_module = sys.modules["mechdesign.design.column_generation"]
+    monkeypatch.setattr(cg_module, "MASTER_PRUNE_SHARE", 0.0)  # prune however cheap
 
     prior = np.random.default_rng(5).dirichlet(np.ones(9))
     if where == "inside":
