@@ -184,7 +184,7 @@ def run_column_generation(
     from 325 to 202 iterations); with the others (ε-LDP, PML, PolyOpt's default
     variant) there is no centre and the heuristic prices ``λ`` — a centre from the
     occasional exact pricing was stale (default variant, race × occupation, 300 s: gap
-    1.1 % smoothed, 0.47 % not; no effect on ε-LDP).
+    1.1 % smoothed, 0.48 % not; no effect on ε-LDP).
 
     Ctrl-C (``KeyboardInterrupt``) ends the loop where it is: the run returns with
     ``interrupted = True``, the master's columns so far and the best bracket certified so

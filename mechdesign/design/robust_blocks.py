@@ -64,7 +64,7 @@ section (cddlib) and against enumerated designs. It is bounded by
 :data:`BLOCK_MAX_PRODUCTS` products per Dinkelbach step — a block has up to ``2^{|U|}``
 breakpoints, so at ``|U| = 16`` the cap can stop it, and the open products' bounds then
 stand (still certified). Measured on Adult (ε = 1, ball 0.05, gap 1e-6): sex × race
-(a = 10) optimal in 1.8 s and sex × marital-status (a = 14) in 5.1 s, where halving
+(a = 10) optimal in 1.4 s and sex × marital-status (a = 14) in 4.9 s, where halving
 ``β`` at its geometric middle stopped at gaps of 0.44 % (11.9 s) and 0.47 % (28.6 s) —
 the reduced cost there is 0 along a whole range of ``γ``, which no relaxation whose
 error shrinks with the interval's width can close.

@@ -402,7 +402,7 @@ class LinearisationOracle:
                 return _sorted_pricing(columns, costs, upper, True, nodes)
             # The default variant's first products bound loosely: a certified bound,
             # but a poor centre for the dual smoothing (measured on Adult race ×
-            # occupation, a = 75, 300 s: gap 0.47 % pricing λ, 7.9 % smoothing towards
+            # occupation, a = 75, 300 s: gap 0.48 % pricing λ, 7.9 % smoothing towards
             # the dual of the least such bound) — its bounds come from price().
             return _sorted_pricing(columns, costs, math.inf, False, nodes)
         count = effort * LINEARISATION_STARTS

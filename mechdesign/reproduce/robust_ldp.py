@@ -388,7 +388,7 @@ def _polyopt_size(args: tuple) -> dict:
     start = time.perf_counter()
     # No vertex cap here (McMullen's bound for |X| = 30 is 4e26 against a true count in
     # the thousands at |X| = 10): the time limit decides where enumeration gives up.
-    result = md.design(notion, pair.p_hat, max_vertices=10**100)
+    result = md.design(notion, pair.p_hat, method="enumeration", max_vertices=10**100)
     return {
         "pair": f"{sensitive} x {other}",
         "size": pair.p_hat.size,
