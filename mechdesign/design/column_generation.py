@@ -14,7 +14,7 @@ column source (:mod:`mechdesign.design.sources`). Because every column sums to o
 returns a true upper bound on ``max_v r(v)``.
 
 Measured (``benchmarks/scale.py``, 2-core machine, ε = 1, certified gap 1e-6): ε-LDP at
-N = 128 in 21 s, N = 192 in 78 s and N = 256 in 22 minutes; (ε, 1/(2N))-PML at N = 128
+N = 128 in 21 s, N = 192 in 78 s and N = 256 in 11 minutes; (ε, 1/(2N))-PML at N = 128
 in 18 minutes; PolyOpt's paper variant at a = 240 (Adult occupation × education)
 certified optimal in 10.5 minutes. The master LP was nine tenths of the time at ε-LDP
 N = 256 with 14,000 columns (1,837 s); column management (below) keeps it at 5–10
