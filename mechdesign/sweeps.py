@@ -105,6 +105,8 @@ RESERVED_COLUMNS = ("seconds", "error")
 TASK_MAX_N = 2**16
 #: How long a store write waits for another sweep's write to the same file (seconds).
 STORE_BUSY_SECONDS = 600.0
+#: Pause between attempts to open a store another sweep is creating.
+STORE_RETRY_SECONDS = 0.05
 #: The priors the built-in tasks draw: ``uniform``, ``zipf`` (exponent 1.1) and
 #: ``dirichlet`` (Dirichlet(1), one draw per repetition ``rep``).
 PRIORS = ("uniform", "zipf", "dirichlet")
@@ -381,19 +383,36 @@ class _Store:
                 f"store must be a file path (an SQLite file), not a folder; got {str(path)!r}."
             )
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.db = sqlite3.connect(self.path, timeout=STORE_BUSY_SECONDS)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute(
-                "CREATE TABLE IF NOT EXISTS points (key TEXT PRIMARY KEY, task TEXT NOT NULL, "
-                "version TEXT NOT NULL, point TEXT NOT NULL, records TEXT NOT NULL, "
-                "seconds REAL NOT NULL, error TEXT NOT NULL, written REAL NOT NULL)"
-            )
-            self.db.commit()
-        except sqlite3.DatabaseError as exc:
-            raise InvalidInputError(
-                f"store {str(path)!r} is not a mechdesign sweep store (SQLite): {exc}."
-            ) from exc
+        # Two sweeps opening one new store at once: switching it to WAL takes an
+        # exclusive lock, and SQLite answers "database is locked" there at once instead
+        # of waiting (its busy handler is not used): retry until STORE_BUSY_SECONDS.
+        deadline = time.monotonic() + STORE_BUSY_SECONDS
+        while True:
+            self.db = None
+            try:
+                self.db = sqlite3.connect(self.path, timeout=STORE_BUSY_SECONDS)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute(
+                    "CREATE TABLE IF NOT EXISTS points (key TEXT PRIMARY KEY, task TEXT "
+                    "NOT NULL, version TEXT NOT NULL, point TEXT NOT NULL, records TEXT NOT "
+                    "NULL, seconds REAL NOT NULL, error TEXT NOT NULL, written REAL NOT NULL)"
+                )
+                self.db.commit()
+                return
+            except sqlite3.OperationalError as exc:
+                if self.db is not None:
+                    self.db.close()
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise InvalidInputError(
+                        f"store {str(path)!r} is not a mechdesign sweep store (SQLite): "
+                        f"{exc}.") from exc
+                time.sleep(STORE_RETRY_SECONDS)
+            except sqlite3.DatabaseError as exc:
+                if self.db is not None:
+                    self.db.close()
+                raise InvalidInputError(
+                    f"store {str(path)!r} is not a mechdesign sweep store (SQLite): {exc}."
+                ) from exc
 
     def load(self, keys: list[str]) -> dict[str, tuple[list[Record], float, str]]:
         found = {}
