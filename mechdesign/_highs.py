@@ -195,6 +195,12 @@ class ModelSolution:
     def timed_out(self) -> bool:
         return self.status == TIME_LIMIT
 
+    @property
+    def limited(self) -> bool:
+        """Whether a limit (time, nodes, iterations, …) stopped the run before optimality:
+        a MIP's :attr:`dual_bound` is then still a bound, only looser."""
+        return _action(self.status) == "limit"
+
 
 #: HiGHS's status string for a run stopped by its time limit.
 TIME_LIMIT = "Time limit reached"

@@ -703,12 +703,12 @@ def test_pruning_keeps_the_basis_the_optimum_and_the_dual():
 
 @pytest.mark.parametrize(("notion", "n"), [(md.LDP(0.9), 9), (md.PML(1.2, c=0.05), 8)],
                          ids=repr)
-def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n, monkeypatch):
-    cg_module = sys.modules["mechdesign.design.column_generation"]
-    monkeypatch.setattr(cg_module, "MASTER_PRUNE_SHARE", 0.0)  # prune however cheap
+def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n):
     prior = np.random.default_rng(n + 3).dirichlet(np.ones(n))
     full = md.design(notion, prior, method="enumeration")
-    run = run_column_generation(PricingOracle(notion, prior), gap=1e-9, columns_per_input=1)
+    oracle = PricingOracle(notion, prior)
+    oracle.prune_master = True  # PML's source keeps every column by default
+    run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)
     assert run.master.added > run.master.size  # columns were deleted on the way
     assert run.lower == pytest.approx(full.utility, abs=1e-9)
     report = run.report()
@@ -718,20 +718,25 @@ def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n, monk
     assert run.lower - 1e-12 <= full.utility <= run.upper + 1e-11
 
 
-@pytest.mark.parametrize("share", [0.0, 1.0])
-def test_pruning_waits_for_the_master_to_cost(share, monkeypatch):
-    # Column management acts only while the master has taken at least
-    # MASTER_PRUNE_SHARE of the run's time: a share of 1 (never reached: the master is
-    # not the whole run) keeps every column, 0 prunes; the optimum is the same.
-    cg_module = sys.modules["mechdesign.design.column_generation"]
-    monkeypatch.setattr(cg_module, "MASTER_PRUNE_SHARE", share)
+@pytest.mark.parametrize("prune", [True, False])
+def test_pruning_follows_the_source(prune):
+    # Column management acts only for a source whose prune_master is true (a property
+    # of the source, never of elapsed time); the optimum is the same either way.
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
-    run = run_column_generation(PricingOracle(md.LDP(0.9), prior), gap=1e-9,
-                                columns_per_input=1)
+    oracle = PricingOracle(md.LDP(0.9), prior)
+    oracle.prune_master = prune
+    run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)
     pruned = run.master.added > run.master.size
-    assert pruned == (share == 0.0)  # exact: a bool
+    assert pruned == prune  # exact: a bool
     full = md.design(md.LDP(0.9), prior, method="enumeration")
     assert run.lower == pytest.approx(full.utility, abs=1e-9)
+
+
+def test_ldp_prunes_its_master_and_c_pml_keeps_every_column():
+    # Measured (README): ε-LDP's master dominates its time, (ε, c)-PML's pricing does.
+    prior = np.full(6, 1 / 6)
+    assert PricingOracle(md.LDP(1.0), prior).prune_master is True
+    assert PricingOracle(md.PML(1.0, c=0.05), prior).prune_master is False
 
 
 def test_smoothing_needs_a_heuristic_that_certifies_its_bound():
@@ -828,9 +833,6 @@ def test_ctrl_c_around_pruning_answers_with_matching_weights(monkeypatch, where)
     from mechdesign._highs import Model
     from mechdesign.design.master import certificate
 
-    cg_module = sys.modules["mechdesign.design.column_generation"]
-    monkeypatch.setattr(cg_module, "MASTER_PRUNE_SHARE", 0.0)  # prune however cheap
-
     prior = np.random.default_rng(5).dirichlet(np.ones(9))
     if where == "inside":
         original = Model.delete_columns
@@ -875,3 +877,38 @@ def test_polyopt_at_huge_epsilon_reaches_the_entropy_and_passes_its_audit(epsilo
     assert design.utility >= entropy - 1e-3  # within a thousandth of the limit
     report = design.column_generation
     assert report.lower_bound <= report.upper_bound + 1e-12
+
+
+# -- the solver pieces refuse bad input by name (issue 36, item 10) ----------------------
+
+_P4 = np.full(4, 0.25)
+
+
+def _ldp_oracle():
+    return PricingOracle(md.LDP(1.0), _P4)
+
+
+@pytest.mark.parametrize(("call", "argument"), [
+    (lambda: price_ldp(1.0, _P4, np.zeros(4) + 0j), "dual"),
+    (lambda: price_ldp(1.0, _P4, np.array([0.0, 1.0, True, 0.0], dtype=object)), "dual"),
+    (lambda: price_ldp(1.0, _P4, ["0", "0", "0", "0"]), "dual"),
+    (lambda: _ldp_oracle().price(np.zeros(4) + 1j), "dual"),
+    (lambda: _ldp_oracle().heuristic(np.zeros(4) + 1j), "dual"),
+    (lambda: _ldp_oracle().price(np.zeros(4), converge="yes"), "converge"),
+    (lambda: _ldp_oracle().price(np.zeros(4), converge=1), "converge"),
+    (lambda: _ldp_oracle().heuristic(np.zeros(4), effort=0), "effort"),
+    (lambda: PricingOracle("ldp", _P4), "notion"),
+    (lambda: LinearisationOracle("ldp", _P4), "notion"),
+    (lambda: run_column_generation("oracle", gap=1e-6), "oracle"),
+    (lambda: run_column_generation(object(), gap=1e-6), "oracle"),
+    (lambda: run_column_generation(_ldp_oracle(), gap=1e-6, warm="no"), "warm"),
+    (lambda: run_column_generation(_ldp_oracle(), gap=1e-6, progress=1), "progress"),
+], ids=lambda value: "" if callable(value) else value)
+def test_solver_pieces_refuse_bad_input_by_name(call, argument):
+    with pytest.raises(md.InvalidInputError, match=argument):
+        call()
+
+
+def test_linearisation_oracle_refuses_a_valid_notion_it_does_not_price():
+    with pytest.raises(md.UnsupportedError, match="RobustLDP"):
+        LinearisationOracle(md.LDP(1.0), _P4)

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mechdesign._numerics import (
+    check_bool,
     check_positive_int,
     check_real,
 )
@@ -40,7 +41,7 @@ from mechdesign._tolerances import (
 from mechdesign.design.master import RestrictedMaster, check_finite_utilities, column_key
 from mechdesign.design.patterns import PRICING_MIP_MIN_SECONDS as PRICING_MIN_SECONDS
 from mechdesign.design.result import ColumnGenerationReport
-from mechdesign.design.sources import ColumnSource, Pricing, check_gap
+from mechdesign.design.sources import ColumnSource, Pricing, check_column_source, check_gap
 
 __all__ = ["ColumnGenerationRun", "run_column_generation"]
 
@@ -66,11 +67,6 @@ MIP_GAP_SHARE = 0.5
 #: per input (:meth:`~mechdesign.design.master.RestrictedMaster.prune`).
 MASTER_COLUMNS_PER_INPUT = 5
 MASTER_PRUNE_FACTOR = 2.0
-#: ... and only while the master has taken at least this share of the run's time: where
-#: pricing dominates, a pruned column costs a pricing to find again ((ε, 1/(2N))-PML
-#: N = 64: 75 s keeping every column, 134 s pruning; the master took 2 % of the time).
-MASTER_PRUNE_SHARE = 0.25
-
 #: Wentges smoothing of the dual: the heuristic prices ``α λ_c + (1 − α) λ`` (``λ_c`` the
 #: dual of the least certified bound so far, ``λ`` the master's), ``α`` this; after a
 #: mis-pricing (no column improves at ``λ``) ``α`` drops by ``1 − α`` down to 0.
@@ -164,14 +160,19 @@ def run_column_generation(
     ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf``
     (the caller bounds it otherwise).
 
-    **Column management** (``columns_per_input = k``; ``None`` keeps every column): once
-    the master holds more than :data:`MASTER_PRUNE_FACTOR` ``· k N`` columns, and while
-    its solves have taken at least :data:`MASTER_PRUNE_SHARE` of the run's time, its
-    non-basic columns of least reduced cost are deleted down to ``k N``
+    **Column management** (``columns_per_input = k``; ``None`` keeps every column): for a
+    source whose ``prune_master`` is true, once the master holds more than
+    :data:`MASTER_PRUNE_FACTOR` ``· k N`` columns, its non-basic columns of least reduced
+    cost are deleted down to ``k N``
     (:meth:`~mechdesign.design.master.RestrictedMaster.prune`). Only non-basic columns
     go, so the master's optimum, dual and warm basis are unchanged; what it buys is the
     cost of each simplex iteration, proportional to the number of (dense) columns — at
-    ε-LDP N = 256 the master was nine tenths of the time with 14,000 columns.
+    ε-LDP N = 256 the master was nine tenths of the time with 14,000 columns. Where
+    pricing dominates ((ε, c)-PML) a deleted column costs a pricing to find again, so
+    those sources keep every column. The rule is the source's, not a share of elapsed
+    time: the path of a run never depends on the machine's speed or load (an earlier
+    rule read the master's share of the wall-clock time, and the same design twice in
+    one process gave different optimal kernels).
 
     **Dual smoothing** (Wentges 1997; the mis-pricing rule of Pessoa, Sadykov, Uchoa and
     Vanderbeck 2018): the heuristic prices ``λ_s = α λ_c + (1 − α) λ`` instead of the
@@ -195,9 +196,12 @@ def run_column_generation(
     """
     from tqdm.auto import tqdm
 
+    check_column_source(oracle)
     gap = check_gap(gap)
     if time_limit is not None:
         time_limit = check_gap(time_limit, "time_limit")
+    warm = check_bool(warm, "warm")
+    progress = check_bool(progress, "progress")
     max_iterations = check_positive_int(max_iterations, "max_iterations")
     if columns_per_input is not None:
         columns_per_input = check_positive_int(columns_per_input, "columns_per_input")
@@ -232,9 +236,8 @@ def run_column_generation(
     try:
         for _ in range(max_iterations):
             _, dual, value = master.solve()
-            if (columns_per_input is not None
-                    and master.size > MASTER_PRUNE_FACTOR * columns_per_input * n
-                    and master.seconds >= MASTER_PRUNE_SHARE * (time.perf_counter() - start)):
+            if (columns_per_input is not None and oracle.prune_master
+                    and master.size > MASTER_PRUNE_FACTOR * columns_per_input * n):
                 master.prune(columns_per_input * n, dual)
             lower = max(lower, value)
             tolerance = gap * max(1.0, abs(lower))

@@ -66,6 +66,7 @@ class GainPricingOracle:
 
     exact = True
     complete = False
+    prune_master = True  # pricing by sorting is cheap beside the master
     enumeration_seconds = 0.0
     retries = 0
     auto_max_vertices = GAIN_AUTO_MAX_VERTICES

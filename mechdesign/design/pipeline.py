@@ -199,6 +199,22 @@ def design(
     -------
     Design
 
+    Notes
+    -----
+    **Reproducibility.** The same call on the same machine, with the same versions of
+    numpy, its BLAS, HiGHS and pycddlib, returns the same bytes — the kernel, the utility,
+    the certificate and (column generation) the bracket at every iteration — within a
+    process and across processes: nothing on the way is random, and no decision reads
+    the clock (whether column generation prunes its master is the column source's rule;
+    a pricing MIP stops at a node count, not after some seconds). ``tests/
+    test_determinism.py`` checks it, also under a randomly advancing clock. The one
+    exception is ``time_limit``: when it stops a run, where it stops depends on the
+    machine's speed (never the path before that). Not guaranteed: the same bytes across
+    BLAS builds, processors or solver versions — sums may round differently, and where
+    the optimum is not unique (degenerate LPs are common here) another optimal kernel of
+    the same utility may be returned. Compare designs across machines by utility and
+    audit, not entry by entry.
+
     Raises
     ------
     InvalidInputError

@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
     as_real,
+    check_real_dtype,
     show,
 )
 from mechdesign._tolerances import (
@@ -112,6 +113,10 @@ class ColumnSource(Protocol):
     complete: bool
     enumeration_seconds: float
     retries: int
+    #: Whether column generation may delete the master's worst non-basic columns
+    #: (column management): worth it where the master's solves dominate, not where a
+    #: deleted column costs an expensive pricing to find again.
+    prune_master: bool
 
     def initial_columns(self) -> NDArray[np.float64]: ...
 
@@ -128,6 +133,25 @@ class ColumnSource(Protocol):
     def describe(self, columns: int) -> str:
         """Where ``columns`` columns came from (``Design.backend``)."""
         ...
+
+
+#: What column generation reads of a source (:class:`ColumnSource`).
+_SOURCE_MEMBERS = ("n", "exact", "retries", "prune_master", "initial_columns", "values",
+                   "heuristic", "price")
+
+
+def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
+    """``source`` if it has every member column generation reads of a
+    :class:`ColumnSource`, else :class:`InvalidInputError` naming ``name`` and what is
+    missing."""
+    missing = [member for member in _SOURCE_MEMBERS if not hasattr(source, member)]
+    if missing:
+        raise InvalidInputError(
+            f"{name} must be a column source such as mechdesign.design.PricingOracle("
+            f"notion, prior); got {show(source)} of type {type(source).__name__}, which "
+            f"has no {', '.join(missing)}."
+        )
+    return source  # type: ignore[return-value]
 
 
 #: The pricing source of each (notion type, utility type) (:func:`register_source`).
@@ -189,6 +213,7 @@ class VertexEnumeration(_Enumerated):
     """
 
     complete = True
+    prune_master = True
     exact = True
     retries = 0
 
@@ -222,6 +247,7 @@ class CddRepair(_Enumerated):
     """
 
     complete = False
+    prune_master = True
     exact = False
     retries = 0  # its ascents are deterministic: asking again finds the same
 
@@ -319,6 +345,7 @@ def _sorted_pricing(columns, costs, upper, exact, mips) -> Pricing:
 
 
 def _check_dual(dual: ArrayLike, n: int) -> NDArray[np.float64]:
+    check_real_dtype(dual, "dual")  # complex, text, booleans: refused, not coerced
     lam = np.asarray(dual, dtype=float)
     if lam.shape != (n,) or not np.all(np.isfinite(lam)):
         raise InvalidInputError(f"dual must be a finite vector of length {n}; got {show(dual)}.")
