@@ -31,6 +31,10 @@ def public_modules() -> list[str]:
 def build(out: Path) -> list[str]:
     """Render the reference into ``out``; return pdoc's warnings (as text)."""
     pdoc.render.configure(docformat="numpy", math=True, search=True)
+    # The package imports its public names on first use (PEP 562); pdoc reads the
+    # package's namespace directly, so resolve every name before it looks.
+    for name in mechdesign.__all__:
+        getattr(mechdesign, name)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pdoc.pdoc(*public_modules(), output_directory=out)

@@ -11,194 +11,216 @@ Conventions, stated once for the whole package:
   boundary and bad input raises :class:`InvalidInputError` (also a ``ValueError``) naming
   the argument. Nothing is silently clipped or renormalised.
 - Unbounded guarantees are ``math.inf``, not errors.
+- ``import mechdesign`` is cheap: each public name is imported from its submodule on
+  first use, so scipy, pandas, matplotlib and dp_accounting load only when needed.
 """
 
-from mechdesign.accounting import (
-    ComposedDelta,
-    ComposedEpsilon,
-    DominatingPair,
-    composed_delta,
-    composed_epsilon,
-    dominating_pair,
-    pml_composition_bound,
-    privacy_loss_distribution,
-    tradeoff_curve,
-)
-from mechdesign.amplification import (
-    RenyiAmplification,
-    block_uniform_channel,
-    circulant_singular_channel,
-    confusion_graph,
-    disjoint_support_pair,
-    rldp_amplification_bound,
-)
-from mechdesign.comparison import compare, deployed_protocols, zipf_prior
-from mechdesign.cones import RatioCone, VertexSet
-from mechdesign.contraction import (
-    ChiSquaredContraction,
-    DobrushinMaximum,
-    asoodeh_zhang_kl_bound,
-    asoodeh_zhang_kl_contraction,
-    chi_squared_contraction,
-    cross_channel_gamma,
-    decomposable_threshold,
-    decomposable_witness_kernel,
-    duchi_kl_bound,
-    gamma_bound,
-    kairouz_dobrushin_bound,
-    max_cross_channel_gamma,
-    max_dobrushin,
-    max_zeros_per_column,
-    maximal_correlation,
-    pml_hellinger_sdpi_bound,
-    pml_kl_sdpi_bound,
-    pml_sdpi_bound,
-    private_minimax_lower_bound,
-    reverse_pinsker_kl,
-)
-from mechdesign.datasets import (
-    CategoricalPair,
-    categorical_pair,
-    empirical_pair,
-)
-from mechdesign.design import (
-    Certificate,
-    ColumnGenerationReport,
-    Design,
-    FDivergenceUtility,
-    GainUtility,
-    MutualInformationUtility,
-    design,
-)
-from mechdesign.divergences import (
-    CHI_SQUARED,
-    KL,
-    SQUARED_HELLINGER,
-    TOTAL_VARIATION,
-    FGenerator,
-    chi_squared_divergence,
-    f_alpha_divergence,
-    f_alpha_from_renyi,
-    f_alpha_generator,
-    f_alpha_tv_lower_boundary,
-    f_divergence,
-    hockey_stick_divergence,
-    hockey_stick_generator,
-    kl_divergence,
-    pinsker_f_alpha,
-    pinsker_f_alpha_inverse,
-    renyi_divergence,
-    renyi_from_f_alpha,
-    reverse_pinsker,
-    reverse_pinsker_f_alpha,
-    squared_hellinger,
-    total_variation,
-)
-from mechdesign.envelope import (
-    LeakageDistribution,
-    PMLEnvelope,
-    RandomizedResponseEnvelope,
-    adaptive_composition,
-    binary_envelope,
-    closed_failure_probability,
-    composition_envelope_bound,
-    conditional_maximal_leakage,
-    dp_epsilon,
-    dp_failure_probability,
-    envelope_lower_bound,
-    envelope_upper_bound,
-    four_level_prior,
-    leakage_distribution,
-    pml_envelope,
-    pml_failure_probability,
-    pml_lower_quantile,
-    pml_psi1,
-    pml_psi2,
-    pml_upper_quantile,
-    privacy_profile,
-    randomized_response_envelope,
-)
-from mechdesign.errors import (
-    InfeasibleError,
-    InvalidInputError,
-    MechDesignError,
-    SolverError,
-    TooLargeError,
-    UnsupportedError,
-)
-from mechdesign.kernel import (
-    Mechanism,
-    estimate_input_distribution,
-    output_classes,
-    project_to_simplex,
-)
-from mechdesign.leakage import (
-    bayes_vulnerability,
-    dobrushin_coefficient,
-    event_leakage,
-    g_vulnerability,
-    information_density,
-    ldp_level,
-    maximal_leakage,
-    mutual_information,
-    pml_capacity,
-    pml_level,
-    pointwise_leakage,
-    renyi_ldp_level,
-)
-from mechdesign.mechanisms import (
-    IndependentReporting,
-    binary_mechanism,
-    design_independent_reporting,
-    extremal_binary_mechanism,
-    extremal_binary_valid_q,
-    independent_reporting,
-    ir_distance_bound,
-    pml_binary_mechanism,
-    pml_extremal_mechanism,
-    randomized_response,
-    secret_randomized_response,
-)
-from mechdesign.notions import (
-    LDP,
-    PML,
-    NonRobustLDP,
-    RobustLDP,
-    SecretLDP,
-    dobrushin_bound,
-)
-from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
-from mechdesign.protocols import (
-    FrequencyOracle,
-    estimation_mse,
-    generalized_randomized_response,
-    hadamard_response,
-    hash_family,
-    local_hashing,
-    subset_selection,
-    unary_encoding,
-)
-from mechdesign.reports import ROBUST_LDP_MECHANISMS, robust_ldp_mechanism
-from mechdesign.robust import (
-    RobustLevel,
-    linear_extreme,
-    projection_level,
-    realised_epsilon,
-    robust_ldp_level,
-    secret_ldp_level,
-)
-from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
-from mechdesign.sweeps import design_task, envelope_task, measure_task, plot_sweep, sweep
-from mechdesign.uncertainty import (
-    RenyiBall,
-    chi2_radius,
-    conditional_ball,
-    conditional_lower_bounds,
-    conditional_radii,
-    xi_bounds,
-)
+from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    # For type checkers and editors only: at run time every public name is imported on
+    # first use (PEP 562, ``_EXPORTS`` below), so that ``import mechdesign`` and the
+    # command line's ``--help`` do not pay for numpy, scipy, pandas, cvxpy, matplotlib
+    # and dp_accounting. tests/test_startup.py checks that this block, ``_EXPORTS`` and
+    # ``__all__`` name the same objects.
+    from mechdesign.accounting import (
+        ComposedDelta,
+        ComposedEpsilon,
+        DominatingPair,
+        composed_delta,
+        composed_epsilon,
+        dominating_pair,
+        pml_composition_bound,
+        privacy_loss_distribution,
+        tradeoff_curve,
+    )
+    from mechdesign.amplification import (
+        RenyiAmplification,
+        block_uniform_channel,
+        circulant_singular_channel,
+        confusion_graph,
+        disjoint_support_pair,
+        rldp_amplification_bound,
+    )
+    from mechdesign.comparison import compare, deployed_protocols, zipf_prior
+    from mechdesign.cones import RatioCone, VertexSet
+    from mechdesign.contraction import (
+        ChiSquaredContraction,
+        DobrushinMaximum,
+        asoodeh_zhang_kl_bound,
+        asoodeh_zhang_kl_contraction,
+        chi_squared_contraction,
+        cross_channel_gamma,
+        decomposable_threshold,
+        decomposable_witness_kernel,
+        duchi_kl_bound,
+        gamma_bound,
+        kairouz_dobrushin_bound,
+        max_cross_channel_gamma,
+        max_dobrushin,
+        max_zeros_per_column,
+        maximal_correlation,
+        pml_hellinger_sdpi_bound,
+        pml_kl_sdpi_bound,
+        pml_sdpi_bound,
+        private_minimax_lower_bound,
+        reverse_pinsker_kl,
+    )
+    from mechdesign.datasets import (
+        CategoricalPair,
+        categorical_pair,
+        empirical_pair,
+    )
+    from mechdesign.design import (
+        Certificate,
+        ColumnGenerationReport,
+        Design,
+        FDivergenceUtility,
+        GainUtility,
+        MutualInformationUtility,
+        design,
+    )
+    from mechdesign.divergences import (
+        CHI_SQUARED,
+        KL,
+        SQUARED_HELLINGER,
+        TOTAL_VARIATION,
+        FGenerator,
+        chi_squared_divergence,
+        f_alpha_divergence,
+        f_alpha_from_renyi,
+        f_alpha_generator,
+        f_alpha_tv_lower_boundary,
+        f_divergence,
+        hockey_stick_divergence,
+        hockey_stick_generator,
+        kl_divergence,
+        pinsker_f_alpha,
+        pinsker_f_alpha_inverse,
+        renyi_divergence,
+        renyi_from_f_alpha,
+        reverse_pinsker,
+        reverse_pinsker_f_alpha,
+        squared_hellinger,
+        total_variation,
+    )
+    from mechdesign.envelope import (
+        LeakageDistribution,
+        PMLEnvelope,
+        RandomizedResponseEnvelope,
+        adaptive_composition,
+        binary_envelope,
+        closed_failure_probability,
+        composition_envelope_bound,
+        conditional_maximal_leakage,
+        dp_epsilon,
+        dp_failure_probability,
+        envelope_lower_bound,
+        envelope_upper_bound,
+        four_level_prior,
+        leakage_distribution,
+        pml_envelope,
+        pml_failure_probability,
+        pml_lower_quantile,
+        pml_psi1,
+        pml_psi2,
+        pml_upper_quantile,
+        privacy_profile,
+        randomized_response_envelope,
+    )
+    from mechdesign.errors import (
+        ExecutorError,
+        InfeasibleError,
+        InvalidInputError,
+        MechDesignError,
+        SolverError,
+        TooLargeError,
+        UnsupportedError,
+    )
+    from mechdesign.kernel import (
+        Mechanism,
+        NotIdentifiableWarning,
+        estimate_input_distribution,
+        output_classes,
+        project_to_simplex,
+    )
+    from mechdesign.leakage import (
+        bayes_vulnerability,
+        dobrushin_coefficient,
+        event_leakage,
+        g_vulnerability,
+        information_density,
+        ldp_level,
+        maximal_leakage,
+        mutual_information,
+        pml_capacity,
+        pml_level,
+        pointwise_leakage,
+        renyi_ldp_level,
+    )
+    from mechdesign.mechanisms import (
+        IndependentReporting,
+        binary_mechanism,
+        design_independent_reporting,
+        extremal_binary_mechanism,
+        extremal_binary_valid_q,
+        independent_reporting,
+        ir_distance_bound,
+        pml_binary_mechanism,
+        pml_extremal_mechanism,
+        randomized_response,
+        secret_randomized_response,
+    )
+    from mechdesign.notions import (
+        LDP,
+        PML,
+        NonRobustLDP,
+        RobustLDP,
+        SecretLDP,
+        dobrushin_bound,
+    )
+    from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
+    from mechdesign.protocols import (
+        FrequencyOracle,
+        estimation_mse,
+        generalized_randomized_response,
+        hadamard_response,
+        hash_family,
+        local_hashing,
+        subset_selection,
+        unary_encoding,
+    )
+    from mechdesign.reports import ROBUST_LDP_MECHANISMS, robust_ldp_mechanism
+    from mechdesign.robust import (
+        RobustLevel,
+        linear_extreme,
+        projection_level,
+        realised_epsilon,
+        robust_ldp_level,
+        secret_ldp_level,
+    )
+    from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
+    from mechdesign.sweeps import (
+        SerialFallbackWarning,
+        design_task,
+        envelope_task,
+        measure_task,
+        plot_sweep,
+        sweep,
+    )
+    from mechdesign.uncertainty import (
+        RenyiBall,
+        chi2_radius,
+        conditional_ball,
+        conditional_lower_bounds,
+        conditional_radii,
+        xi_bounds,
+    )
 
 __all__ = [
     "CHI_SQUARED",
@@ -218,6 +240,7 @@ __all__ = [
     "Design",
     "DobrushinMaximum",
     "DominatingPair",
+    "ExecutorError",
     "FDivergenceUtility",
     "FGenerator",
     "FrequencyOracle",
@@ -230,6 +253,7 @@ __all__ = [
     "Mechanism",
     "MutualInformationUtility",
     "NonRobustLDP",
+    "NotIdentifiableWarning",
     "PMLEnvelope",
     "PaperExample",
     "RandomizedResponseEnvelope",
@@ -240,6 +264,7 @@ __all__ = [
     "RobustLevel",
     "SampleAudit",
     "SecretLDP",
+    "SerialFallbackWarning",
     "SolverError",
     "TooLargeError",
     "UnsupportedError",
@@ -368,3 +393,154 @@ __all__ = [
     "xi_bounds",
     "zipf_prior",
 ]
+
+#: Where each public name lives: submodule -> the names it contributes to ``__all__``.
+#: A name is imported from its submodule on first access and then cached in the package.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "accounting": (
+        "ComposedDelta", "ComposedEpsilon", "DominatingPair", "composed_delta", "composed_epsilon",
+        "dominating_pair", "pml_composition_bound", "privacy_loss_distribution", "tradeoff_curve",
+    ),
+    "amplification": (
+        "RenyiAmplification", "block_uniform_channel", "circulant_singular_channel",
+        "confusion_graph", "disjoint_support_pair", "rldp_amplification_bound",
+    ),
+    "comparison": ("compare", "deployed_protocols", "zipf_prior"),
+    "cones": ("RatioCone", "VertexSet"),
+    "contraction": (
+        "ChiSquaredContraction", "DobrushinMaximum", "asoodeh_zhang_kl_bound",
+        "asoodeh_zhang_kl_contraction", "chi_squared_contraction", "cross_channel_gamma",
+        "decomposable_threshold", "decomposable_witness_kernel", "duchi_kl_bound", "gamma_bound",
+        "kairouz_dobrushin_bound", "max_cross_channel_gamma", "max_dobrushin",
+        "max_zeros_per_column", "maximal_correlation", "pml_hellinger_sdpi_bound",
+        "pml_kl_sdpi_bound", "pml_sdpi_bound", "private_minimax_lower_bound", "reverse_pinsker_kl",
+    ),
+    "datasets": ("CategoricalPair", "categorical_pair", "empirical_pair"),
+    "design": (
+        "Certificate", "ColumnGenerationReport", "Design", "FDivergenceUtility", "GainUtility",
+        "MutualInformationUtility", "design",
+    ),
+    "divergences": (
+        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "FGenerator",
+        "chi_squared_divergence", "f_alpha_divergence", "f_alpha_from_renyi", "f_alpha_generator",
+        "f_alpha_tv_lower_boundary", "f_divergence", "hockey_stick_divergence",
+        "hockey_stick_generator", "kl_divergence", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
+        "renyi_divergence", "renyi_from_f_alpha", "reverse_pinsker", "reverse_pinsker_f_alpha",
+        "squared_hellinger", "total_variation",
+    ),
+    "envelope": (
+        "LeakageDistribution", "PMLEnvelope", "RandomizedResponseEnvelope", "adaptive_composition",
+        "binary_envelope", "closed_failure_probability", "composition_envelope_bound",
+        "conditional_maximal_leakage", "dp_epsilon", "dp_failure_probability",
+        "envelope_lower_bound", "envelope_upper_bound", "four_level_prior", "leakage_distribution",
+        "pml_envelope", "pml_failure_probability", "pml_lower_quantile", "pml_psi1", "pml_psi2",
+        "pml_upper_quantile", "privacy_profile", "randomized_response_envelope",
+    ),
+    "errors": (
+        "ExecutorError", "InfeasibleError", "InvalidInputError", "MechDesignError", "SolverError",
+        "TooLargeError", "UnsupportedError",
+    ),
+    "kernel": (
+        "Mechanism", "NotIdentifiableWarning", "estimate_input_distribution", "output_classes",
+        "project_to_simplex",
+    ),
+    "leakage": (
+        "bayes_vulnerability", "dobrushin_coefficient", "event_leakage", "g_vulnerability",
+        "information_density", "ldp_level", "maximal_leakage", "mutual_information", "pml_capacity",
+        "pml_level", "pointwise_leakage", "renyi_ldp_level",
+    ),
+    "mechanisms": (
+        "IndependentReporting", "binary_mechanism", "design_independent_reporting",
+        "extremal_binary_mechanism", "extremal_binary_valid_q", "independent_reporting",
+        "ir_distance_bound", "pml_binary_mechanism", "pml_extremal_mechanism",
+        "randomized_response", "secret_randomized_response",
+    ),
+    "notions": ("LDP", "PML", "NonRobustLDP", "RobustLDP", "SecretLDP", "dobrushin_bound"),
+    "paper_examples": ("PAPER_EXAMPLES", "PaperExample"),
+    "protocols": (
+        "FrequencyOracle", "estimation_mse", "generalized_randomized_response", "hadamard_response",
+        "hash_family", "local_hashing", "subset_selection", "unary_encoding",
+    ),
+    "reports": ("ROBUST_LDP_MECHANISMS", "robust_ldp_mechanism"),
+    "robust": (
+        "RobustLevel", "linear_extreme", "projection_level", "realised_epsilon", "robust_ldp_level",
+        "secret_ldp_level",
+    ),
+    "sample_audit": ("SampleAudit", "audit_pairs", "audit_samples"),
+    "sweeps": (
+        "SerialFallbackWarning", "design_task", "envelope_task", "measure_task", "plot_sweep",
+        "sweep",
+    ),
+    "uncertainty": (
+        "RenyiBall", "chi2_radius", "conditional_ball", "conditional_lower_bounds",
+        "conditional_radii", "xi_bounds",
+    ),
+}
+
+_SOURCE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def _installed_version() -> str:
+    """The version pip installed (pyproject.toml is its one source), read on request.
+
+    ``importlib.metadata`` costs tens of milliseconds to import, so it is read only when
+    ``__version__`` is asked for. A source tree imported without being installed has no
+    metadata; it reports ``0+unknown`` rather than a number that may be stale.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mechdesign")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name (or a submodule such as ``mechdesign.sweeps``) on first use."""
+    if name == "__version__":
+        value: Any = _installed_version()
+    elif name in _SOURCE:
+        value = getattr(importlib.import_module(f"{__name__}.{_SOURCE[name]}"), name)
+    elif name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    else:
+        try:
+            value = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise  # a submodule exists but one of its own imports is missing
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        return value  # the import system has bound the submodule on the package already
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The package's module type: keeps ``mechdesign.design`` the function.
+
+    The design engine is the subpackage ``mechdesign.design`` and its entry point the
+    function ``design``. When any module first imports the subpackage, the import system
+    binds it as the package attribute ``design``; with eager imports the package's own
+    ``from mechdesign.design import design`` rebound it to the function afterwards. With
+    lazy imports that binding can come at any time, so this property answers
+    ``mechdesign.design`` with the function and turns the import system's binding into
+    the function too. The subpackage stays reachable as ``sys.modules["mechdesign.design"]``
+    and through ``from mechdesign.design import …``, as before.
+    """
+
+    @property
+    def design(self) -> Any:
+        return globals()["design"] if "design" in globals() else __getattr__("design")
+
+    @design.setter
+    def design(self, value: Any) -> None:
+        # The import system binds the subpackage once it has run, so its ``design``
+        # (the function) exists by then; keep that in the namespace, as before.
+        globals()["design"] = value.design if isinstance(value, types.ModuleType) else value
+
+
+sys.modules[__name__].__class__ = _Package

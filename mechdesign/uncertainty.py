@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, minimize_scalar
-from scipy.stats import chi2
 
 from mechdesign._numerics import (
     as_distribution,
@@ -114,6 +113,10 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
     b = as_real(beta, "beta")
     if not 0 < b < 1:
         raise InvalidInputError(f"beta must lie in (0, 1); got {show(beta)}.")
+    # Imported here: scipy.stats costs a third of a second, and only this function of
+    # the design path needs it (tests/test_startup.py).
+    from scipy.stats import chi2
+
     return float(math.log1p(chi2.ppf(1.0 - b, a - 1) / n))
 
 
