@@ -1,12 +1,14 @@
 """The ``mechdesign`` command-line front end.
 
-``mechdesign audit KERNEL.csv [--prior FILE|uniform] [--c C ...] [--alpha A] [--json]``
+``mechdesign audit KERNEL.csv [--prior uniform|zipf|FILE] [--c C ...] [--alpha A] [--json]``
     every measure of the foundation for a kernel.
-``mechdesign design --notion ldp|pml --epsilon E [--c C] [--prior FILE|uniform] [--n N]``
+``mechdesign design --notion ldp|pml --epsilon E [--c C] [--prior uniform|zipf|FILE] [--n N]``
 ``[--utility mi|bayes] [--backend auto|cdd|exact|closed_form] [--json]``
     the optimal mechanism for mutual information (or Bayes vulnerability) under a notion,
     with its audit and LP certificate. ``--notion pml`` with ``--c`` is (ε, c)-PML;
-    without it, PML for the known prior ``--prior``.
+    without it, PML for the known prior ``--prior``. The output names the method that ran
+    (enumeration: the vertex count; column generation: columns, iterations, status and
+    the certified bracket); ``--json`` has it as ``method``.
 ``mechdesign design --notion rldp --epsilon E --data FILE --sensitive COL --other COL``
 ``[--beta B] [--mechanism grr|srr|ir|polyopt|polyopt-paper|nr] [--max-vertices N]``
 ``[--json]``
@@ -19,7 +21,7 @@
     LP value of Lemma 3 and its extremal kernel, Theorem 2's threshold, Lemma 1's zero
     count, Proposition 2's Γ bounds and the SDPI constants of Corollaries 1–2 (per unit
     of TV, and at ``--tv`` if given), with the LDP comparators of eqs. (12)–(14).
-``mechdesign envelope KERNEL.csv --delta D [D ...] [--prior FILE|uniform] [--json]``
+``mechdesign envelope KERNEL.csv --delta D [D ...] [--prior uniform|zipf|FILE] [--json]``
     the PML envelope paper's quantities at each δ: the leakage distribution, the
     quantiles ε̲_Y(δ) and ε̄_Y(δ), the binary envelope (Algorithm 1), the lower bound (14),
     the exact envelope ε_c(δ) with the post-processing that attains it, Theorem 3's
@@ -31,12 +33,14 @@
     SUE, subset selection, OLH, Hadamard response) at the same ε: mutual information,
     Bayes vulnerability, estimation MSE from ``--n`` reports, audited levels.
 ``mechdesign audit-samples PAIRS.csv [--confidence C] [--epsilon E] [--kernel K.csv]``
-``[--json]``
+``[--header|--no-header] [--json]``
     a lower confidence bound on the LDP level of an implementation from its (input,
     output) samples, with the plug-in estimate; exit 1 when it exceeds ``--epsilon``.
+    Every line is a sample except a header, which is read when declared or unambiguous,
+    and the output says which line it was.
 ``mechdesign sweep --epsilon 0.1:5:50 --n 4,8,16 [--task design|measure|envelope]``
-``[--notion ldp|pml|pml-prior] [--prior uniform|zipf|dirichlet:R] --out DIR``
-``[--scheduler ADDRESS] [--workers W]``
+``[--notion ldp|pml|pml-prior] [--prior uniform|zipf|dirichlet:R] [--mechanism M,...]``
+``--out DIR [--scheduler ADDRESS] [--workers W]``
     a built-in task over the grid (:func:`mechdesign.sweep`): ``DIR/sweep.csv`` (one row
     per point), ``DIR/sweep.png`` (the utility against ε, one line per other axis value,
     median and interquartile band over the repetitions) and the store
@@ -49,7 +53,10 @@
     audit of the papers' example kernels against the closed-form Dobrushin bound.
 
 Kernel files are CSV, one row per input, entries as decimals or fractions (``1/3``).
-A prior file is one row or one column of the same format. ``--json`` output is stable:
+A prior file is one row or one column of the same format. ``--prior`` is read by one
+function for every subcommand: ``uniform``, ``zipf`` (exponent 1.1), ``dirichlet:R``
+(``sweep`` only: R random Dirichlet(1) priors) or else a file name (``./zipf`` is the
+file called zipf). ``--json`` output is stable:
 keys are fixed, values are numbers in nats, and ``+∞`` / ``−∞`` are the strings
 ``"inf"`` / ``"-inf"`` (JSON has no infinity).
 """
@@ -64,7 +71,7 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -77,35 +84,36 @@ from mechdesign._tolerances import (
     CERTIFICATE_ATOL,
     COLUMN_GENERATION_GAP,
 )
-from mechdesign.comparison import compare, zipf_prior
-from mechdesign.cones import (
-    MAX_VERTICES,
-)
-from mechdesign.datasets import categorical_pair
-from mechdesign.design import METHODS, Design, design
 from mechdesign.errors import (
     InvalidInputError,
     MechDesignError,
     TooLargeError,
     UnsupportedError,
 )
-from mechdesign.kernel import Mechanism
-from mechdesign.notions import LDP, PML, RobustLDP
-from mechdesign.paper_examples import PAPER_EXAMPLES
-from mechdesign.reports import (
-    BOUND_RTOL,
-    RLDP_MAX_VERTICES,
-    ROBUST_LDP_MECHANISMS,
-    bounds_report,
-    envelope_report,
-    measure_report,
-    rldp_report,
-)
-from mechdesign.sample_audit import audit_pairs
-from mechdesign.sweeps import design_task, envelope_task, measure_task, plot_sweep, sweep
-from mechdesign.uncertainty import RenyiBall, chi2_radius
+
+if TYPE_CHECKING:
+    from mechdesign.design import Design
+
+# The numeric modules (scipy, pandas, cvxpy, matplotlib, dp_accounting behind them) are
+# imported inside the command that needs them, so that ``mechdesign --help`` and
+# ``--version`` answer at once (tests/test_startup.py checks the import graph).
 
 __all__ = ["CLI_MAX_N", "build_parser", "main"]
+
+#: The parser's choices and limits, written out here because the modules that define
+#: them import the numeric stack, which ``--help`` must not wait for. Each equals its
+#: source (tests/test_startup.py): ``mechdesign.design.METHODS``,
+#: ``mechdesign.cones.MAX_VERTICES``, ``mechdesign.reports.RLDP_MAX_VERTICES`` and
+#: ``mechdesign.reports.ROBUST_LDP_MECHANISMS``.
+METHODS = ("auto", "enumeration", "column_generation")
+MAX_VERTICES = 2**20
+RLDP_MAX_VERTICES = 10**12
+ROBUST_LDP_MECHANISMS = ("GRR", "SRR", "IR", "PolyOpt", "PolyOpt-paper", "NR")
+#: ``mechdesign.sweeps.FAMILIES``, the families of ``sweep --task measure|envelope``.
+SWEEP_MECHANISMS = ("grr", "oue", "sue", "subset_selection", "olh", "hadamard_response",
+                    "pml_extremal")
+#: The families a sweep measures when ``--mechanism`` is not given.
+SWEEP_DEFAULT_MECHANISMS = ("grr", "oue", "subset_selection", "hadamard_response")
 
 #: The largest ``--n`` the command line accepts for a uniform prior: the designs that
 #: column generation certifies in minutes go to N in the hundreds (README, scale).
@@ -200,13 +208,63 @@ def _format_report(title: str, report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _read_prior(spec: str, n: int) -> np.ndarray:
-    if spec == "uniform":
-        return np.full(n, 1.0 / n)
-    return np.array(as_distribution(read_matrix(spec).ravel(), "prior", n))
+#: ``--help`` of every ``--prior`` but sweep's (:func:`_prior_spec` parses them all).
+PRIOR_HELP = ("uniform (default), zipf (Zipf with exponent 1.1), or a CSV file of the prior "
+              "(one row or one column; ./zipf for a file called zipf)")
+
+
+def _prior_spec(text: str, *, sweep: bool = False) -> tuple[str, int]:
+    """Parse ``--prior`` (one function for every subcommand).
+
+    Returns ``(kind, count)``: ``("uniform", 1)``, ``("zipf", 1)``, ``("dirichlet", R)``
+    for ``dirichlet:R`` (``sweep`` only: R random priors, one per repetition; plain
+    ``dirichlet`` is R = 1), or ``("file", 0)`` for anything else, a CSV file name. A
+    sweep varies N, so it takes named priors only and refuses a file.
+    """
+    kind, colon, reps = text.partition(":")
+    if kind in ("uniform", "zipf") and not colon:
+        return kind, 1
+    if kind == "dirichlet":
+        if not sweep:
+            raise InvalidInputError(
+                "--prior dirichlet:R draws R random priors: it applies to mechdesign sweep "
+                f"only (here: uniform, zipf or a CSV file); got {text!r}."
+            )
+        count = int(reps) if reps.isdigit() else 0 if colon else 1
+        if count < 1:
+            raise InvalidInputError(
+                f"--prior dirichlet:R needs a positive integer R; got {reps!r}."
+            )
+        return kind, count
+    if sweep:
+        raise InvalidInputError(
+            "--prior must be uniform, zipf or dirichlet:R (R repetitions) in a sweep, which "
+            f"varies N; got {text!r}."
+        )
+    if kind in ("uniform", "zipf"):
+        raise InvalidInputError(f"--prior {kind} takes no ':'; got {text!r}.")
+    return "file", 0
+
+
+def _read_prior(spec: str, n: int | None) -> np.ndarray:
+    """The prior that ``--prior`` names, on ``n`` inputs (``None``: a file fixes N)."""
+    kind, _ = _prior_spec(spec)
+    if kind == "file":
+        values = read_matrix(spec).ravel()
+        return np.array(as_distribution(values, "prior", len(values) if n is None else n))
+    if n is None:
+        raise InvalidInputError(f"--prior {kind} needs the number of inputs.")
+    if kind == "zipf":
+        from mechdesign.comparison import zipf_prior
+
+        return np.array(zipf_prior(n))
+    return np.full(n, 1.0 / n)
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
+    from mechdesign.kernel import Mechanism
+    from mechdesign.reports import measure_report
+
     kernel = Mechanism(read_matrix(args.kernel))
     prior = _read_prior(args.prior, kernel.n_inputs)
     report = measure_report(kernel, prior, c_values=args.c or (), alpha=args.alpha)
@@ -224,6 +282,8 @@ DEMO_C = 0.05
 
 
 def _design_evidence_holds(result: Design) -> bool:
+    from mechdesign.reports import BOUND_RTOL
+
     within = result.dobrushin_bound is None or (
         result.dobrushin_coefficient <= result.dobrushin_bound * (1 + BOUND_RTOL)
     )
@@ -235,12 +295,40 @@ def _unit(utility_name: str) -> str:
     return ", nats" if "information" in utility_name or "divergence" in utility_name else ""
 
 
+def _kernel_lines(
+    matrix: np.ndarray, rows: Sequence[str], columns: Sequence[str] | None = None
+) -> list[str]:
+    """A kernel as indented text: each row after its input's label, under a header of
+    output labels when the outputs have labels (a designed mechanism's outputs do not)."""
+    cells = [[f"{v:.6f}" for v in row] for row in matrix]
+    width = max([8, *(len(c) for c in columns or ())])
+    left = max(len(r) for r in rows)
+    lines = []
+    if columns is not None:
+        lines.append("    " + " " * left + "  " + "  ".join(c.rjust(width) for c in columns))
+    lines.extend("    " + label.ljust(left) + "  " + "  ".join(c.rjust(width) for c in row)
+                 for label, row in zip(rows, cells, strict=True))
+    return lines
+
+
+def _method_text(info: dict[str, Any]) -> str:
+    """The method that ran, from a design's summary or a robust-LDP report: the vertex
+    count of an enumeration; the columns, iterations and status of column generation."""
+    method = info.get("method")
+    if method == "column_generation":
+        return (f"column generation: {info['columns']} columns, {info['iterations']} "
+                f"iterations, {info['optimality']}")
+    if method == "enumeration":
+        return f"enumeration: {info['n_vertices']} vertices"
+    return "closed form"
+
+
 def _format_design(title: str, result: Design) -> str:
     info = result.summary()
     k = result.mechanism.matrix
     lines = [f"{title}: {info['notion']}"]
-    lines.append(f"  optimal mechanism K (rows are inputs), {k.shape[0]} x {k.shape[1]}:")
-    lines.extend("    " + "  ".join(f"{v:.6f}" for v in row) for row in k)
+    lines.append(f"  optimal mechanism K (rows are inputs x), {k.shape[0]} x {k.shape[1]}:")
+    lines.extend(_kernel_lines(k, [f"x={i}" for i in range(k.shape[0])]))
     bound = info["dobrushin_bound"]
     rows = [
         (f"utility ({result.utility_name}{_unit(result.utility_name)})", _fmt(info["utility"])),
@@ -261,9 +349,10 @@ def _format_design(title: str, result: Design) -> str:
             f"{_fmt(bound) if bound is not None else 'n/a (no closed form)'}",
         ),
         (
-            "vertices enumerated (backend)" if "lower_bound" not in info
-            else "columns generated (method)",
-            f"{info['n_vertices']} ({info['backend']})",
+            "method (backend)",
+            # column generation's backend names its pricing ("column generation (...)")
+            f"{_method_text(info)} "
+            f"({str(info['backend']).removeprefix('column generation ').strip('()')})",
         ),
         (
             "seconds (enumeration, LP, total)",
@@ -303,6 +392,8 @@ def _design_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run_design(notion: Any, prior: np.ndarray, **options: Any) -> Design:
+    from mechdesign.design import design
+
     try:
         return design(notion, prior, **options)
     except TooLargeError as exc:
@@ -312,27 +403,29 @@ def _run_design(notion: Any, prior: np.ndarray, **options: Any) -> Design:
 
 
 def _cmd_design(args: argparse.Namespace) -> int:
+    from mechdesign.notions import LDP, PML
+
     data_options = ("data", "sensitive", "other", "beta", "mechanism")
     if args.notion == "rldp":
         return _cmd_design_rldp(args)
     given = [f"--{name.replace('_', '-')}" for name in data_options if getattr(args, name)]
     if given:
         raise InvalidInputError(f"{', '.join(given)} apply to --notion rldp only.")
-    if args.prior == "uniform":
+    if _prior_spec(args.prior)[0] != "file":
         n = 4 if args.n is None else args.n
         if not 2 <= n <= CLI_MAX_N:
             raise InvalidInputError(
                 f"--n must be between 2 and {CLI_MAX_N} inputs; got {n} (a design's kernel "
                 "is N x N, and column generation is certified at N in the hundreds)."
             )
-        prior = np.full(n, 1.0 / n)
+        prior = _read_prior(args.prior, n)
     else:
         if args.n is not None:
             raise InvalidInputError(
-                "--n sets the size of a uniform prior; with --prior FILE the file fixes N "
-                "(drop --n, or use --prior uniform)."
+                "--n sets the size of a uniform prior (or a zipf one); with --prior FILE the "
+                "file fixes N (drop --n, or use --prior uniform or zipf)."
             )
-        prior = _read_prior(args.prior, len(read_matrix(args.prior).ravel()))
+        prior = _read_prior(args.prior, None)
     if args.notion == "ldp":
         if args.c is not None:
             raise InvalidInputError("--c applies to --notion pml only.")
@@ -362,7 +455,11 @@ def _format_rldp(report: dict[str, Any]) -> str:
         f"{k.shape[0]} x {k.shape[1]}:"
     )
     if k.size <= 400:
-        lines.extend("    " + "  ".join(f"{v:.6f}" for v in row) for row in k)
+        labels = [f"({s}, {u})" for s in report["s_labels"] for u in report["u_labels"]]
+        # GRR, SRR and IR report a value of S x U; a designed mechanism's outputs are its
+        # columns, which have no labels.
+        same = report["mechanism_name"] in ("GRR", "SRR", "IR") and k.shape[1] == len(labels)
+        lines.extend(_kernel_lines(k, labels, labels if same else None))
     else:
         lines.append("    (too large to print; use --json)")
     comp = report["comparator_utilities"]
@@ -377,8 +474,14 @@ def _format_rldp(report: dict[str, Any]) -> str:
         ),
         ("projection bound (upper)", _fmt(report["projection_bound"])),
     ]
-    if "n_vertices" in report:
-        rows.append(("vertices enumerated", str(report["n_vertices"])))
+    rows.append(("method", _method_text(report)))
+    if "lower_bound" in report:
+        rows.append(
+            (
+                "certified bracket lower <= OPT <= upper",
+                f"{_fmt(report['lower_bound'])} <= OPT <= {_fmt(report['upper_bound'])}",
+            )
+        )
     if "epsilon2" in report:
         rows.append(
             (
@@ -392,6 +495,9 @@ def _format_rldp(report: dict[str, Any]) -> str:
 
 
 def _cmd_design_rldp(args: argparse.Namespace) -> int:
+    from mechdesign.datasets import categorical_pair
+    from mechdesign.reports import rldp_report
+
     missing = [f"--{name}" for name in ("data", "sensitive", "other") if not getattr(args, name)]
     if missing:
         raise InvalidInputError(f"--notion rldp needs {', '.join(missing)}.")
@@ -452,6 +558,8 @@ def _format_bounds(report: dict[str, Any]) -> str:
 
 
 def _cmd_bounds(args: argparse.Namespace) -> int:
+    from mechdesign.reports import bounds_report
+
     report = bounds_report(args.epsilon, args.c, args.n, args.tv)
     if args.json:
         print(json.dumps(_jsonable(report), indent=2))
@@ -498,6 +606,9 @@ def _format_envelope(title: str, report: dict[str, Any]) -> str:
 
 
 def _cmd_envelope(args: argparse.Namespace) -> int:
+    from mechdesign.kernel import Mechanism
+    from mechdesign.reports import envelope_report
+
     kernel = Mechanism(read_matrix(args.kernel))
     prior = _read_prior(args.prior, kernel.n_inputs)
     report = envelope_report(kernel, prior, args.delta)
@@ -514,6 +625,10 @@ DEMO_RLDP_P_HAT = (0.07, 0.10, 0.26, 0.57)
 
 
 def _demo_robust_designs() -> dict[str, Design]:
+    from mechdesign.design import design
+    from mechdesign.notions import RobustLDP
+    from mechdesign.uncertainty import RenyiBall, chi2_radius
+
     p_hat = np.array(DEMO_RLDP_P_HAT)
     ball = RenyiBall(p_hat, 2.0, chi2_radius(100, 4, 0.05))
     eps = math.log(2)
@@ -524,16 +639,14 @@ def _demo_robust_designs() -> dict[str, Design]:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
+    from mechdesign.comparison import compare
+    from mechdesign.notions import LDP, PML
+
     if args.k > CLI_MAX_N:
         raise InvalidInputError(f"--k must be at most {CLI_MAX_N} categories; got {args.k}.")
-    if args.prior == "uniform":
-        prior = np.full(args.k, 1.0 / args.k) if args.k >= 2 else None
-    elif args.prior == "zipf":
-        prior = zipf_prior(args.k) if args.k >= 2 else None
-    else:
-        prior = _read_prior(args.prior, args.k)
-    if prior is None:
+    if args.k < 2:
         raise InvalidInputError(f"--k must be at least 2 categories; got {args.k}.")
+    prior = _read_prior(args.prior, args.k)
     notion = LDP(args.epsilon) if args.c is None else PML(args.epsilon, c=args.c)
     table = compare(notion, prior, n=args.n)
     if args.json:
@@ -556,29 +669,51 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_pairs(path: str) -> tuple[list[Any], list[Any]]:
-    """(input, output) pairs from a two-column CSV; a first row that is not two integers
-    is a header. Values that all parse as integers become integers."""
+def _read_pairs(path: str, header: bool | None = None) -> dict[str, Any]:
+    """(input, output) pairs from a two-column CSV, with which line, if any, was a header.
+
+    ``header`` True: line 1 names the columns; False: every line is a pair; None (the
+    default): line 1 is taken for a header only when that is unambiguous, that is when
+    none of its cells occurs among the values of its column below it and at least one is
+    not an integer (so ``input,output`` over numeric or text pairs is a header, and a
+    first pair whose labels recur below, such as ``a,x`` in ``a,x / b,y / a,y / b,x``, is
+    data). A column whose values all parse as integers holds integers; any other column
+    holds strings (blanks around a cell are dropped). Returns ``inputs``, ``outputs``,
+    ``numeric`` (per column) and ``header`` (None, or its ``line``, ``cells`` and ``how``:
+    ``"declared"`` or ``"detected"``).
+    """
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
-            rows = [row for row in csv.reader(handle) if row and any(c.strip() for c in row)]
+            reader = csv.reader(handle)
+            rows = [(reader.line_num, [cell.strip() for cell in row]) for row in reader
+                    if row and any(cell.strip() for cell in row)]
     except UnicodeDecodeError as exc:
         raise InvalidInputError(f"{path}: not a UTF-8 text file ({exc.reason}).") from exc
-    for line, row in enumerate(rows, start=1):
+    for line, row in rows:
         if len(row) != 2:
             raise InvalidInputError(
                 f"{path}: line {line} has {len(row)} fields; expected two (input, output)."
             )
-    cells = [[cell.strip() for cell in row] for row in rows]
-    if cells and not all(_is_int(c) for c in cells[0]):
-        cells = cells[1:]  # a header row
+    if header is None:
+        header = len(rows) > 1 and not all(map(_is_int, rows[0][1])) and all(
+            rows[0][1][j] not in {row[j] for _, row in rows[1:]} for j in (0, 1)
+        )
+        how = "detected"
+    else:
+        how = "declared"
+    first = {"line": rows[0][0], "cells": rows[0][1], "how": how} if header and rows else None
+    cells = [row for _, row in rows[1:]] if header else [row for _, row in rows]
     if not cells:
-        raise InvalidInputError(f"{path}: no (input, output) pairs found.")
-    columns = []
+        raise InvalidInputError(f"{path}: no (input, output) pairs found"
+                                + (" below the header." if header else "."))
+    columns: list[list[Any]] = []
+    numeric = []
     for j in (0, 1):
         values = [row[j] for row in cells]
-        columns.append([int(v) for v in values] if all(map(_is_int, values)) else values)
-    return columns[0], columns[1]
+        numeric.append(all(map(_is_int, values)))
+        columns.append([int(v) for v in values] if numeric[-1] else values)
+    return {"inputs": columns[0], "outputs": columns[1], "numeric": numeric,
+            "header": first}
 
 
 def _is_int(text: str) -> bool:
@@ -589,26 +724,52 @@ def _is_int(text: str) -> bool:
     return True
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _cmd_audit_samples(args: argparse.Namespace) -> int:
-    inputs, outputs = _read_pairs(args.pairs)
+    from mechdesign.kernel import Mechanism
+    from mechdesign.sample_audit import audit_pairs
+
+    pairs = _read_pairs(args.pairs, args.header)
+    inputs, outputs = pairs["inputs"], pairs["outputs"]
     claimed = Mechanism(read_matrix(args.kernel)) if args.kernel else None
     audit = audit_pairs(inputs, outputs, confidence=args.confidence, claimed=claimed,
                         claimed_inputs=range(claimed.n_inputs) if claimed else None)
     exceeds = args.epsilon is not None and audit.exceeds(args.epsilon)
+    header = pairs["header"]
+
+    def typed(value: Any, column: int) -> Any:
+        # Each column keeps one type in the JSON: integers when every value of the
+        # column is one, strings otherwise.
+        return int(value) if pairs["numeric"][column] else str(value)
+
     if args.json:
+        witness = audit.witness
         report = {
-            "n_pairs": len(inputs), "inputs": list(audit.inputs),
-            "outputs": [str(v) for v in audit.outputs], "confidence": audit.confidence,
+            "n_pairs": len(inputs),
+            "header": header,
+            "inputs": [typed(v, 0) for v in audit.inputs],
+            "outputs": [typed(v, 1) for v in audit.outputs],
+            "confidence": audit.confidence,
             "lower_bound": audit.lower_bound, "estimate": audit.estimate,
-            "witness": None if audit.witness is None else [str(v) for v in audit.witness],
+            "witness": None if witness is None else [
+                typed(witness[0], 0), typed(witness[1], 0), typed(witness[2], 1)],
             "intervals": audit.intervals, "p_value": audit.p_value,
             "epsilon": args.epsilon, "exceeds_epsilon": exceeds,
         }
         print(json.dumps(_jsonable(report), indent=2))
     else:
+        if header is None:
+            read = "no header: every line is a sample (--header if line 1 names the columns)"
+        else:
+            read = (f"line {header['line']} ({', '.join(header['cells'])}) read as the header "
+                    f"({header['how']}; --no-header counts it as a sample)")
         lines = [
-            f"audit of {len(inputs)} samples: {len(audit.inputs)} inputs, "
-            f"{len(audit.outputs)} outputs",
+            f"audit of {_plural(len(inputs), 'sample')}: {_plural(len(audit.inputs), 'input')}, "
+            f"{_plural(len(audit.outputs), 'output')}",
+            f"  {read}",
             f"  LDP level, lower confidence bound ({audit.confidence:g}, Bonferroni over "
             f"{audit.intervals} intervals): {_fmt(audit.lower_bound)}",
             f"  LDP level, plug-in estimate: {_fmt(audit.estimate)}",
@@ -620,14 +781,22 @@ def _cmd_audit_samples(args: argparse.Namespace) -> int:
             lines.append(f"  chi^2 test of equality with {args.kernel}: p = "
                          f"{audit.p_value:.3g}")
         if args.epsilon is not None:
-            verdict = "EXCEEDS" if exceeds else "does not exceed"
-            lines.append(f"  the samples {verdict} epsilon = {_fmt(args.epsilon)} at this "
-                         "confidence")
+            if exceeds:
+                lines.append(f"  the lower confidence bound EXCEEDS the claimed epsilon = "
+                             f"{_fmt(args.epsilon)}: the samples refute the claim")
+            else:
+                lines.append(f"  the lower confidence bound does not exceed the claimed "
+                             f"epsilon = {_fmt(args.epsilon)}: the samples do not refute it")
         print("\n".join(lines))
     return 1 if exceeds else 0
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from mechdesign.design import design
+    from mechdesign.notions import LDP, PML
+    from mechdesign.paper_examples import PAPER_EXAMPLES
+    from mechdesign.reports import measure_report
+
     prior = np.array(DEMO_PRIOR)
     designs = {
         "ldp": design(LDP(DEMO_EPSILON), prior),
@@ -747,27 +916,28 @@ def _sweep_grid(args: argparse.Namespace) -> dict[str, list[Any]]:
         if not 2 <= n <= CLI_MAX_N:
             raise InvalidInputError(f"--n values must be between 2 and {CLI_MAX_N}; got {n}.")
     if args.task == "design":
+        if args.mechanism is not None:
+            raise InvalidInputError(
+                "--mechanism applies to --task measure and --task envelope; --task design "
+                "designs the optimum under --notion."
+            )
         grid["notion"] = [args.notion]
         if args.c is not None:
             grid["c"] = _axis(args.c, "c", float)
         grid["objective"] = ["bayes" if args.utility == "bayes" else "mutual_information"]
     else:
-        grid["mechanism"] = args.mechanism.split(",")
+        from mechdesign.sweeps import family_name
+
+        # Every name is checked (and made canonical, so that spellings share stored
+        # points) before any point runs: a misspelt family is a usage error, not a row.
+        names = SWEEP_DEFAULT_MECHANISMS if args.mechanism is None else args.mechanism.split(",")
+        grid["mechanism"] = list(dict.fromkeys(family_name(name.strip(), "--mechanism")
+                                               for name in names))
         if args.task == "envelope":
             if args.delta is None:
                 raise InvalidInputError("--delta is required with --task envelope.")
             grid["delta"] = _axis(args.delta, "delta", float)
-    kind, _, reps = args.prior.partition(":")
-    if kind not in ("uniform", "zipf", "dirichlet") or (reps and kind != "dirichlet"):
-        raise InvalidInputError(
-            f"--prior must be uniform, zipf or dirichlet:R (R repetitions); got {args.prior!r}."
-        )
-    try:
-        count = int(reps) if reps else 1
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise InvalidInputError(f"--prior dirichlet:R needs a positive integer R; got {reps!r}.")
+    kind, count = _prior_spec(args.prior, sweep=True)
     grid["prior"] = [kind]
     grid["rep"] = list(range(count))
     return grid
@@ -796,6 +966,7 @@ def _sweep_executor(args: argparse.Namespace) -> Any:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from mechdesign.reproduce._plot import pyplot, save
+    from mechdesign.sweeps import design_task, envelope_task, measure_task, plot_sweep, sweep
 
     grid = _sweep_grid(args)
     task = {"design": design_task, "measure": measure_task,
@@ -843,7 +1014,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit = sub.add_parser("audit", help="print every leakage measure of a kernel")
     audit.add_argument("kernel", help="CSV file, one row per input (decimals or fractions)")
     audit.add_argument(
-        "--prior", default="uniform", help="CSV file with the prior, or 'uniform' (default)"
+        "--prior", default="uniform", help=PRIOR_HELP
     )
     audit.add_argument(
         "--c",
@@ -866,10 +1037,11 @@ def build_parser() -> argparse.ArgumentParser:
     des.add_argument("--epsilon", type=float, default=1.0, help="ε in nats (default 1)")
     des.add_argument("--c", type=float, help="(ε,c)-PML with this c (0 < c <= 1/N)")
     des.add_argument(
-        "--prior", default="uniform", help="CSV file with the prior, or 'uniform' (default)"
+        "--prior", default="uniform", help=PRIOR_HELP
     )
     des.add_argument(
-        "--n", type=int, help="inputs N of a uniform prior (default 4; not with --prior FILE)"
+        "--n", type=int,
+        help="inputs N of a uniform or zipf prior (default 4; not with --prior FILE)"
     )
     des.add_argument(
         "--utility",
@@ -935,7 +1107,7 @@ def build_parser() -> argparse.ArgumentParser:
     env = sub.add_parser("envelope", help="PML quantiles, bounds and the exact PML envelope")
     env.add_argument("kernel", help="CSV file, one row per input (decimals or fractions)")
     env.add_argument(
-        "--prior", default="uniform", help="CSV file with the prior, or 'uniform' (default)"
+        "--prior", default="uniform", help=PRIOR_HELP
     )
     env.add_argument(
         "--delta", type=float, nargs="+", required=True, help="failure probabilities in (0, 1)"
@@ -950,11 +1122,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cmp_.add_argument("--epsilon", type=float, required=True, help="ε in nats")
     cmp_.add_argument("--k", type=int, required=True, help="number of categories")
-    cmp_.add_argument(
-        "--prior",
-        default="uniform",
-        help="uniform (default), zipf (Zipf with exponent 1.1), or a CSV file of k numbers",
-    )
+    cmp_.add_argument("--prior", default="uniform", help=PRIOR_HELP + " of k numbers")
     cmp_.add_argument("--c", type=float, help="design under (ε,c)-PML instead of ε-LDP")
     cmp_.add_argument("--n", type=int, default=1000,
                       help="reports for the estimation MSE (default 1000)")
@@ -966,6 +1134,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="bound the LDP level of an implementation from (input, output) samples",
     )
     aud.add_argument("pairs", help="CSV of (input, output) pairs, one per line")
+    head = aud.add_mutually_exclusive_group()
+    head.add_argument("--header", dest="header", action="store_true", default=None,
+                      help="line 1 names the columns (default: detected only when none of "
+                           "its cells occurs below it in its column and one is not an "
+                           "integer; the output says which line, if any, was the header)")
+    head.add_argument("--no-header", dest="header", action="store_false",
+                      help="every line is a sample")
     aud.add_argument("--confidence", type=float, default=0.99,
                      help="confidence of the lower bound (default 0.99)")
     aud.add_argument("--epsilon", type=float,
@@ -1015,11 +1190,15 @@ def build_parser() -> argparse.ArgumentParser:
     swp.add_argument("--c", help="design --notion pml: c values (comma-separated)")
     swp.add_argument("--utility", choices=["mi", "bayes"], default="mi",
                      help="design: mutual information (default) or Bayes vulnerability")
-    swp.add_argument("--mechanism", default="grr,oue,subset_selection,hadamard_response",
-                     help="measure/envelope: comma-separated families")
+    swp.add_argument("--mechanism",
+                     help="measure/envelope: comma-separated families of "
+                          f"{', '.join(SWEEP_MECHANISMS)} (any case; compare's names such "
+                          "as 'subset selection' or 'Hadamard response' too; default "
+                          f"{','.join(SWEEP_DEFAULT_MECHANISMS)})")
     swp.add_argument("--delta", help="envelope: δ values (comma-separated or start:stop:count)")
     swp.add_argument("--prior", default="uniform",
-                     help="uniform (default), zipf, or dirichlet:R for R Dirichlet(1) priors")
+                     help="uniform (default), zipf (exponent 1.1), or dirichlet:R for R "
+                          "Dirichlet(1) priors (no file: a sweep varies N)")
     swp.add_argument("--out", type=Path, required=True,
                      help="folder for sweep.csv, sweep.png and the store sweep.sqlite")
     swp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")

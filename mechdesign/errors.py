@@ -8,6 +8,7 @@ keeps working for callers that do not know this package.
 from __future__ import annotations
 
 __all__ = [
+    "ExecutorError",
     "InfeasibleError",
     "InvalidInputError",
     "MechDesignError",
@@ -53,6 +54,13 @@ class SolverError(MechDesignError):
 
 def _solver_error(message: str, status: str) -> SolverError:
     return SolverError(message, status=status)
+
+
+class ExecutorError(MechDesignError):
+    """The processes a sweep runs on failed, not the task: its workers die before running
+    any point (while starting, or while loading the task), or the executor refuses work.
+    Nothing is stored for the points it did not run; the message names the cause and the
+    fix."""
 
 
 class TooLargeError(MechDesignError):

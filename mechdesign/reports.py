@@ -94,8 +94,9 @@ ROBUST_LDP_MECHANISMS = ("GRR", "SRR", "IR", "PolyOpt", "PolyOpt-paper", "NR")
 @dataclass(frozen=True)
 class RobustMechanism:
     """A robust-LDP mechanism with what its construction reports besides the kernel
-    (``n_vertices``, certificate and seconds of a design; ``epsilon2``, ``delta2``, ``d``
-    of IR)."""
+    (``method``, ``n_vertices``, certificate and seconds of a design, with column
+    generation's ``columns``, ``iterations``, ``optimality`` and bracket; ``epsilon2``,
+    ``delta2``, ``d`` of IR)."""
 
     name: str
     mechanism: Mechanism
@@ -150,9 +151,12 @@ def robust_ldp_mechanism(
     result = design(notion, p_hat, **{"max_vertices": MAX_VERTICES, **design_options})
     summary = result.summary()
     details = {
+        "method": result.method,
         "n_vertices": summary["n_vertices"],
         "certificate_holds": result.certificate.holds,
         "seconds": summary["seconds"],
+        **{item: summary[item] for item in ("columns", "iterations", "optimality",
+                                            "lower_bound", "upper_bound") if item in summary},
     }
     return RobustMechanism(key, result.mechanism, details)
 
@@ -177,7 +181,9 @@ def rldp_report(
     ``mechanism`` is a name of :data:`ROBUST_LDP_MECHANISMS` (any case; default
     PolyOpt, the default variant). The report has the data summary, the mechanism, its utility
     ``I_P̂(X; Y)`` and NMI (divided by ``H_P̂(X)``), the utilities of GRR and SRR at the
-    same ε, and the exact robust level over the ball with its projection bound.
+    same ε, and the exact robust level over the ball with its projection bound, and
+    ``method``: ``"closed_form"`` for GRR, SRR and IR, else the design's
+    ``"enumeration"`` or ``"column_generation"``.
     ``design_options`` (``method``, ``time_limit``, ``gap``) go to
     :func:`~mechdesign.design.design` for PolyOpt and NR.
     """
@@ -214,6 +220,7 @@ def rldp_report(
         "worst_case": {"output": level.output, "secrets": level.secrets},
         "audit_exact": level.exact,
         "audit_passed": float(level) <= epsilon + AUDIT_ATOL,
+        "method": "closed_form",  # GRR, SRR and IR; a design's details say what ran
         **built.details,
     }
 

@@ -14,12 +14,31 @@ Execution
     a module, not in a notebook cell; pass ``executor="serial"`` to run in this process).
     For a cluster, Dask distributed: ``executor=distributed.Client(address).get_executor()``;
     nothing here is specific to Dask.
+Plain scripts (issue 36)
+    A spawned (or forkserver) worker re-runs the main script's top level when it starts,
+    and ``fork`` is unsafe in a process with threads (BLAS, HiGHS, tqdm), so no start
+    method runs a task defined in an unguarded script on fresh processes. Before starting
+    any worker, the sweep looks for the main script's top-level frame on the call stack; if
+    its current line is not inside an ``if __name__ == "__main__":`` block (read with
+    :mod:`ast` from the script's source), our own pool is not started: the sweep runs
+    serially in this process and warns once per script and process
+    (:class:`SerialFallbackWarning`) that the call must go under that guard to run on
+    processes. The same fallback, with its own warning, serves a task our processes
+    cannot load (it does not pickle, or it lives in the ``__main__`` of an interactive
+    session, a notebook or ``python -c``). A caller's executor is used as given. A worker
+    process that re-imports an unguarded script while it starts exits at once and quietly
+    when that import calls a process sweep (it would otherwise start a pool of its own
+    and die in multiprocessing's bootstrapping check).
 A failed point is a row
     An exception raised by the task is caught in the worker and becomes the point's
     ``error`` (``"TypeName: message"``); the other points go on. A worker that dies (a
     segfault, the out-of-memory killer, a lost Dask worker) loses only the points it was
     running: those are run again, one at a time, and a point that kills its worker a
-    second time is recorded as failed (``"worker died twice: ..."``).
+    second time is recorded as failed (``"worker died twice: ..."``). A loss counts
+    against a point only after a fresh pool of ours has run a no-op and loaded the task:
+    workers that die before running any point are the harness's failure, not the
+    points', and stop the sweep with :class:`~mechdesign.errors.ExecutorError` naming the
+    cause, storing nothing for the points that did not run.
 The store
     SQLite (the standard library's :mod:`sqlite3`), one row per finished point, written
     and committed as soon as the point finishes, keyed by the SHA-256 of the task's
@@ -28,29 +47,39 @@ The store
     every finished point and no half-written one), and several processes may write one
     file at once (write-ahead log, a busy timeout) without corrupting it; Parquet would
     need one file per point to get the same. A rerun computes only the points that are
-    not in the store; stored failures are kept unless ``retry_failed=True``. Share the
-    result with ``DataFrame.to_csv`` (or ``to_parquet``, which needs pyarrow).
+    not in the store; stored failures are kept unless ``retry_failed=True``, except
+    ``"worker died twice"`` rows, which every rerun computes again: a lost worker (the
+    out-of-memory killer under another job's load, a lost Dask worker, or a harness
+    failure stored before issue 36) says nothing certain about the point, and a point that
+    really kills its worker costs two more worker deaths per rerun. Share the result with
+    ``DataFrame.to_csv`` (or ``to_parquet``, which needs pyarrow).
 
 Built-in tasks: :func:`design_task`, :func:`measure_task`, :func:`envelope_task`.
 """
 
 from __future__ import annotations
 
+import ast
 import concurrent.futures as cf
 import functools
 import hashlib
 import itertools
 import json
+import linecache
 import multiprocessing
 import os
 import signal
 import sqlite3
+import sys
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.reduction import ForkingPickler
 from numbers import Integral, Real
 from pathlib import Path
+from types import FrameType
 from typing import Any, Literal
 
 import numpy as np
@@ -69,20 +98,14 @@ from mechdesign._numerics import (
     show,
 )
 from mechdesign._tolerances import COLUMN_GENERATION_GAP
-from mechdesign.comparison import zipf_prior
+from mechdesign.comparison import deployed_protocols, zipf_prior
 from mechdesign.design import design
 from mechdesign.envelope import pml_envelope
-from mechdesign.errors import InvalidInputError, MechDesignError
+from mechdesign.errors import ExecutorError, InvalidInputError
 from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information, pml_level
 from mechdesign.mechanisms import pml_extremal_mechanism
 from mechdesign.notions import LDP, PML
-from mechdesign.protocols import (
-    estimation_mse,
-    generalized_randomized_response,
-    hadamard_response,
-    subset_selection,
-    unary_encoding,
-)
+from mechdesign.protocols import estimation_mse
 
 __all__ = [
     "FAMILIES",
@@ -91,8 +114,11 @@ __all__ = [
     "STORE_BUSY_SECONDS",
     "TASK_MAX_N",
     "THREAD_VARIABLES",
+    "WORKER_DIED",
+    "SerialFallbackWarning",
     "design_task",
     "envelope_task",
+    "family_name",
     "make_prior",
     "measure_task",
     "plot_sweep",
@@ -107,6 +133,9 @@ TASK_MAX_N = 2**16
 STORE_BUSY_SECONDS = 600.0
 #: Pause between attempts to open a store another sweep is creating.
 STORE_RETRY_SECONDS = 0.05
+#: How the error of a point whose worker died twice begins; a rerun computes such a point
+#: again (the module docstring, "The store").
+WORKER_DIED = "worker died twice"
 #: The priors the built-in tasks draw: ``uniform``, ``zipf`` (exponent 1.1) and
 #: ``dirichlet`` (Dirichlet(1), one draw per repetition ``rep``).
 PRIORS = ("uniform", "zipf", "dirichlet")
@@ -133,9 +162,11 @@ def sweep(
     ----------
     task
         A function of keyword arguments, picklable (defined at the top level of a module)
-        unless ``executor="serial"``. It returns a number (column ``value``), a flat record
-        (a dict from column names to numbers, strings, booleans or None) or a list of such
-        records (one row each, all with the point's parameters).
+        to run on processes (a pool of ours runs any other task serially, with a warning;
+        a caller's process pool refuses it by name). It returns a number (column
+        ``value``), a flat record (a dict from column names to numbers, strings, booleans
+        or None) or a list of such records (one row each, all with the point's
+        parameters).
     grid
         A dict of named axes (each a non-empty list of values) whose Cartesian product is
         swept, first axis slowest; or a list of point dicts. Values are numbers, strings,
@@ -148,10 +179,14 @@ def sweep(
         A :class:`concurrent.futures.Executor` (it is used, not shut down), ``"serial"``
         (this process, in grid order), ``"processes"``/None (a pool of local processes
         on every core, stopped at the end) or an int (a pool of that many processes).
+        Called at the top level of a script, outside ``if __name__ == "__main__":``, or
+        with a task processes cannot load, a pool of ours is not started: the sweep runs
+        serially here with one :class:`SerialFallbackWarning` naming the fix.
     progress
         Show a tqdm progress bar on stderr.
     retry_failed
-        Recompute points whose stored row is a failure instead of reusing it.
+        Recompute points whose stored row is a failure instead of reusing it (stored
+        ``"worker died twice"`` rows are always recomputed).
 
     Returns
     -------
@@ -159,6 +194,12 @@ def sweep(
         The axes, the record columns, ``seconds`` (the task's own time; for a stored point
         the time it took when it ran) and ``error`` (empty string unless the point
         failed), in grid order.
+
+    Raises
+    ------
+    mechdesign.errors.ExecutorError
+        When the worker processes die before running any point, or the executor refuses
+        work; the points it did not run are not stored.
 
     Examples
     --------
@@ -173,15 +214,15 @@ def sweep(
         raise InvalidInputError(f"task must be callable; got {show(task)}.")
     progress = check_bool(progress, "progress")
     retry_failed = check_bool(retry_failed, "retry_failed")
+    _refuse_in_starting_worker(executor)
     points = _points(grid)
     name = _task_name(task)
     keys = [_point_key(name, point) for point in points]
     done: dict[str, tuple[list[Record], float, str]] = {}
     database = _Store(store) if store is not None else None
     if database is not None:
-        done = database.load(keys)
-        if retry_failed:
-            done = {k: v for k, v in done.items() if not v[2]}
+        done = {key: outcome for key, outcome in database.load(keys).items()
+                if not outcome[2] or not (retry_failed or outcome[2].startswith(WORKER_DIED))}
     todo = [i for i, key in enumerate(keys) if key not in done]
     results: dict[int, tuple[list[Record], float, str]] = {
         i: done[key] for i, key in enumerate(keys) if key in done
@@ -477,26 +518,231 @@ def _local_pool(workers: int) -> cf.ProcessPoolExecutor:
                                   initializer=_ignore_interrupt)
 
 
+class SerialFallbackWarning(UserWarning):
+    """A sweep asked to run on local processes ran serially in this process instead,
+    because the processes could not run it (the message says why and how to fix it).
+
+    A :class:`UserWarning`: it reports how the caller's script is written, and the results
+    are unaffected."""
+
+
+#: The scripts already warned about in this process: one warning per script, not one per
+#: sweep it runs (the README's block runs two). A task's warning is left to the warnings
+#: filters (by default once per calling line).
+_WARNED: set[str] = set()
+
+
 def _execute(task, points, todo, executor, finished) -> None:
     if executor == "serial":
-        for i in todo:
-            finished(i, _run_point(task, points[i]))
+        _run_serially(task, points, todo, finished)
         return
     if executor is None or executor == "processes":
-        _run_on_pool(task, points, todo, finished, owned=os.cpu_count() or 1, executor=None)
-        return
-    if isinstance(executor, Integral) and not isinstance(executor, bool):
-        _run_on_pool(task, points, todo, finished,
-                     owned=check_positive_int(executor, "executor"), executor=None)
-        return
-    if isinstance(executor, cf.Executor):
+        owned = os.cpu_count() or 1
+    elif isinstance(executor, Integral) and not isinstance(executor, bool):
+        owned = check_positive_int(executor, "executor")
+    elif isinstance(executor, cf.Executor):
+        if isinstance(executor, cf.ProcessPoolExecutor):
+            _check_picklable(task)
         _run_on_pool(task, points, todo, finished, owned=0, executor=executor)
         return
-    raise InvalidInputError(
-        "executor must be a concurrent.futures.Executor, 'serial', 'processes', a number "
-        "of processes or None; "
-        f"got {show(executor)}."
-    )
+    else:
+        raise InvalidInputError(
+            "executor must be a concurrent.futures.Executor, 'serial', 'processes', a number "
+            "of processes or None; "
+            f"got {show(executor)}."
+        )
+    reason = _why_processes_cannot_run(task)
+    if reason is not None:
+        key, message, where = reason
+        if key is None or key not in _WARNED:
+            _warn_at(message, where)
+        if key is not None:
+            _WARNED.add(key)
+        _run_serially(task, points, todo, finished)
+        return
+    _run_on_pool(task, points, todo, finished, owned=owned, executor=None)
+
+
+def _run_serially(task, points, todo, finished) -> None:
+    for i in todo:
+        finished(i, _run_point(task, points[i]))
+
+
+# -- plain scripts: what a spawned worker would do with this call ---------------------------
+
+
+def _starting_worker() -> bool:
+    """True in a worker process that multiprocessing is starting, while it re-imports the
+    parent's main module (spawn/forkserver set ``_inheriting`` on the current process for
+    exactly that span, and multiprocessing's own bootstrapping check reads the same flag;
+    :func:`multiprocessing.parent_process` is still None then: it is set afterwards)."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
+def _refuse_in_starting_worker(executor: object) -> None:
+    """Exit a starting worker quietly instead of sweeping on processes from it.
+
+    Reached when a worker re-imports an unguarded script whose top level starts a process
+    sweep: the parent's own check (:func:`_unguarded_script_call`) keeps our pool from
+    starting such workers, so this serves a caller's spawn pool, or a script whose guard
+    could not be read. Exiting (rather than returning an empty table) keeps the worker
+    from running the rest of the script (writing its files); the parent sees its pool
+    break and raises :class:`ExecutorError` naming the fix (for a pool of ours, after a
+    fresh pool failed to start: :func:`_check_fresh_workers`), instead of one traceback
+    per worker. A serial sweep, threads or Dask are
+    left alone (they do not start processes from the starting worker).
+    """
+    processes = (executor is None or executor == "processes"
+                 or isinstance(executor, cf.ProcessPoolExecutor)
+                 or (isinstance(executor, Integral) and not isinstance(executor, bool)))
+    if processes and _starting_worker():
+        raise SystemExit(1)
+
+
+def _why_processes_cannot_run(task) -> tuple[str | None, str, tuple[str, int] | None] | None:
+    """Why a pool of ours cannot run this sweep, as ``(key, warning, (file, line) or
+    None)`` (a script's key gives its warning once per process), or None when it can."""
+    call = _unguarded_script_call()
+    if call is not None:
+        path, line = call
+        return (f"script:{path}", (
+            f"{os.path.basename(path)} calls md.sweep at its top level (line {line}), "
+            "outside `if __name__ == '__main__':`; worker processes re-run the script's "
+            "top level when they start, so this sweep runs serially in this process. Put "
+            "the call under `if __name__ == '__main__':` to run it on processes (or pass "
+            "executor='serial' to say so)."), call)
+    try:
+        _check_picklable(task)
+    except InvalidInputError as exc:
+        return None, (
+            f"{exc} This sweep runs serially in this process."), None
+    if _defined_in_unimportable_main(task):
+        return None, (
+            f"the task {_task_name(task)} is defined in the __main__ of an interactive "
+            "session, a notebook or `python -c`, which worker processes cannot import, so "
+            "this sweep runs serially in this process. Define the task in a module (a .py "
+            "file) to run it on processes (or pass executor='serial' to say so)."), None
+    return None
+
+
+def _unguarded_script_call() -> tuple[str, int] | None:
+    """``(script, line)`` when this call runs from the main script's top level outside
+    ``if __name__ == "__main__":``; None otherwise.
+
+    The main script's ``<module>`` frame is the frame on the stack whose globals are
+    ``sys.modules["__main__"]``'s; its current line is the top-level statement running
+    (the call itself, or the call of a function that sweeps). An interactive session, a
+    notebook or ``python -c`` has no ``__file__`` and spawn re-runs nothing there. When the
+    source cannot be read or parsed, the call counts as guarded (the pool then starts, and
+    a worker that cannot start is caught after the fact: :func:`_check_fresh_workers`).
+    """
+    main = sys.modules.get("__main__")
+    if main is None or not getattr(main, "__file__", None):
+        return None
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None and not (frame.f_code.co_name == "<module>"
+                                     and frame.f_globals is vars(main)):
+        frame = frame.f_back
+    if frame is None:  # called from a thread or a callback, not the script's top level
+        return None
+    path, line = frame.f_code.co_filename, frame.f_lineno
+    guarded = _guarded_lines(path, frame.f_globals)
+    if guarded is None or any(first <= line <= last for first, last in guarded):
+        return None
+    return path, line
+
+
+def _guarded_lines(path: str, module_globals: dict[str, Any]) -> list[tuple[int, int]] | None:
+    """The line spans of the bodies of ``if __name__ == "__main__":`` blocks of a source
+    file (either operand order; an ``else`` branch is not guarded), or None when the
+    source cannot be read or parsed."""
+    source = "".join(linecache.getlines(path, module_globals))
+    if not source:
+        return None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_main_test(node.test):
+            spans.append((node.body[0].lineno, node.body[-1].end_lineno or node.lineno))
+    return spans
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)):
+        return False
+    operands = [test.left, test.comparators[0]]
+    names = [o.id for o in operands if isinstance(o, ast.Name)]
+    texts = [o.value for o in operands if isinstance(o, ast.Constant)]
+    return names == ["__name__"] and texts == ["__main__"]
+
+
+def _check_picklable(task) -> None:
+    """Raise InvalidInputError when the task cannot be sent to a worker process (a lambda,
+    a local function): it would fail every point, not one."""
+    try:
+        ForkingPickler.dumps(task)
+    except Exception as exc:  # pickle raises PicklingError, AttributeError or TypeError
+        raise InvalidInputError(
+            f"the task {_task_name(task)} cannot be sent to worker processes (it does not "
+            f"pickle: {_describe(exc)}); define it at the top level of a module to run it "
+            "on processes, or pass executor='serial'."
+        ) from exc
+
+
+def _defined_in_unimportable_main(task) -> bool:
+    """A task in ``__main__`` that spawned workers cannot re-create: the main module has
+    neither a file nor a module name to re-import (an interactive session, ``python -c``;
+    spawn's own rule, :func:`multiprocessing.spawn.get_preparation_data`)."""
+    func = task.func if isinstance(task, functools.partial) else task
+    if getattr(func, "__module__", None) != "__main__":
+        return False
+    main = sys.modules.get("__main__")
+    return not (getattr(main, "__file__", None)
+                or getattr(getattr(main, "__spec__", None), "name", None))
+
+
+def _warn_at(message: str, where: tuple[str, int] | None) -> None:
+    """Warn at the script's line (``where``) or at the caller of :func:`sweep`."""
+    if where is None:
+        warnings.warn(message, SerialFallbackWarning, stacklevel=4)
+        return
+    warnings.warn_explicit(message, SerialFallbackWarning, where[0], where[1],
+                           module="__main__")
+
+
+# -- processes ----------------------------------------------------------------------------
+
+
+def _noop(task: object = None) -> bool:
+    """What a probe runs: nothing (the worker only starts and, given a task, loads it)."""
+    return True
+
+
+def _check_fresh_workers(pool: cf.ProcessPoolExecutor, task) -> None:
+    """Raise :class:`ExecutorError` when a fresh pool's workers die before running any
+    point: first a no-op (can a worker start at all?), then a no-op given the task (can a
+    worker load it?). Run after a pool broke and before its losses count against points."""
+    try:
+        pool.submit(_noop).result()
+    except BrokenProcessPool:
+        raise ExecutorError(
+            "the sweep's worker processes die while starting, before running any point "
+            "(no point was stored as failed). A worker re-runs the main script's top "
+            "level: put the script's md.sweep call under `if __name__ == '__main__':`, or "
+            "pass executor='serial'."
+        ) from None
+    try:
+        pool.submit(_noop, task).result()
+    except BrokenProcessPool:
+        raise ExecutorError(
+            f"the sweep's worker processes die loading the task {_task_name(task)}, before "
+            "running any point (no point was stored as failed): define the task in a "
+            "module the workers can import, or pass executor='serial'."
+        ) from None
 
 
 def _run_on_pool(task, points, todo, finished, *, owned: int,
@@ -509,10 +755,12 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
     that can be attributed (a suspect running alone, or an executor that fails one
     future, as Dask does for a lost worker) is a strike; a point's second strike records
     it as failed. So a point that kills its worker is retried once, alone, and an
-    innocent neighbour is never failed for it. A broken pool of ours is replaced; a
-    caller's executor is not ours to replace, and when it refuses work the sweep stops
-    (the store keeps what is done). ``owned`` is the size of our pool (0: use
-    ``executor``).
+    innocent neighbour is never failed for it. A broken pool of ours is replaced, and the
+    replacement must first run a no-op and load the task (:func:`_check_fresh_workers`)
+    before the strikes count: workers that cannot start are the harness's failure, raised
+    as :class:`ExecutorError`, never stored as the points'. A caller's executor is not
+    ours to replace, and when it breaks or refuses work the sweep stops (the store keeps
+    what is done). ``owned`` is the size of our pool (0: use ``executor``).
     """
     pool = _local_pool(owned) if owned else executor
     width = _width(pool)
@@ -524,7 +772,7 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
     def lose(i: int, exc: BaseException) -> None:
         losses[i] = losses.get(i, 0) + 1
         if losses[i] >= 2:
-            finished(i, ([], 0.0, f"worker died twice: {_describe(exc)}"))
+            finished(i, ([], 0.0, f"{WORKER_DIED}: {_describe(exc)}"))
         else:
             suspects.append(i)
 
@@ -532,7 +780,7 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
         try:
             running[pool.submit(_run_point, task, points[i])] = i
         except RuntimeError as exc:  # BrokenExecutor, or shut down
-            raise MechDesignError(
+            raise ExecutorError(
                 f"the executor refused work ({_describe(exc)}); the finished points are "
                 "in the store: rerun with a working executor to compute the rest"
             ) from exc
@@ -552,6 +800,7 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
                 # A broken pool fails every future it holds: collect them all.
                 done = cf.wait(running).done
             broken = False
+            lost: list[tuple[int, BaseException]] = []
             for future in done:
                 i = running.pop(future)
                 exc = future.exception()
@@ -560,19 +809,19 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
                 elif isinstance(exc, BrokenProcessPool):
                     broken = True
                     if alone:
-                        lose(i, exc)
+                        lost.append((i, exc))
                     else:
                         suspects.append(i)  # not attributable: run it alone, no strike
                 else:  # the executor lost this point's worker
-                    lose(i, exc)
+                    lost.append((i, exc))
             if broken:
                 if not owned:
-                    raise MechDesignError(
-                        "the executor's process pool broke (a worker died); the finished "
-                        "points are in the store: rerun with a working executor"
-                    )
+                    raise ExecutorError(_broken_pool_message())
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = _local_pool(owned)
+                _check_fresh_workers(pool, task)
+            for i, exc in lost:
+                lose(i, exc)
     except KeyboardInterrupt:
         for future in running:
             future.cancel()
@@ -582,6 +831,17 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
     finally:
         if owned:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _broken_pool_message() -> str:
+    message = ("the executor's process pool broke (a worker died); the finished points are "
+               "in the store: rerun with a working executor")
+    call = _unguarded_script_call()
+    if call is not None:
+        message += (f". {os.path.basename(call[0])} calls md.sweep at its top level (line "
+                    f"{call[1]}) and a spawned worker re-runs it: put the call under "
+                    "`if __name__ == '__main__':`")
+    return message
 
 
 def _describe(exc: BaseException) -> str:
@@ -680,20 +940,44 @@ def design_task(
     }
 
 
-#: The mechanism families :func:`measure_task` and :func:`envelope_task` build.
-FAMILIES = ("grr", "oue", "subset_selection", "hadamard_response", "pml_extremal")
+#: The mechanism families :func:`measure_task` and :func:`envelope_task` build, by their
+#: canonical names: the deployed protocols of :func:`mechdesign.compare` (GRR, OUE, SUE,
+#: subset selection, OLH, Hadamard response, built exactly as ``compare`` builds them) and
+#: the PML-extremal mechanism for the prior.
+FAMILIES = ("grr", "oue", "sue", "subset_selection", "olh", "hadamard_response",
+            "pml_extremal")
+
+#: ``compare``'s name (:func:`mechdesign.comparison.deployed_protocols`) of each family.
+_COMPARE_NAMES = {"grr": "GRR", "oue": "OUE", "sue": "SUE (RAPPOR)",
+                  "subset_selection": "subset selection", "olh": "OLH",
+                  "hadamard_response": "Hadamard response"}
+
+
+def family_name(mechanism: object, name: str = "mechanism") -> str:
+    """The canonical name (one of :data:`FAMILIES`) of a mechanism family.
+
+    Accepted spellings: a name of :data:`FAMILIES`, ``compare``'s name of the same
+    protocol (``"GRR"``, ``"SUE (RAPPOR)"``, ``"subset selection"``, ``"Hadamard
+    response"``), and either with any case and with spaces or hyphens for underscores
+    (``"subset-selection"``); ``"rappor"`` is SUE. Anything else raises
+    :class:`~mechdesign.errors.InvalidInputError` naming ``name`` and the valid names.
+    """
+    if isinstance(mechanism, str):
+        key = mechanism.lower().replace(" ", "_").replace("-", "_")
+        key = {"sue_(rappor)": "sue", "rappor": "sue"}.get(key, key)
+        if key in FAMILIES:
+            return key
+    raise InvalidInputError(
+        f"{name} must be one of {', '.join(FAMILIES)} (any case; compare's names such as "
+        f"'subset selection' too); got {show(mechanism)}."
+    )
 
 
 def _family(mechanism: str, epsilon: float, n: int, prior: np.ndarray):
-    check_choice(mechanism, "mechanism", FAMILIES)
-    builders = {
-        "grr": lambda: generalized_randomized_response(n, epsilon),
-        "oue": lambda: unary_encoding(n, epsilon),
-        "subset_selection": lambda: subset_selection(n, epsilon),
-        "hadamard_response": lambda: hadamard_response(n, epsilon),
-        "pml_extremal": lambda: pml_extremal_mechanism(epsilon, prior),
-    }
-    return builders[mechanism]()
+    key = family_name(mechanism)
+    if key == "pml_extremal":
+        return pml_extremal_mechanism(epsilon, prior)
+    return deployed_protocols(n, epsilon)[_COMPARE_NAMES[key]]()
 
 
 def measure_task(mechanism: str, epsilon: float, n: int, prior: str = "uniform",
@@ -702,7 +986,9 @@ def measure_task(mechanism: str, epsilon: float, n: int, prior: str = "uniform",
     ``bayes_vulnerability``, ``ldp_level``, ``pml_level`` (for the prior), ``mse`` (the
     expected squared ℓ2 error of the frequency estimate from ``samples`` reports,
     :func:`mechdesign.estimation_mse`) and ``outputs``. ``mechanism`` is one of
-    :data:`FAMILIES`."""
+    :data:`FAMILIES` or another spelling :func:`family_name` accepts (``compare``'s
+    names); anything else raises :class:`~mechdesign.errors.InvalidInputError` naming
+    ``mechanism`` and the valid names."""
     n = _check_task_n(n)
     samples = check_int(samples, "samples", low=1)
     p = make_prior(prior, n, rep)
@@ -721,7 +1007,8 @@ def envelope_task(mechanism: str, epsilon: float, n: int, delta: float,
                   prior: str = "uniform", rep: int = 0) -> Record:
     """The PML envelope ε_c(δ) of a mechanism family at one δ
     (:func:`mechdesign.pml_envelope`): ``envelope`` (the certified value, nats),
-    ``upper`` (the upper end of its bracket) and ``bad_mass``."""
+    ``upper`` (the upper end of its bracket) and ``bad_mass``. ``mechanism`` is as for
+    :func:`measure_task`."""
     n = _check_task_n(n)
     p = make_prior(prior, n, rep)
     envelope = pml_envelope(_family(mechanism, check_epsilon(epsilon), n, p), p, delta)

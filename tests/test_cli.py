@@ -465,3 +465,251 @@ def test_design_n_out_of_range_is_refused(capsys, n):
     err = capsys.readouterr().err
     assert "--n must be between 2 and" in err
     assert "Traceback" not in err
+
+
+# -- issue 36, items 3-6: the command line's edges, through the installed command ---------
+
+
+def _zipf(n: int, exponent: float = 1.1) -> np.ndarray:
+    """Zipf(1.1) on n categories, written out here: P(i) ∝ (i + 1)^(−s)."""
+    weights = np.array([(i + 1) ** -exponent for i in range(n)])
+    return weights / weights.sum()
+
+
+def _mutual_information(kernel: np.ndarray, prior: np.ndarray) -> float:
+    """I(X;Y) in nats, summed term by term (independent of mechdesign.leakage)."""
+    total = 0.0
+    outputs = prior @ kernel
+    for x, p in enumerate(prior):
+        for y, k in enumerate(kernel[x]):
+            if p > 0 and k > 0:
+                total += p * k * math.log(k / outputs[y])
+    return total
+
+
+def _pairs_file(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "pairs.csv"
+    path.write_text(text)
+    return str(path)
+
+
+def test_audit_samples_keeps_a_text_first_row_whose_labels_recur(tmp_path):
+    """Item 3: ``a,x / b,y / a,y / b,x`` is four samples (line 1 is data: its labels recur
+    below), and both columns are strings in the JSON."""
+    path = _pairs_file(tmp_path, "a,x\nb,y\na,y\nb,x\n")
+    done = _run("audit-samples", path, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["n_pairs"] == 4
+    assert report["header"] is None
+    assert sorted(report["inputs"]) == ["a", "b"]
+    assert sorted(report["outputs"]) == ["x", "y"]
+    text = _run("audit-samples", path, "--epsilon", "1")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("audit of 4 samples: 2 inputs, 2 outputs")
+    assert "no header: every line is a sample" in text.stdout
+
+
+def test_audit_samples_header_detected_declared_or_refused_and_named(tmp_path):
+    """Item 3: a header is read when unambiguous or declared, and the output names its
+    line (blank lines count: the header here is line 2); ``--no-header`` keeps it."""
+    path = _pairs_file(tmp_path, "\ninput,output\n0,1\n1,0\n0,0\n1,1\n")
+    detected = json.loads(_run("audit-samples", path, "--json").stdout)
+    assert detected["n_pairs"] == 4
+    assert detected["header"] == {"line": 2, "cells": ["input", "output"], "how": "detected"}
+    assert all(type(v) is int for v in detected["inputs"] + detected["outputs"])
+    text = _run("audit-samples", path).stdout
+    assert "line 2 (input, output) read as the header (detected" in text
+    kept = json.loads(_run("audit-samples", path, "--json", "--no-header").stdout)
+    assert kept["n_pairs"] == 5
+    assert kept["header"] is None
+    # With the header kept as a sample, each column has text: every label is a string.
+    assert all(type(v) is str for v in kept["inputs"] + kept["outputs"])
+    declared = json.loads(
+        _run("audit-samples", _pairs_file(tmp_path, "a,x\nb,y\na,y\nb,x\n"), "--json",
+             "--header").stdout)
+    assert declared["n_pairs"] == 3
+    assert declared["header"] == {"line": 1, "cells": ["a", "x"], "how": "declared"}
+    both = _run("audit-samples", path, "--header", "--no-header")
+    assert both.returncode == 2
+    assert "Traceback" not in both.stderr
+
+
+def test_audit_samples_json_types_each_column_consistently(tmp_path):
+    """Item 3: integer inputs stay integers and text outputs stay strings, in the lists
+    and in the witness alike; 40 samples where input 0 always gives x and input 1 always
+    y show an unbounded ratio, so the lower bound is positive and a witness exists."""
+    path = _pairs_file(tmp_path, "0,x\n1,y\n" * 20)
+    done = _run("audit-samples", path, "--json", "--epsilon", "0.5")
+    assert done.returncode == 1, done.stderr  # the samples exceed the claim
+    report = json.loads(done.stdout)
+    assert report["n_pairs"] == 40
+    assert sorted(report["inputs"]) == [0, 1]
+    assert sorted(report["outputs"]) == ["x", "y"]
+    x, x_other, y = report["witness"]
+    assert {x, x_other} == {0, 1}
+    assert type(x) is int
+    assert type(x_other) is int
+    assert y in ("x", "y")
+    assert report["lower_bound"] > 0.5
+
+
+def test_audit_samples_text_is_grammatical(tmp_path):
+    path = _pairs_file(tmp_path, "0,x\n1,x\n")
+    done = _run("audit-samples", path, "--epsilon", "1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("audit of 2 samples: 2 inputs, 1 output\n")
+    assert "the samples does" not in done.stdout
+    assert "does not exceed the claimed epsilon = 1" in done.stdout
+
+
+def test_sweep_refuses_an_unknown_mechanism_before_any_point(tmp_path):
+    """Item 4: exit 2, one line naming --mechanism and every valid name, nothing stored."""
+    from mechdesign.sweeps import FAMILIES
+
+    out = tmp_path / "sweep"
+    done = _run("sweep", "--task", "measure", "--mechanism", "grr,foo", "--epsilon", "1",
+                "--n", "4", "--out", str(out))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr
+    assert "--mechanism" in done.stderr
+    assert "'foo'" in done.stderr
+    assert all(name in done.stderr for name in FAMILIES)
+    assert not out.exists()
+    with pytest.raises(md.InvalidInputError, match=r"mechanism must be one of grr, oue"):
+        md.measure_task("foo", 1.0, 4)
+    with pytest.raises(md.InvalidInputError, match=r"mechanism must be one of .*pml_extremal"):
+        md.envelope_task("randomised response", 1.0, 4, 0.1)
+
+
+def test_sweep_help_lists_the_mechanisms_and_they_are_the_tasks_names():
+    from mechdesign.cli import SWEEP_MECHANISMS
+    from mechdesign.sweeps import FAMILIES
+
+    assert SWEEP_MECHANISMS == FAMILIES
+    done = _run("sweep", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    for name in FAMILIES:
+        assert name in text
+
+
+def test_sweep_accepts_compares_names_and_measures_what_compare_measures(tmp_path):
+    """Item 4: every protocol name of ``compare`` is a sweep family; the sweep's mutual
+    information of each equals the row ``compare`` prints for it."""
+    k, eps = 4, 1.0
+    table = md.compare(md.LDP(eps), np.full(k, 1.0 / k), n=100)
+    protocols = table[table["kind"] == "protocol"]
+    names = list(protocols["mechanism"])
+    assert len(names) == 6
+    out = tmp_path / "sweep"
+    done = _run("sweep", "--task", "measure", "--mechanism", ",".join(names), "--epsilon",
+                str(eps), "--n", str(k), "--workers", "1", "--quiet", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "6 rows (0 failed)" in done.stdout
+    import pandas as pd
+
+    swept = pd.read_csv(out / "sweep.csv").set_index("mechanism")
+    canonical = {"GRR": "grr", "OUE": "oue", "SUE (RAPPOR)": "sue",
+                 "subset selection": "subset_selection", "OLH": "olh",
+                 "Hadamard response": "hadamard_response"}
+    for row in protocols.itertuples():
+        assert swept.loc[canonical[row.mechanism], "mutual_information"] == pytest.approx(
+            row.mutual_information, rel=1e-12, abs=1e-15)
+
+
+def test_prior_zipf_is_read_alike_by_every_subcommand(kernel_csv, tmp_path):
+    """Item 5: ``--prior zipf`` is Zipf(1.1) in design, audit, envelope and compare."""
+    done = _run("design", "--notion", "ldp", "--prior", "zipf", "--n", "5", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    kernel = np.array(report["mechanism"])
+    assert kernel.shape[0] == 5
+    # The utility is the mutual information under Zipf(1.1), not under a uniform prior.
+    assert report["utility"] == pytest.approx(_mutual_information(kernel, _zipf(5)),
+                                              rel=1e-9, abs=1e-12)
+    audit = json.loads(_run("audit", str(kernel_csv), "--prior", "zipf", "--json").stdout)
+    assert audit["prior"] == pytest.approx(_zipf(5).tolist(), rel=1e-12)
+    compare = json.loads(_run("compare", "--epsilon", "1", "--k", "3", "--prior", "zipf",
+                              "--json").stdout)
+    assert compare["prior"] == pytest.approx(_zipf(3).tolist(), rel=1e-12)
+    envelope = _run("envelope", str(kernel_csv), "--delta", "0.1", "--prior", "zipf", "--json")
+    assert envelope.returncode == 0, envelope.stderr
+    helptext = " ".join(_run("design", "--help").stdout.split())
+    assert "zipf (Zipf with exponent 1.1)" in helptext
+
+
+def test_prior_names_files_and_refusals_are_shared(tmp_path):
+    """Item 5: ``./zipf`` is a file; dirichlet:R belongs to sweep; sweep takes no file."""
+    (tmp_path / "zipf").write_text("0.25,0.75\n")
+    done = subprocess.run([*_command(), "design", "--notion", "ldp", "--prior", "./zipf",
+                           "--json"], capture_output=True, text=True, timeout=600,
+                          cwd=tmp_path, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["n_inputs"] == 2
+    refused = _run("design", "--notion", "ldp", "--prior", "dirichlet:3")
+    assert refused.returncode == 2
+    assert "applies to mechdesign sweep only" in refused.stderr
+    no_file = _run("sweep", "--epsilon", "1", "--n", "4", "--prior", str(tmp_path / "zipf"),
+                   "--out", str(tmp_path / "out"))
+    assert no_file.returncode == 2
+    assert "--prior must be uniform, zipf or dirichlet:R" in no_file.stderr
+
+
+def test_design_names_the_method_and_ldp_counts_its_vertices():
+    """Item 6: enumeration prints its vertex count; for ε-LDP on N inputs the section's
+    vertices are the normalised {1, e^ε}^N patterns but the constant one: 2^N − 2."""
+    done = _run("design", "--notion", "ldp", "--n", "5")
+    assert done.returncode == 0, done.stderr
+    assert "enumeration: 30 vertices" in done.stdout
+    assert "x=4 " in done.stdout  # kernel rows carry their input
+    cg = _run("design", "--notion", "ldp", "--n", "5", "--method", "column_generation")
+    assert cg.returncode == 0, cg.stderr
+    assert "column generation:" in cg.stdout
+    assert "iterations" in cg.stdout
+    assert "vertices" not in cg.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "method"),
+    [
+        (["--notion", "ldp", "--n", "3"], "enumeration"),
+        (["--notion", "ldp", "--n", "3", "--method", "column_generation"], "column_generation"),
+        (["--notion", "pml", "--c", "0.1", "--n", "4"], "enumeration"),
+        (["--notion", "rldp", "--sensitive", "secret", "--other", "other"], "enumeration"),
+        (["--notion", "rldp", "--sensitive", "secret", "--other", "other", "--method",
+          "column_generation"], "column_generation"),
+        (["--notion", "rldp", "--sensitive", "secret", "--other", "other", "--mechanism",
+          "srr"], "closed_form"),
+    ],
+)
+def test_every_design_json_has_its_method(pair_csv, args, method):
+    done = _run("design", *args, *(["--data", str(pair_csv)] if "rldp" in args else []),
+                "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["method"] == method
+
+
+def test_design_rldp_by_column_generation_says_so_and_labels_the_kernel(pair_csv):
+    """Item 6: the rldp text names column generation (not "vertices enumerated"), its
+    bracket, and labels each kernel row with its (s, u) from the data; column generation
+    reaches the optimum that enumeration certifies."""
+    base = ["design", "--notion", "rldp", "--data", str(pair_csv), "--sensitive", "secret",
+            "--other", "other"]
+    done = _run(*base, "--method", "column_generation")
+    assert done.returncode == 0, done.stderr
+    assert "vertices enumerated" not in done.stdout
+    assert "column generation:" in done.stdout
+    assert "certified bracket" in done.stdout
+    rows = [line.split()[:2] for line in done.stdout.splitlines() if line.startswith("    (")]
+    # S-major, each column's labels sorted by frequency (s2: 83 records, u2: 67).
+    assert rows == [["(s2,", "u2)"], ["(s2,", "u1)"], ["(s1,", "u2)"], ["(s1,", "u1)"]]
+    cg = json.loads(_run(*base, "--method", "column_generation", "--json").stdout)
+    enumerated = json.loads(_run(*base, "--method", "enumeration", "--json").stdout)
+    assert cg["lower_bound"] <= enumerated["utility"] + 1e-9 <= cg["upper_bound"] + 2e-9
+    assert cg["utility"] == pytest.approx(enumerated["utility"], abs=1e-7)
+    srr = _run(*base, "--mechanism", "srr").stdout
+    header = next(line for line in srr.splitlines() if line.strip().startswith("(s2, u2)"))
+    assert header.split("  ")[-1].strip() == "(s1, u1)"  # SRR's outputs are labelled too

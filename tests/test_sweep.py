@@ -4,6 +4,7 @@ and shared safely; the built-in tasks equal the direct calls."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import signal
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import types
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,8 +22,8 @@ import pandas as pd
 import pytest
 
 import mechdesign as md
-from mechdesign.errors import InvalidInputError
-from mechdesign.sweeps import make_prior
+from mechdesign.errors import ExecutorError, InvalidInputError
+from mechdesign.sweeps import WORKER_DIED, SerialFallbackWarning, make_prior
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,10 +38,24 @@ def square_or_fail(x: int, y: str = "a") -> dict:
     return {"square": x * x, "label": f"{y}{x}", "root": math.sqrt(x)}
 
 
+#: When set (a file path) in a worker's environment, :func:`logged_slow` holds every
+#: point x >= 3 until that file exists: a sweep then stores exactly points 0, 1 and 2 and
+#: waits, an event a test can act on without guessing how long a point takes.
+GATE = "MECHDESIGN_TEST_SWEEP_GATE"
+
+
 def logged_slow(x: int, log: str, pause: float = 0.2) -> float:
-    """Appends x to ``log`` (one line per computation), sleeps, returns x / 2."""
+    """Appends x to ``log`` (one line per computation), sleeps, returns x / 2 (first
+    waiting at the :data:`GATE`, when one is set, for x >= 3)."""
     with open(log, "a") as handle:
         handle.write(f"{x}\n")
+    gate = os.environ.get(GATE)
+    if gate and x >= 3:
+        # Bounded, so that a worker left behind by a failed test ends on its own.
+        for _ in range(30_000):
+            if os.path.exists(gate):
+                break
+            time.sleep(0.01)
     time.sleep(pause)
     return x / 2
 
@@ -218,19 +234,22 @@ def test_an_interrupted_sweep_resumes_with_only_the_missing_points(tmp_path, sig
     store, log, n = tmp_path / "s.sqlite", tmp_path / "log.txt", 16
     script = tmp_path / "run.py"
     script.write_text(_sweep_script(store, log, executor, n))
-    proc = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
+    gate = tmp_path / "gate"  # never opened while the run lives: points >= 3 wait at it
+    proc = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, GATE: str(gate)})
+    deadline = time.monotonic() + 300  # a watchdog only: the event is the third point
     while _stored(store) < 3:
         assert proc.poll() is None, proc.stderr.read()
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    proc.send_signal(sig)
+    proc.send_signal(sig)  # points 0-2 are stored, every other one is held at the gate
     proc.wait(timeout=60)
+    gate.touch()  # lets any worker the interrupt left behind finish
     assert proc.returncode != 0
     if sig == signal.SIGINT:
         assert proc.stderr.read().count("Traceback") <= 1  # the parent's only
     done = _stored(store)
-    assert 3 <= done < n
+    assert done == 3
     log.write_text("")
     table = md.sweep(logged_slow, {"x": list(range(n)), "log": [str(log)]}, store=store,
                      executor="serial", progress=False)
@@ -268,13 +287,20 @@ def test_sweeps_opening_one_new_store_at_once_all_succeed(tmp_path):
     # at the same instant. (The race is rare: seen once in a CI run, in
     # test_two_sweeps_writing_one_store_do_not_corrupt_it; this does not reproduce it
     # on demand.)
-    store = tmp_path / "s.sqlite"
-    start = time.time() + 2.0
-    code = (f"import time; from mechdesign.sweeps import _Store\n"
-            f"time.sleep(max(0.0, {start!r} - time.time()))\n"
+    store, go = tmp_path / "s.sqlite", tmp_path / "go"
+    # A barrier, not a start time: each process says it is ready (imports done), then
+    # polls every millisecond until the parent, having heard all six, creates ``go``.
+    code = (f"import os, time; from mechdesign.sweeps import _Store\n"
+            f"print('ready', flush=True)\n"
+            f"end = time.monotonic() + 300  # a watchdog only\n"
+            f"while not os.path.exists({str(go)!r}) and time.monotonic() < end:\n"
+            f"    time.sleep(0.001)\n"
             f"_Store({str(store)!r}).close(); print('open')")
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    for proc in procs:
+        assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
+    go.touch()
     for proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
@@ -423,3 +449,174 @@ def test_plot_sweep_refuses_unknown_columns():
         md.plot_sweep(table, "epsilon", "utility")
     with pytest.raises(InvalidInputError, match="table must be a pandas DataFrame"):
         md.plot_sweep([1, 2], "epsilon", "value")
+
+
+# -- plain scripts (issue 36) --------------------------------------------------------------
+
+SMALL_GRID = {"epsilon": [0.5, 1], "c": [0.01, 0.05], "n": [4, 8]}
+DESIGN_GRID = {"notion": ["ldp", "pml"], "epsilon": [0.5, 1], "n": [3],
+               "prior": ["dirichlet"], "rep": [0, 1]}
+FIX = "if __name__ == '__main__':"
+
+
+def _script_body(store: Path, executor: str) -> str:
+    """The README's sweep block, small, with a task defined in the script that reports
+    which process ran it; prints one JSON line."""
+    return textwrap.dedent(f"""\
+        table = md.sweep(md.dobrushin_bound, {SMALL_GRID!r}{executor})
+        stored = md.sweep(md.design_task, {DESIGN_GRID!r}, store={str(store)!r}{executor})
+        pids = md.sweep(pid, {{"x": [1, 2, 3, 4]}}{executor})
+        print(json.dumps({{"parent": os.getpid(), "pids": pids["pid"].tolist(),
+                          "values": table["value"].tolist(),
+                          "errors": [*table["error"], *stored["error"], *pids["error"]],
+                          "rows": [len(table), len(stored)]}}))
+    """)
+
+
+def _run_script(path: Path, source: str) -> subprocess.CompletedProcess:
+    path.write_text(source)
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          cwd=path.parent, timeout=120)
+
+
+SCRIPT_HEAD = textwrap.dedent("""\
+    import json
+    import os
+
+    import mechdesign as md
+
+
+    def pid(x):
+        return {"pid": os.getpid()}
+
+
+""")
+
+
+def _check_script_tables(out: dict, store: Path) -> None:
+    assert out["rows"] == [8, 8]  # exact: row counts
+    assert out["errors"] == [""] * 20  # exact: no failed row
+    points = [(e, c, n) for e in SMALL_GRID["epsilon"] for c in SMALL_GRID["c"]
+              for n in SMALL_GRID["n"]]
+    np.testing.assert_allclose(out["values"], [md.dobrushin_bound(*p) for p in points],
+                               rtol=1e-15)
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT COUNT(*), SUM(error != '') FROM points").fetchone() == (8, 0)
+
+
+def test_an_unguarded_script_runs_serially_with_one_warning_naming_the_fix(tmp_path):
+    # Issue 36: saved as a script without the guard, the README's block respawned workers
+    # (spawn re-runs the script), printed hundreds of tracebacks and stored every point as
+    # "worker died twice". Now the sweep sees the unguarded call before starting a worker.
+    store = tmp_path / "results" / "designs.sqlite"
+    done = _run_script(tmp_path / "sweep.py", SCRIPT_HEAD + _script_body(store, ""))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("SerialFallbackWarning") == 1  # one, for three sweeps
+    assert FIX in done.stderr
+    assert "sweep.py" in done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    _check_script_tables(out, store)
+    assert set(out["pids"]) == {out["parent"]}  # ran in the script's own process
+
+
+def test_a_guarded_script_still_runs_on_processes(tmp_path):
+    store = tmp_path / "designs.sqlite"
+    body = textwrap.indent(_script_body(store, ", executor=2, progress=False"), "    ")
+    done = _run_script(tmp_path / "sweep.py",
+                       SCRIPT_HEAD + 'if __name__ == "__main__":\n' + body)
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    _check_script_tables(out, store)
+    assert out["parent"] not in out["pids"]  # the task defined in the script ran elsewhere
+
+
+def test_workers_that_die_while_starting_stop_the_sweep_and_store_nothing(tmp_path):
+    # The guard is there, but the script's top level kills every worker as it re-imports
+    # the script: a harness failure, not the points'.
+    store = tmp_path / "s.sqlite"
+    source = textwrap.dedent(f"""\
+        import os
+
+        import mechdesign as md
+        from mechdesign.errors import ExecutorError
+
+        if __name__ == "__mp_main__":  # a spawned worker re-importing this script
+            os._exit(3)  # cannot start
+
+        if __name__ == "__main__":
+            try:
+                md.sweep(md.dobrushin_bound, {SMALL_GRID!r}, store={str(store)!r},
+                         executor=2, progress=False)
+            except ExecutorError as exc:
+                print("ExecutorError:", exc)
+    """)
+    done = _run_script(tmp_path / "run.py", source)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "ExecutorError: the sweep's worker processes die while starting" in done.stdout
+    assert FIX in done.stdout
+    assert _stored(store) == 0
+
+
+def test_a_callers_spawn_pool_in_an_unguarded_script_stops_with_the_fix(tmp_path):
+    # A caller's executor is used as given; its workers re-run the script, whose sweep
+    # exits them quietly (no pool started from a starting worker); the parent names the fix.
+    store = tmp_path / "s.sqlite"
+    source = textwrap.dedent(f"""\
+        import concurrent.futures as cf
+        import multiprocessing
+
+        import mechdesign as md
+
+        with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+            md.sweep(md.dobrushin_bound, {SMALL_GRID!r}, store={str(store)!r},
+                     executor=pool, progress=False)
+    """)
+    done = _run_script(tmp_path / "sweep.py", source)
+    assert done.returncode == 1
+    assert done.stderr.count("Traceback") == 1  # the parent's only
+    assert "ExecutorError" in done.stderr
+    assert FIX in done.stderr
+    assert _stored(store) == 0
+
+
+def test_workers_that_cannot_load_the_task_stop_the_sweep_and_store_nothing(tmp_path):
+    # A task whose module exists only in this process: every worker dies unpickling it.
+    phantom = types.ModuleType("phantom_tasks_for_test_sweep")
+    exec("def double(x):\n    return 2 * x\n", vars(phantom))
+    sys.modules[phantom.__name__] = phantom
+    store = tmp_path / "s.sqlite"
+    try:
+        with pytest.raises(ExecutorError, match="die loading the task phantom_tasks"):
+            md.sweep(phantom.double, {"x": [1, 2, 3]}, store=store, executor=2,
+                     progress=False)
+    finally:
+        del sys.modules[phantom.__name__]
+    assert _stored(store) == 0
+
+
+def test_a_task_processes_cannot_load_runs_serially_with_a_warning():
+    with pytest.warns(SerialFallbackWarning, match="does not pickle") as record:
+        table = md.sweep(lambda x: x + 0.5, {"x": [1, 2]}, executor=2, progress=False)
+    assert len(record) == 1
+    np.testing.assert_allclose(table["value"], [1.5, 2.5], rtol=0)
+    assert (table["error"] == "").all()
+
+
+def test_a_rerun_recomputes_points_whose_worker_died_but_keeps_task_failures(tmp_path):
+    # Stores written before issue 36 hold harness failures as "worker died twice" rows;
+    # such a row says nothing certain about its point, so a rerun computes it again.
+    store = tmp_path / "s.sqlite"
+    md.sweep(square_or_fail, {"x": [2, 3, 4]}, store=store, executor="serial", progress=False)
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE points SET error = ?, records = '[]' WHERE error = ''",
+                   (f"{WORKER_DIED}: BrokenProcessPool: A process in the pool died",))
+    table = md.sweep(square_or_fail, {"x": [2, 3, 4]}, store=store, executor="serial",
+                     progress=False)
+    assert table["error"].tolist() == ["", "ValueError: no square for 3", ""]  # exact: text
+    assert table["square"].tolist()[::2] == [4, 16]  # exact: integers
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT COUNT(*) FROM points WHERE error LIKE 'worker died%'"
+                          ).fetchone()[0] == 0
