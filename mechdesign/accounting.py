@@ -33,7 +33,11 @@ loss onto a grid of :data:`DISCRETIZATION` nats, so the reported values are uppe
 that converge to the tight ones as the grid shrinks. Beside them the result carries
 basic composition (``Σ LDP(K_i)``, pure) and the advanced composition theorem (Dwork,
 Rothblum & Vadhan, FOCS 2010, Thm. III.3: ``ε' = √(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i}
-− 1)`` for pure ``ε_i``-DP uses), so a user sees what tight accounting buys.
+− 1)`` for pure ``ε_i``-DP uses), so a user sees what tight accounting buys. All three
+are upper bounds for the same guarantee, ``(ε, δ)``-DP between any two inputs, so the
+reported value is the smallest of them and ``method`` says which won: the pessimistic
+grid adds up to about ``n ×`` :data:`DISCRETIZATION` to the tight ε, and at a small δ,
+where the tight ε is within that of ``Σ LDP(K_i)``, basic composition is the smaller.
 
 **PML.** For PML under a known prior the library gives the envelope paper's chain-rule
 bound on the PML envelope of ``n`` uses (:func:`pml_composition_bound`,
@@ -237,13 +241,13 @@ def privacy_loss_distribution(
 
 @dataclass(frozen=True)
 class ComposedEpsilon:
-    """The ε of ``n`` uses at a given δ; ``float()`` is the tight (PLD) value.
+    """The ε of ``n`` uses at a given δ; ``float()`` is :attr:`epsilon`.
 
     Attributes
     ----------
     epsilon : float
-        Tight, by the privacy loss distribution (an upper bound within the
-        discretisation).
+        The smallest of the three upper bounds below (``method`` names it): the tight
+        value up to the discretisation, and never above basic or advanced composition.
     basic : float
         Basic composition: ``Σ_i LDP(K_i)`` (valid at δ = 0).
     advanced : float
@@ -254,6 +258,12 @@ class ComposedEpsilon:
         Kernels composed in all.
     discretization : float
         The loss grid (nats).
+    pld : float
+        Tight, by the privacy loss distribution (an upper bound within the
+        discretisation: at most about ``uses × discretization`` above the tight ε).
+    method : {"pld", "basic", "advanced"}
+        The bound :attr:`epsilon` is: the first of ``pld``, ``basic``, ``advanced`` that
+        attains the minimum.
     """
 
     epsilon: float
@@ -262,6 +272,8 @@ class ComposedEpsilon:
     delta: float
     uses: int
     discretization: float
+    pld: float
+    method: str
 
     def __float__(self) -> float:
         return self.epsilon
@@ -269,13 +281,13 @@ class ComposedEpsilon:
 
 @dataclass(frozen=True)
 class ComposedDelta:
-    """The δ of ``n`` uses at a given ε; ``float()`` is the tight (PLD) value.
+    """The δ of ``n`` uses at a given ε; ``float()`` is :attr:`delta`.
 
     Attributes
     ----------
     delta : float
-        Tight, by the privacy loss distribution (an upper bound within the
-        discretisation).
+        The smallest of the three upper bounds below (``method`` names it): the tight
+        value up to the discretisation, and 0 whenever basic composition certifies ε.
     basic : float
         Basic composition: 0 when ``ε ≥ Σ_i LDP(K_i)``, else 1 (it certifies nothing
         below that sum).
@@ -284,6 +296,12 @@ class ComposedDelta:
     epsilon : float
     uses : int
     discretization : float
+    pld : float
+        Tight, by the privacy loss distribution (an upper bound within the
+        discretisation).
+    method : {"pld", "basic", "advanced"}
+        The bound :attr:`delta` is: the first of ``pld``, ``basic``, ``advanced`` that
+        attains the minimum.
     """
 
     delta: float
@@ -292,6 +310,8 @@ class ComposedDelta:
     epsilon: float
     uses: int
     discretization: float
+    pld: float
+    method: str
 
     def __float__(self) -> float:
         return self.delta
@@ -307,7 +327,9 @@ def composed_epsilon(
 ) -> ComposedEpsilon:
     """The tight ε of ``n`` uses of a kernel (or ``n`` repetitions of a sequence of
     kernels ``[K1, K2, …]``, each used once per repetition) at δ, by dp_accounting, with
-    basic and advanced composition beside it (module docstring).
+    basic and advanced composition beside it (module docstring). The ε returned is the
+    smallest of the three upper bounds, and ``.method`` names it: the privacy loss
+    distribution's unless its grid puts it above basic or advanced composition.
 
     Parameters
     ----------
@@ -333,14 +355,19 @@ def composed_epsilon(
     """
     d = _check_probability(delta, "delta")
     composed, levels, count, uses, interval = _composition(kernels, n, discretization, notion)
-    epsilon = math.inf if composed is None else float(composed.get_epsilon_for_delta(d))
+    tight = math.inf if composed is None else float(composed.get_epsilon_for_delta(d))
+    bounds = {"pld": tight, "basic": count * math.fsum(levels),
+              "advanced": _advanced_epsilon(levels, count, d)}
+    method = _smallest(bounds)
     return ComposedEpsilon(
-        epsilon=epsilon,
-        basic=count * math.fsum(levels),
-        advanced=_advanced_epsilon(levels, count, d),
+        epsilon=bounds[method],
+        basic=bounds["basic"],
+        advanced=bounds["advanced"],
         delta=d,
         uses=uses,
         discretization=interval,
+        pld=tight,
+        method=method,
     )
 
 
@@ -354,7 +381,9 @@ def composed_delta(
 ) -> ComposedDelta:
     """The tight δ of ``n`` uses at ε (see :func:`composed_epsilon` for the arguments
     and the :class:`~mechdesign.errors.TooLargeError`), with basic and advanced
-    composition beside it."""
+    composition beside it. The δ returned is the smallest of the three upper bounds, and
+    ``.method`` names it (basic composition's 0 once ``ε ≥ Σ LDP(K_i)``, which the
+    privacy loss distribution's grid may miss)."""
     eps = check_epsilon(epsilon)
     composed, levels, count, uses, interval = _composition(kernels, n, discretization, notion)
     total = count * math.fsum(levels)
@@ -363,14 +392,26 @@ def composed_delta(
     # upper bound.
     query = min(eps, COMPOSED_MAX_EPSILON)
     tight = 1.0 if composed is None else min(1.0, float(composed.get_delta_for_epsilon(query)))
+    bounds = {"pld": tight, "basic": 0.0 if eps >= total else 1.0,
+              "advanced": _advanced_delta(levels, count, eps)}
+    method = _smallest(bounds)
     return ComposedDelta(
-        delta=tight,
-        basic=0.0 if eps >= total else 1.0,
-        advanced=_advanced_delta(levels, count, eps),
+        delta=bounds[method],
+        basic=bounds["basic"],
+        advanced=bounds["advanced"],
         epsilon=eps,
         uses=uses,
         discretization=interval,
+        pld=tight,
+        method=method,
     )
+
+
+def _smallest(bounds: dict[str, float]) -> str:
+    """The name of the smallest of several valid upper bounds on one quantity; on a tie
+    the first (the tight accounting before the closed forms)."""
+    # min keeps the first of equal keys: dicts iterate in insertion order.
+    return min(bounds, key=bounds.__getitem__)
 
 
 def pml_composition_bound(

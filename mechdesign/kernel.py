@@ -8,6 +8,7 @@ A mechanism is ``K[x, y] = P(Y = y | X = x)``: rows are inputs, columns are outp
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -37,6 +38,7 @@ from mechdesign.errors import InvalidInputError, SolverError
 
 __all__ = [
     "Mechanism",
+    "NotIdentifiableWarning",
     "as_matrix",
     "estimate_input_distribution",
     "output_classes",
@@ -278,6 +280,14 @@ def project_to_simplex(v: ArrayLike) -> NDArray[np.float64]:
     return np.maximum(x - u[:rho].mean() + 1.0 / rho, 0.0)
 
 
+class NotIdentifiableWarning(UserWarning):
+    """:func:`estimate_input_distribution` was asked for an EM estimate from a kernel of
+    rank below its number of inputs: the estimate is one of many input distributions
+    that explain the outputs equally well (the message states the rank and what is
+    identified). A :class:`UserWarning`: it reports on the caller's request, not on a
+    numerical failure."""
+
+
 def estimate_input_distribution(
     kernel: Mechanism | ArrayLike,
     outputs: ArrayLike | None = None,
@@ -307,12 +317,25 @@ def estimate_input_distribution(
         not be unique (EM then returns one maximiser).
     ``"auto"`` (default)
         ``"inverse"`` when K has full row rank (singular values above
-        :data:`~mechdesign._tolerances.RANK_RTOL` times the largest), otherwise ``"em"``.
+        :data:`~mechdesign._tolerances.RANK_RTOL` times the largest).
+
+    **A kernel of rank r < N cannot identify** ``P_X``: the output distribution ``Kᵀ P_X``
+    is the same for every ``P_X + v`` with ``Kᵀ v = 0`` (two identical rows: any split of
+    their total), so no estimator can tell those distributions apart, and an estimate of
+    each entry is meaningless (its error does not shrink with the samples). What the
+    outputs do identify is ``r`` linear functionals of it: ``a · P_X`` for ``a`` in the
+    span of the kernel's columns, that is the projection of ``P_X`` onto that span (for
+    two identical rows, their total). We chose to refuse rather than guess: ``"auto"``
+    and ``"inverse"`` raise :class:`~mechdesign.errors.InvalidInputError` naming
+    ``kernel``, its rank and what is identified; only an explicit ``method="em"`` answers,
+    with a :class:`NotIdentifiableWarning` that the estimate is one of many consistent
+    ones. (Before issue 36, ``"auto"`` switched to EM silently.)
 
     Raises
     ------
     InvalidInputError
-        Bad samples, or ``"inverse"`` on a rank-deficient K.
+        Bad samples, or ``"auto"``/``"inverse"`` on a kernel of rank below its number of
+        inputs.
     SolverError
         EM did not reach ``tol`` within ``max_iter`` iterations (status
         ``"iteration_limit"``).
@@ -324,17 +347,32 @@ def estimate_input_distribution(
     tol = check_real(tol, "tol", low=0.0, high=math.inf, low_open=True, high_open=True)
     max_iter = check_int(max_iter, "max_iter", low=1)
     singular = np.linalg.svd(k, compute_uv=False)
-    full_rank = singular.size == n and singular[-1] > RANK_RTOL * singular[0]
-    if method == "auto":
-        method = "inverse" if full_rank else "em"
-    if method == "inverse":
-        if not full_rank:
+    rank = int(np.count_nonzero(singular > RANK_RTOL * singular[0]))
+    if rank < n:
+        unidentified = _not_identifiable(rank, n)
+        if method != "em":
             raise InvalidInputError(
-                f"method='inverse' needs K of full row rank {n}; its smallest singular value "
-                f"is {show(singular[-1])}. Use method='em'."
+                f"method={method!r} needs a kernel of full row rank {n}: {unidentified} "
+                "Pass method='em' for one of the many maximum-likelihood estimates (with a "
+                "NotIdentifiableWarning)."
             )
-        return project_to_simplex(np.linalg.pinv(k.T) @ q_hat)
-    return _em_estimate(k, q_hat, tol=tol, max_iter=max_iter)
+        warnings.warn(f"{unidentified} The EM estimate is one of many consistent ones.",
+                      NotIdentifiableWarning, stacklevel=2)
+    if method == "em":
+        return _em_estimate(k, q_hat, tol=tol, max_iter=max_iter)
+    return project_to_simplex(np.linalg.pinv(k.T) @ q_hat)
+
+
+def _not_identifiable(rank: int, n: int) -> str:
+    """What a rank-deficient kernel identifies (estimate_input_distribution)."""
+    return (
+        f"kernel has rank {rank} < {n} inputs (singular values below RANK_RTOL = "
+        f"{RANK_RTOL:g} times the largest count as zero), so distinct input distributions "
+        "give the same output distribution and the input distribution is not identifiable "
+        f"from the outputs; only {rank} linear functionals of it are: a . P_X for a in the "
+        "span of the kernel's columns (the projection of P_X onto that span; for identical "
+        "rows, their total)."
+    )
 
 
 def _em_estimate(

@@ -228,13 +228,68 @@ def test_em_matches_maximum_likelihood_by_convex_solver():
     rng = np.random.default_rng(11)
     k = random_kernel(rng, 4, 3)
     counts = np.array([50.0, 30.0, 20.0])
-    est = md.estimate_input_distribution(k, counts=counts)  # auto → EM
+    with pytest.warns(md.kernel.NotIdentifiableWarning, match="rank 3 < 4"):
+        est = md.estimate_input_distribution(k, counts=counts, method="em")
     p = cp.Variable(4)
     objective = cp.Maximize(counts @ cp.log(k.T @ p))
     ml = cp.Problem(objective, [p >= 0, cp.sum(p) == 1]).solve()
     assert counts @ np.log(est @ k) == pytest.approx(ml, rel=1e-6)
     assert est.sum() == pytest.approx(1.0, abs=1e-12)
     assert np.all(est >= 0)
+
+
+def test_a_kernel_that_cannot_identify_the_distribution_is_refused_by_name():
+    """Two identical rows: every split of their total gives the same outputs, so only
+    the total is identified. 'auto' (and 'inverse') refuse, naming kernel and its rank."""
+    k = np.array([[0.6, 0.3, 0.1], [0.6, 0.3, 0.1], [0.1, 0.2, 0.7]])
+    assert np.linalg.matrix_rank(k) == 2
+    # The unidentifiability itself, checked by hand: two priors, one output law.
+    assert np.allclose(np.array([0.5, 0.0, 0.5]) @ k, np.array([0.1, 0.4, 0.5]) @ k,
+                       rtol=0, atol=1e-15)
+    counts = np.array([30.0, 30.0, 40.0])
+    for method in ("auto", "inverse"):
+        with pytest.raises(md.InvalidInputError, match=r"kernel has rank 2 < 3 inputs") as info:
+            md.estimate_input_distribution(k, counts=counts, method=method)
+        message = str(info.value)
+        assert "not identifiable" in message
+        assert "span of the kernel's columns" in message
+        assert "method='em'" in message
+    # Fewer outputs than inputs: rank at most M.
+    with pytest.raises(md.InvalidInputError, match=r"kernel has rank 2 < 3 inputs"):
+        md.estimate_input_distribution([[0.5, 0.5], [0.2, 0.8], [0.9, 0.1]], counts=[3, 4])
+
+
+def test_em_on_a_rank_deficient_kernel_warns_and_fits_the_identified_part():
+    k = np.array([[0.6, 0.3, 0.1], [0.6, 0.3, 0.1], [0.1, 0.2, 0.7]])
+    truth = np.array([0.1, 0.4, 0.5])
+    counts = truth @ k * 1e6  # exact expected counts
+    with pytest.warns(md.kernel.NotIdentifiableWarning, match="rank 2 < 3") as record:
+        est = md.estimate_input_distribution(k, counts=counts, method="em")
+    assert len(record) == 1
+    assert "one of many" in str(record[0].message)
+    assert issubclass(md.kernel.NotIdentifiableWarning, UserWarning)
+    # What is identified, the total of the identical rows and the third entry, is right;
+    # the split is EM's choice (its symmetric start keeps the two equal here).
+    assert est[0] + est[1] == pytest.approx(truth[0] + truth[1], abs=1e-6)
+    assert est[2] == pytest.approx(truth[2], abs=1e-6)
+    np.testing.assert_allclose(est @ k, truth @ k, rtol=0, atol=1e-6)
+
+
+def test_a_full_rank_kernel_is_estimated_as_before_without_a_warning():
+    import warnings
+
+    rng = np.random.default_rng(3)
+    k = random_kernel(rng, 3, 4)
+    truth = np.array([0.2, 0.3, 0.5])
+    counts = truth @ k * 1e6
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning of any kind
+        auto = md.estimate_input_distribution(k, counts=counts)
+        inverse = md.estimate_input_distribution(k, counts=counts, method="inverse")
+        em = md.estimate_input_distribution(k, counts=counts, method="em")
+    np.testing.assert_allclose(auto, inverse, rtol=0, atol=1e-15)  # auto is the inverse
+    np.testing.assert_allclose(auto, truth, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(em, truth, rtol=0, atol=1e-6)
 
 
 def test_estimator_is_close_to_truth_on_privatised_samples():
@@ -265,7 +320,7 @@ def test_estimator_input_errors():
 
 def test_em_iteration_limit_raises_solver_error():
     k = random_kernel(np.random.default_rng(5), 4, 3)
-    with pytest.raises(md.SolverError) as info:
+    with pytest.raises(md.SolverError) as info, pytest.warns(md.kernel.NotIdentifiableWarning):
         md.estimate_input_distribution(k, counts=[5, 3, 2], method="em", max_iter=2)
     assert info.value.status == "iteration_limit"
 
