@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -346,7 +347,11 @@ def gamma_bound(epsilon: float, c: float, n: int) -> tuple[float, float]:
 
 
 def pml_sdpi_bound(
-    epsilon: float, c: float, n: int, tv: float, f: FGenerator = KL
+    epsilon: float,
+    c: float,
+    n: int,
+    tv: float,
+    f: FGenerator | Callable[[NDArray[np.float64]], NDArray[np.float64]] = KL,
 ) -> float:
     """Eq. (36)–(37) of the Dobrushin paper: ``D_f(K∘P ‖ K∘Q)`` over (ε, c)-PML kernels.
 
@@ -362,12 +367,15 @@ def pml_sdpi_bound(
     ``TV(K∘P, K∘Q) ≤ Ξ(ε, c) δ`` (Theorem 1 with Lemma 2). Binette's constant grows
     with Γ_max and falls with Γ_min, so Proposition 2's bounds may replace the exact Γ.
     At ``ε = 0`` (Γ = 1) the bound is 0, as it must be (every kernel is constant).
+
+    ``f`` is an :class:`~mechdesign.divergences.FGenerator` or a bare function with
+    ``f(1) = 0``, validated by :func:`~mechdesign.divergences.reverse_pinsker` (also
+    when Γ = 1, so a bad ``f`` is refused by name at every ε).
     """
     delta = _check_tv(tv)
     xi = dobrushin_bound(epsilon, c, n)
     upper, lower = gamma_bound(epsilon, c, n)
-    if upper == 1.0:
-        return 0.0
+    # At Γ_max = Γ_min = 1 reverse_pinsker returns 0 after checking f.
     return xi * reverse_pinsker(upper, lower, f) * delta
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import csv
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from mechdesign._numerics import (
     check_alpha,
     show,
 )
-from mechdesign.errors import InvalidInputError
+from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.uncertainty import RenyiBall, chi2_radius
 
 __all__ = ["CategoricalPair", "categorical_pair", "empirical_pair"]
@@ -35,12 +36,25 @@ class CategoricalPair:
     Attributes
     ----------
     counts : ndarray of int, shape=(|S|, |U|)
-        ``counts[s, u]`` records with ``S = s`` and ``U = u``.
+        ``counts[s, u]`` records with ``S = s`` and ``U = u``: a 2-D array of
+        non-negative integers (Python or numpy integers) with at least one record. Floats
+        are refused even when whole, as for every integer argument of the package
+        (:func:`~mechdesign._numerics.check_int` refuses ``2.0``): pass a float array such
+        as ``np.histogram2d``'s as ``counts.astype(int)`` once you have checked it holds
+        whole numbers. Stored as a read-only int64 copy.
     s_labels, u_labels : tuple of str
-        The category of each row / column, sorted by decreasing frequency (ties by
-        name): index 0 is the most common category.
+        The category of each row / column (distinct; as many as ``counts`` has rows /
+        columns), sorted by decreasing frequency (ties by name) when built by
+        :func:`empirical_pair`: index 0 is the most common category.
     sensitive, other : str
         The column names.
+
+    Raises
+    ------
+    InvalidInputError
+        Naming the attribute that breaks the above.
+    TooLargeError
+        If the counts sum beyond the int64 range.
     """
 
     counts: NDArray[np.int64]
@@ -48,6 +62,14 @@ class CategoricalPair:
     u_labels: tuple[str, ...]
     sensitive: str
     other: str
+
+    def __post_init__(self) -> None:
+        counts = _as_counts(self.counts, "counts")
+        object.__setattr__(self, "counts", counts)
+        for name, size in (("s_labels", counts.shape[0]), ("u_labels", counts.shape[1])):
+            object.__setattr__(self, name, _category_labels(getattr(self, name), name, size))
+        _check_name(self.sensitive, "sensitive")
+        _check_name(self.other, "other")
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -77,8 +99,12 @@ class CategoricalPair:
 def empirical_pair(
     s_values: Sequence[str], u_values: Sequence[str], *, sensitive: str = "S", other: str = "U"
 ) -> CategoricalPair:
-    """Count co-occurrences of two equally long sequences of category labels (any
-    values; a label is its text, ``str(value)``, so ``1`` and ``"1"`` are one category)."""
+    """Count co-occurrences of two equally long sequences of category labels.
+
+    A label is a hashable scalar (a string, a number, ``None`` …) and stands for its
+    text, ``str(value)``, so ``1`` and ``"1"`` are one category. A list, tuple, set,
+    dict or array as a label is refused (its text would silently become a category).
+    """
     s_values = _column(s_values, "s_values")
     u_values = _column(u_values, "u_values")
     _check_name(sensitive, "sensitive")
@@ -116,7 +142,83 @@ def _column(values: object, name: str) -> list[str]:
         )
     if len(values) == 0:
         raise InvalidInputError(f"{name} must not be empty: no records to estimate P̂ from.")
+    for i, v in enumerate(values):
+        # A string is iterable and a tuple hashable: neither test alone finds scalars.
+        if not (isinstance(v, (str, bytes)) or (
+            isinstance(v, Hashable) and not isinstance(v, Iterable)
+        )):
+            raise InvalidInputError(
+                f"{name} must hold category labels, each a hashable scalar (a string or "
+                f"a number); entry {i + 1} (index {i}) is {show(v)}, a "
+                f"{type(v).__name__}."
+            )
     return [str(v) for v in values]
+
+
+def _as_counts(value: object, name: str) -> NDArray[np.int64]:
+    """A non-empty 2-D array of non-negative integers with a positive total, as a
+    read-only int64 copy, or raise naming ``name``."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InvalidInputError(
+            f"{name} must be a 2-D array of non-negative integers; got {show(value)}."
+        ) from exc
+    if array.ndim != 2 or array.size == 0:
+        raise InvalidInputError(
+            f"{name} must be a non-empty 2-D array (|S| rows, |U| columns) of non-negative "
+            f"integers; got shape {array.shape}."
+        )
+    entries = array.tolist()  # Python numbers: no dtype wraps or overflows below
+    flat = [v for row in entries for v in row]
+    not_integers = [k for k, v in enumerate(flat) if isinstance(v, bool) or not isinstance(
+        v, Integral)]
+    if not_integers:
+        # Show a fractional (or NaN, text …) entry before a whole float such as 3.0.
+        k = next((k for k in not_integers
+                  if not (isinstance(flat[k], float) and flat[k].is_integer())), not_integers[0])
+        i, j = divmod(k, array.shape[1])
+        whole = isinstance(flat[k], float) and flat[k].is_integer()
+        raise InvalidInputError(
+            f"{name} must hold integers (record counts); row {i + 1}, column {j + 1} "
+            f"(index ({i}, {j})) is {show(flat[k])}"
+            + (" (a float: pass counts.astype(int) if whole numbers are meant)."
+               if whole else ".")
+        )
+    for k, v in enumerate(flat):
+        if v < 0:
+            i, j = divmod(k, array.shape[1])
+            raise InvalidInputError(
+                f"{name} must be non-negative; row {i + 1}, column {j + 1} (index ({i}, {j})) "
+                f"is {show(v)}."
+            )
+    total = sum(flat)
+    if total == 0:
+        raise InvalidInputError(f"{name} must hold at least one record; all entries are 0.")
+    if total > np.iinfo(np.int64).max:
+        raise TooLargeError(
+            f"{name} sums to {total} records, above the int64 range the counts are kept in."
+        )
+    counts = np.array(entries, dtype=np.int64)  # a copy: the caller's array stays theirs
+    counts.setflags(write=False)
+    return counts
+
+
+def _category_labels(value: object, name: str, size: int) -> tuple[str, ...]:
+    """``size`` distinct strings as a tuple, or raise naming ``name``."""
+    if isinstance(value, str) or not isinstance(value, (Sequence, np.ndarray)):
+        raise InvalidInputError(
+            f"{name} must be a sequence of {size} category names (strings); got {show(value)}."
+        )
+    labels = tuple(value.tolist() if isinstance(value, np.ndarray) else value)
+    if len(labels) != size or not all(isinstance(v, str) for v in labels):
+        raise InvalidInputError(
+            f"{name} must be {size} category names (strings), one per "
+            f"{'row' if name == 's_labels' else 'column'} of counts; got {show(value)}."
+        )
+    if len(set(labels)) != size:
+        raise InvalidInputError(f"{name} must be distinct; got {show(value)}.")
+    return labels
 
 
 def _check_name(value: object, name: str) -> str:

@@ -34,6 +34,7 @@ from mechdesign._numerics import (
     show,
 )
 from mechdesign._tolerances import (
+    GENERATOR_AT_ONE_ATOL,
     JOINT_RANGE_XATOL,
 )
 from mechdesign.errors import InvalidInputError, SolverError
@@ -85,9 +86,67 @@ def _check_callable(f: object, name: str) -> None:
         )
 
 
+def _apply_generator(
+    f: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    t: NDArray[np.float64],
+    name: str = "f",
+    *,
+    allow_nan: bool = False,
+) -> NDArray[np.float64]:
+    """``f(t)`` for a 1-D array ``t``, as real numbers of ``t``'s shape, or raise naming
+    ``name``: a function that cannot be called with one array, or returns anything but
+    real numbers (NaN included) of that shape, is not a generator."""
+    try:
+        with np.errstate(all="ignore"):
+            raw = f(t)
+    except Exception as exc:  # the caller's function: any failure is a bad argument
+        raise InvalidInputError(
+            f"{name} must be a function of one argument t (an array of likelihood ratios); "
+            f"calling it at t = {show(t)} raised {type(exc).__name__}: {exc}"
+        ) from exc
+    check_real_dtype(raw, f"{name}(t)")
+    try:
+        values = np.broadcast_to(np.asarray(raw, dtype=float), t.shape)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(
+            f"{name} must return one real number per entry of t; at t = {show(t)} it "
+            f"returned {show(raw)}."
+        ) from exc
+    if not allow_nan and np.any(np.isnan(values)):
+        i = int(np.argmax(np.isnan(values)))
+        raise InvalidInputError(
+            f"{name} must return real numbers, not NaN; {name}(t) is nan at t = {show(t[i])}."
+        )
+    return values
+
+
+def _check_vanishes_at_one(
+    f: Callable[[NDArray[np.float64]], NDArray[np.float64]], name: str
+) -> None:
+    """``f(1)`` is a real number within GENERATOR_AT_ONE_ATOL of 0, or raise naming
+    ``name``: an f-divergence needs ``f(1) = 0`` (``D_f(P‖P) = f(1)``), and a generator
+    that is infinite, NaN or not real at 1 is no generator at all."""
+    value = float(_apply_generator(f, np.array([1.0]), name, allow_nan=True)[0])
+    if not math.isfinite(value):
+        raise InvalidInputError(
+            f"{name} must be finite at 1 (a convex generator with {name}(1) = 0); "
+            f"{name}(1) = {show(value)}."
+        )
+    if abs(value) > GENERATOR_AT_ONE_ATOL:
+        raise InvalidInputError(
+            f"{name} must satisfy {name}(1) = 0 (within {GENERATOR_AT_ONE_ATOL:g}), so that "
+            f"D_f(P||P) = 0; got {name}(1) = {show(value)}. Subtract {show(value)} from "
+            f"{name} (D_f then shifts by exactly that constant)."
+        )
+
+
 @dataclass(frozen=True)
 class FGenerator:
     """A convex generator ``f`` with ``f(1) = 0``, and its two boundary values.
+
+    ``f(1) = 0`` is checked on construction (within
+    :data:`~mechdesign._tolerances.GENERATOR_AT_ONE_ATOL`); convexity is the caller's
+    promise (it cannot be verified from samples of ``f``).
 
     Attributes
     ----------
@@ -128,6 +187,8 @@ class FGenerator:
                     f"{show(getattr(self, name))}."
                 )
             object.__setattr__(self, name, value)
+        # Last, so that a bad boundary value is named even beside an f that fails here.
+        _check_vanishes_at_one(self.f, "f")
 
 
 def _kl_f(t: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -226,20 +287,29 @@ def f_divergence(
     p, q : array_like, shape=(M,)
         Probability vectors.
     f : FGenerator or callable
-        The generator. A bare callable is evaluated at ``t = 0`` for ``f(0^+)`` (it must
-        give a finite value there, or pass an :class:`FGenerator`), and works only when
-        ``P ≪ Q``, since ``f'(∞)`` cannot be read off a callable.
+        The generator. A bare callable is evaluated at ``t = 0`` for ``f(0^+)`` where
+        some ``p_y = 0 < q_y`` (it must give a finite value there, or pass an
+        :class:`FGenerator`), and works only when ``P ≪ Q``, since ``f'(∞)`` cannot be
+        read off a callable. Either must have
+        ``f(1) = 0`` (within ``GENERATOR_AT_ONE_ATOL`` of :mod:`mechdesign._tolerances`);
+        convexity is the caller's promise.
 
     Returns
     -------
     float
         The divergence in [0, ∞]; ``math.inf`` where the formula gives +∞.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``f`` is not an FGenerator or a function, or ``f(1)`` is not a real number
+        within the tolerance of 0 (a shifted generator ``f + b`` would add ``b`` to every
+        divergence, so ``D_f(P‖P) ≠ 0``), or it is called outside the cases above.
     """
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
     _check_generator(f)
     f_values = f.f if isinstance(f, FGenerator) else f
-    f_zero = _f_at_zero(f)  # a bare callable must be finite at 0 (documented)
     support = q_arr > 0
     pos = support & (p_arr > 0)
     zero = support & (p_arr == 0)
@@ -261,7 +331,9 @@ def f_divergence(
                 far = q_far * _apply_generator(f_values, np.full(p_far.size, math.inf))
             total += float(np.sum(far))
     if np.any(zero):
-        total += float(np.sum(q_arr[zero])) * f_zero
+        # Read only here: a bare callable need be finite at 0 (t log t gives NaN there)
+        # only when some p_y = 0 < q_y.
+        total += float(np.sum(q_arr[zero])) * _f_at_zero(f)
     escaped = float(np.sum(p_arr[~support]))
     if escaped > 0:
         if not isinstance(f, FGenerator):
@@ -278,45 +350,15 @@ def f_divergence(
 
 
 def _check_generator(f: object, name: str = "f") -> None:
-    """An :class:`FGenerator` (validated on construction) or a bare function."""
+    """An :class:`FGenerator` (validated on construction) or a bare function with
+    ``f(1) = 0``: the one check of a generator argument, for every public function that
+    takes one (:func:`f_divergence`, :func:`reverse_pinsker`, and through it
+    ``pml_sdpi_bound``)."""
     if isinstance(f, FGenerator):
-        return
+        return  # __post_init__ ran _check_vanishes_at_one
     if isinstance(f, type) or not callable(f):
         raise InvalidInputError(f"{name} must be an FGenerator or a callable; got {show(f)}.")
-
-
-def _apply_generator(
-    f: Callable[[NDArray[np.float64]], NDArray[np.float64]],
-    t: NDArray[np.float64],
-    name: str = "f",
-    *,
-    allow_nan: bool = False,
-) -> NDArray[np.float64]:
-    """``f(t)`` for a 1-D array ``t``, as real numbers of ``t``'s shape, or raise naming
-    ``name``: a function that cannot be called with one array, or returns anything but
-    real numbers (NaN included) of that shape, is not a generator."""
-    try:
-        with np.errstate(all="ignore"):
-            raw = f(t)
-    except Exception as exc:  # the caller's function: any failure is a bad argument
-        raise InvalidInputError(
-            f"{name} must be a function of one argument t (an array of likelihood ratios); "
-            f"calling it at t = {show(t)} raised {type(exc).__name__}: {exc}"
-        ) from exc
-    check_real_dtype(raw, f"{name}(t)")
-    try:
-        values = np.broadcast_to(np.asarray(raw, dtype=float), t.shape)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(
-            f"{name} must return one real number per entry of t; at t = {show(t)} it "
-            f"returned {show(raw)}."
-        ) from exc
-    if not allow_nan and np.any(np.isnan(values)):
-        i = int(np.argmax(np.isnan(values)))
-        raise InvalidInputError(
-            f"{name} must return real numbers, not NaN; {name}(t) is nan at t = {show(t[i])}."
-        )
-    return values
+    _check_vanishes_at_one(f, name)
 
 
 def _apply_perspective(
@@ -588,9 +630,10 @@ def reverse_pinsker(
         ``Γ_min ∈ [0, 1]``, a lower bound on the likelihood ratios; at ``v = 0``,
         ``f(v)`` is ``f(0^+)``.
     f : FGenerator or callable
-        A convex generator with ``f(1) = 0``. A bare callable must give a finite value
-        at 0 when ``v = 0``, and cannot be used with ``u = inf`` (pass an
-        :class:`FGenerator` with ``slope_at_infinity``).
+        A convex generator with ``f(1) = 0`` (checked, within ``GENERATOR_AT_ONE_ATOL``;
+        convexity is not). A bare callable must give a finite value at 0 when ``v = 0``,
+        and cannot be used with ``u = inf`` (pass an :class:`FGenerator` with
+        ``slope_at_infinity``).
 
     Returns
     -------
@@ -603,6 +646,8 @@ def reverse_pinsker(
     InvalidInputError
         If ``u < 1``, ``v ∉ [0, 1]``, either is NaN, or exactly one of ``u`` and ``v`` is
         1: all ratios ≤ 1 (or all ≥ 1) force ``P = Q``, and the closed form is then 0/0.
+        If ``f`` is not a generator with ``f(1) = 0`` (checked also when ``u = v = 1``,
+        where the constant is 0 whatever ``f``).
 
     Notes
     -----
@@ -704,6 +749,10 @@ def pinsker_f_alpha(t: ArrayLike, alpha: float) -> float | NDArray[np.float64]:
     ----------
     t : float or array_like
         Total variation distances in [0, 1]; ``t = 1`` gives ``math.inf``.
+        Vectorised on purpose (unlike the package's scalar functions, which take one
+        real number): these are curves, plotted and inverted over grids, so a list,
+        tuple or array of any shape is evaluated entry by entry; each entry must be a
+        real number (not a bool, text or complex) and a nested list rectangular.
     alpha : float
         The order, ``1 < α < ∞``.
 
@@ -756,6 +805,10 @@ def pinsker_f_alpha_inverse(s: ArrayLike, alpha: float) -> float | NDArray[np.fl
     ----------
     s : float or array_like
         Upper bounds on ``D_{f_α}``, ``s ≥ 0``; ``math.inf`` gives 1.
+        Vectorised on purpose (unlike the package's scalar functions, which take one
+        real number): these are curves, plotted and inverted over grids, so a list,
+        tuple or array of any shape is evaluated entry by entry; each entry must be a
+        real number (not a bool, text or complex) and a nested list rectangular.
     alpha : float
         The order, ``1 < α < ∞``.
 
@@ -823,6 +876,10 @@ def f_alpha_tv_lower_boundary(t: ArrayLike, alpha: float) -> float | NDArray[np.
     ----------
     t : float or array_like
         Total variation distances in [0, 1]; ``t = 1`` gives ``math.inf``.
+        Vectorised on purpose (unlike the package's scalar functions, which take one
+        real number): these are curves, plotted and inverted over grids, so a list,
+        tuple or array of any shape is evaluated entry by entry; each entry must be a
+        real number (not a bool, text or complex) and a nested list rectangular.
     alpha : float
         The order, ``1 < α < ∞``.
 
@@ -900,8 +957,9 @@ def _exp_excess(z: NDArray[np.float64]) -> NDArray[np.float64]:
     series = np.zeros_like(zs)
     for k in range(SERIES_TERMS + 1, 1, -1):
         series = 1.0 / math.factorial(k) + zs * series
-    with np.errstate(over="ignore"):
-        closed = np.expm1(z) - z
+    with np.errstate(over="ignore", invalid="ignore"):
+        # z = +inf (an overflowed (α − 1) log(1 + x) at a huge α): inf − inf would be NaN.
+        closed = np.where(np.isposinf(z), math.inf, np.expm1(z) - z)
     return np.where(small, zs * zs * series, closed)
 
 
@@ -957,6 +1015,11 @@ def _as_real_array(value: ArrayLike, name: str, *, allow_inf: bool = False) -> N
     if not isinstance(value, (Real, np.ndarray, list, tuple)):
         raise InvalidInputError(f"{name} must be a real number or array; got {show(value)}.")
     check_real_dtype(value, name)
+    if not _nested_numbers(value):  # what check_real_dtype cannot see after coercion
+        raise InvalidInputError(
+            f"{name} must be a real number or a (nested) list of real numbers; got "
+            f"{show(value)}."
+        )
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -968,3 +1031,15 @@ def _as_real_array(value: ArrayLike, name: str, *, allow_inf: bool = False) -> N
         kind = "not NaN" if allow_inf else "finite"
         raise InvalidInputError(f"{name} must be {kind}; got {show(array[bad].flat[0])}.")
     return array
+
+
+def _nested_numbers(value: object) -> bool:
+    """Whether ``value`` is a number, an array, or a list or tuple nesting only those:
+    an entry that merely converts to an array (a Mechanism inside a list) is not a
+    number, though ``np.asarray`` would unpack it, nor is a boolean (``[0.1, True]``
+    would become ``[0.1, 1.0]``)."""
+    if isinstance(value, (list, tuple)):
+        return all(_nested_numbers(v) for v in value)
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, (Real, np.ndarray, np.generic))

@@ -691,3 +691,34 @@ def test_eq22_level_needs_the_sum_of_p():
     assert level(skewed, c) == pytest.approx(math.log(1 / (c * 2.5)), rel=1e-9)
     assert level(skewed, c) > target + 0.1
     assert md.pml_capacity(skewed, c) == pytest.approx(level(skewed, c), rel=1e-9)
+
+
+# -- issue 36, item 10: pml_sdpi_bound refuses a non-generator at every ε ------------------------
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        pytest.param(lambda t: t, id="f(1)=1"),
+        pytest.param(lambda t: t * np.log(t) + 0.5, id="t log t + 0.5"),
+        pytest.param(lambda t: np.full_like(t, math.inf), id="inf at 1"),
+        pytest.param(lambda t: (t - 1) ** 2 + 1j, id="complex"),
+    ],
+)
+@pytest.mark.parametrize("eps", [0.0, 1.0])
+def test_pml_sdpi_bound_refuses_a_generator_not_vanishing_at_one(f, eps):
+    """Also at ε = 0, where Γ = 1 makes the bound 0 whatever f: the bad f is still named."""
+    with pytest.raises(md.InvalidInputError, match=r"^f(\(t\))? must"):
+        md.pml_sdpi_bound(eps, 0.05, 4, 0.3, f)
+
+
+@pytest.mark.parametrize(("eps", "c", "n"), [(0.5, 0.05, 4), (2.0, 0.01, 10)])
+def test_pml_sdpi_bound_with_a_bare_t_log_t_is_corollary_1(eps, c, n):
+    """A valid bare generator still works: t log t gives Corollary 1's closed form
+    Ξ(ε, c) · log((1 − Nc)e^ε + 1) · δ, written out here from the paper."""
+    tv = 0.3
+    xi_bound = md.dobrushin_bound(eps, c, n)
+    expected = xi_bound * math.log((1 - n * c) * math.exp(eps) + 1) * tv
+    assert md.pml_sdpi_bound(eps, c, n, tv, lambda t: t * np.log(t)) == pytest.approx(
+        expected, rel=1e-12, abs=0
+    )

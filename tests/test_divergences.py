@@ -779,3 +779,136 @@ def test_total_variation_of_disjoint_supports_is_one_despite_rounding():
     assert md.total_variation(p, q) <= 1.0
     assert md.total_variation(p, q) == pytest.approx(1.0, abs=1e-15)
     assert md.pinsker_f_alpha(md.total_variation(p, q), 2.0) == math.inf
+
+
+# -- issue 36, item 10: a generator must vanish at 1; the Pinsker curves are vectorised -----------
+
+#: Bare callables that are not f-divergence generators: f(1) ≠ 0 (beyond the tolerance), or
+#: not a finite real number at 1.
+NOT_GENERATORS = [
+    pytest.param(lambda t: t, id="f(1)=1"),
+    pytest.param(lambda t: t * np.log(t) + 0.5, id="t log t + 0.5"),
+    pytest.param(lambda t: (t - 1) ** 2 + 1e-9, id="f(1)=1e-9"),
+    pytest.param(lambda t: np.full_like(t, math.inf), id="inf at 1"),
+    pytest.param(lambda t: np.where(t == 1, math.nan, 0.0), id="nan at 1"),
+    pytest.param(lambda t: (t - 1) ** 2 + 1j, id="complex"),
+]
+
+
+@pytest.mark.parametrize("f", NOT_GENERATORS)
+def test_a_generator_that_does_not_vanish_at_one_is_refused(f):
+    """D_f(P‖P) = f(1), so f(1) ≠ 0 is no f-divergence; refused by the one check every
+    caller shares (also when u = v = 1, where the constant would be 0 whatever f)."""
+    for call in (
+        lambda: md.f_divergence([0.5, 0.5], [0.4, 0.6], f),
+        lambda: md.f_divergence([0.5, 0.5], [0.5, 0.5], f),
+        lambda: md.reverse_pinsker(2.0, 0.5, f),
+        lambda: md.reverse_pinsker(1.0, 1.0, f),
+        lambda: md.FGenerator("bad", f, 0.0, 1.0),
+    ):
+        with pytest.raises(md.InvalidInputError, match=r"^f(\(t\))? must"):
+            call()
+
+
+def test_generator_at_one_tolerance_is_the_named_one():
+    """Within GENERATOR_AT_ONE_ATOL of 0 passes, and the divergence then moves by exactly
+    f(1) (Σ q = 1); beyond it the value is refused and quoted."""
+    from mechdesign._tolerances import GENERATOR_AT_ONE_ATOL
+
+    p, q = np.array([0.2, 0.8]), np.array([0.6, 0.4])
+    shift = 0.5 * GENERATOR_AT_ONE_ATOL
+    chi2 = (0.2 - 0.6) ** 2 / 0.6 + (0.8 - 0.4) ** 2 / 0.4  # by hand
+    assert md.f_divergence(p, q, lambda t: (t - 1) ** 2 + shift) == pytest.approx(
+        chi2 + shift, rel=1e-14, abs=0
+    )
+    with pytest.raises(md.InvalidInputError, match=r"f\(1\) = 2e-12"):
+        md.f_divergence(p, q, lambda t: (t - 1) ** 2 + 2 * GENERATOR_AT_ONE_ATOL)
+
+
+def test_bare_t_log_t_is_the_kl_divergence():
+    """A valid bare generator keeps working: t log t gives D(P‖Q) as summed by hand in
+    exact decimals (NaN at t = 0 does not matter while p has no zero where q > 0), and
+    Binette's constant for it at Γ_min = 1/Γ_max is log Γ_max (Dobrushin paper, Cor. 1)."""
+    p, q = [0.1, 0.25, 0.65], [0.3, 0.3, 0.4]
+    with localcontext() as ctx:
+        ctx.prec = 40
+        terms = (Decimal(a) * (Decimal(a) / Decimal(b)).ln() for a, b in zip(p, q, strict=True))
+        expected = float(sum(terms))
+    assert md.f_divergence(p, q, lambda t: t * np.log(t)) == pytest.approx(
+        expected, rel=1e-13, abs=0
+    )
+    for u in (1.5, 4.0, 30.0):
+        assert md.reverse_pinsker(u, 1 / u, lambda t: t * np.log(t)) == pytest.approx(
+            math.log(u), rel=1e-12, abs=0
+        )
+
+
+@pytest.mark.parametrize(
+    ("function", "grid", "alpha"),
+    [
+        (md.pinsker_f_alpha, [0.0, 0.1, 0.3, 0.6, 1.0], 1.5),
+        (md.pinsker_f_alpha_inverse, [0.0, 0.05, 0.7, 50.0, math.inf], 3.0),
+        (md.f_alpha_tv_lower_boundary, [0.0, 0.1, 0.4, 1.0], 3.0),
+    ],
+    ids=["pinsker_f_alpha", "pinsker_f_alpha_inverse", "f_alpha_tv_lower_boundary"],
+)
+def test_pinsker_curves_map_lists_tuples_and_nested_lists_entrywise(function, grid, alpha):
+    """Documented vectorisation: a list, a tuple or a nested (rectangular) list gives an
+    array of its shape whose entries are the scalar values; a scalar gives a float."""
+    one_by_one = [function(x, alpha) for x in grid]
+    assert all(isinstance(v, float) for v in one_by_one)
+    for given_grid in (grid, tuple(grid)):
+        out = function(given_grid, alpha)
+        assert isinstance(out, np.ndarray)
+        assert out.shape == (len(grid),)
+        np.testing.assert_allclose(out, one_by_one, rtol=1e-15, atol=0)
+    nested = function([grid[:2], grid[2:4]], alpha)
+    assert nested.shape == (2, 2)
+    np.testing.assert_allclose(nested.ravel(), one_by_one[:4], rtol=1e-15, atol=0)
+
+
+def test_pinsker_curves_on_a_list_match_closed_forms():
+    """The list form against values computed independently: eq. (6) as printed, and the
+    brute-force minimum over binary pairs for the joint-range boundary."""
+    ts = [0.05, 0.2, 0.5, 0.9]
+    np.testing.assert_allclose(
+        md.pinsker_f_alpha(ts, 2.5), [_g_alpha_printed(t, 2.5) for t in ts], rtol=1e-12, atol=0
+    )
+    np.testing.assert_allclose(
+        md.f_alpha_tv_lower_boundary([0.1, 0.7], 3.0),
+        [_brute_force_binary_minimum(t, 3.0) for t in (0.1, 0.7)], rtol=1e-9, atol=1e-14,
+    )
+    # g_α^{-1}(g_α(t)) = t on the tail branch (t ≥ 1/α), entrywise.
+    tail = [0.5, 0.8]
+    np.testing.assert_allclose(
+        md.pinsker_f_alpha_inverse([(1 - t) ** (1 - 2.5) - 1 for t in tail], 2.5), tail,
+        rtol=1e-12, atol=0,
+    )
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        pytest.param([0.1, [0.2]], id="ragged"),
+        pytest.param([0.1, "0.2"], id="text entry"),
+        pytest.param([0.1, True], id="bool entry"),
+        pytest.param([0.1, 0.2 + 1j], id="complex entry"),
+        pytest.param([md.Mechanism([[1.0]])], id="Mechanism entry"),
+        pytest.param({0.1, 0.2}, id="set"),
+    ],
+)
+def test_pinsker_curves_refuse_lists_of_non_numbers_by_name(bad):
+    with pytest.raises(md.InvalidInputError, match=r"^t must"):
+        md.pinsker_f_alpha(bad, 2.0)
+    with pytest.raises(md.InvalidInputError, match=r"^t must"):
+        md.f_alpha_tv_lower_boundary(bad, 2.0)
+    with pytest.raises(md.InvalidInputError, match=r"^s must"):
+        md.pinsker_f_alpha_inverse(bad, 2.0)
+
+
+@pytest.mark.parametrize("alpha", [1e3, 1e300, 1.6363308087894492e308])
+def test_reverse_pinsker_f_alpha_at_a_huge_order_is_infinite_not_nan(alpha):
+    """(u^α − 1)/(u − 1) at u = 3 exceeds every float once α ≥ 647; the sum of the
+    non-negative parts overflowed to inf − inf = NaN at α = 1.6e308 (found by the fuzz
+    battery's hypothesis draw)."""
+    assert md.reverse_pinsker_f_alpha(3.0, 0.5, alpha) == math.inf

@@ -274,7 +274,7 @@ def test_ball_divergence_names_p_and_matches_renyi_divergence():
 def test_fgenerator_stores_plain_floats_and_allows_plus_infinity():
     from fractions import Fraction
 
-    g = md.FGenerator("g", np.abs, Fraction(1, 2), math.inf)
+    g = md.FGenerator("g", lambda t: np.abs(t - 1.0), Fraction(1, 2), math.inf)
     assert isinstance(g.f_at_zero, float)
     assert g.f_at_zero == pytest.approx(0.5, rel=1e-15)
     assert g.slope_at_infinity == math.inf  # exact: +inf is stored as given
