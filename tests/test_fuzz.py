@@ -59,8 +59,10 @@ try:  # the memory guard needs POSIX resource limits
 except ImportError:  # pragma: no cover
     resource = None
 
-#: Seconds one case may take before it counts as a hang.
-TIME_LIMIT = 10.0
+#: Seconds one case may take before it counts as a hang: a watchdog for a case that never
+#: returns, not a speed claim, so it leaves room for a loaded machine (speed is measured
+#: in benchmarks/).
+TIME_LIMIT = 60.0
 #: Address space a case may add (bytes); beyond it the allocation fails with MemoryError
 #: (a generic exception, so a breach) instead of taking the machine down.
 MEMORY_HEADROOM = 4 * 2**30
@@ -544,6 +546,11 @@ def _fgen_cases(arg: Arg, value) -> list:
         ("float 1.0", "1.0", MUST), ("Mechanism object", "md.Mechanism(K2)", MUST),
         ("callable returning nan", "lambda t: t * math.nan", MUST),
         ("callable of the wrong arity", "lambda: 0.0", MUST),
+        # A generator needs f(1) = 0 (D_f(P‖P) = 0), finite and real there.
+        ("callable with f(1) = 1", "lambda t: t", MUST),
+        ("callable t log t + 0.5 (f(1) = 0.5)", "lambda t: t * np.log(t) + 0.5", MUST),
+        ("callable infinite at 1", "lambda t: np.full_like(t, math.inf)", MUST),
+        ("callable complex at 1", "lambda t: (t - 1) ** 2 + 1j", MUST),
         ("TOTAL_VARIATION", "md.TOTAL_VARIATION", VALID),
         ("CHI_SQUARED", "md.CHI_SQUARED", VALID),
         ("SQUARED_HELLINGER", "md.SQUARED_HELLINGER", VALID),
@@ -1435,9 +1442,20 @@ TARGETS: list[Target] = [
         extra=(("missing column", "'nope'", MUST), ("None", "None", MUST))),
       A("other", "name", "'u'", skip=("unicode", "empty ''", "int 123", "None"),
         extra=(("missing column", "'nope'", MUST), ("None", "None", MUST)))),
-    T("empirical_pair", "md.empirical_pair", A("s_values", "labels", "['a', 'b', 'a', 'b', 'a']"),
-      A("u_values", "labels", "['x', 'x', 'y', 'y', 'x']"), A("sensitive", "name", "'S'"),
-      A("other", "name", "'U'")),
+    T("empirical_pair", "md.empirical_pair",
+      A("s_values", "labels", "['a', 'b', 'a', 'b', 'a']",
+        extra=(("a list label", "['a', ['b'], 'a', 'b', 'a']", MUST),
+               ("a tuple label", "['a', ('b', 'c'), 'a', 'b', 'a']", MUST))),
+      A("u_values", "labels", "['x', 'x', 'y', 'y', 'x']",
+        extra=(("an array label", "['x', np.array([1, 2]), 'y', 'y', 'x']", MUST),)),
+      A("sensitive", "name", "'S'"), A("other", "name", "'U'")),
+    T("CategoricalPair", "md.CategoricalPair",
+      A("counts", "matrix", "[[2, 1], [1, 2]]", nonneg=True,
+        extra=(("fractional entry 2.5", "[[2.5, 1], [1, 2]]", MUST),
+               ("1-D counts", "[2, 1]", MUST), ("all zero", "[[0, 0], [0, 0]]", MUST),
+               ("integral floats", "[[2.0, 1.0], [1.0, 2.0]]", VALID))),
+      fixed=(("s_labels", "('a', 'b')"), ("u_labels", "('x', 'y')"), ("sensitive", "'S'"),
+             ("other", "'U'"))),
     T("CategoricalPair.ball", "md.empirical_pair('abab', 'xxyy').ball",
       real("beta", "0.05", OPEN01), real("alpha", "2.0", ALPHA_FIN, strict=False,
                                         force={"0": MUST, "-1": MUST, "-inf": MUST,
@@ -1555,6 +1573,9 @@ NOT_COVERED = {
     "PAPER_EXAMPLES": "a dict of PaperExample records, not a callable",
     "ROBUST_LDP_MECHANISMS": "a tuple of names (the choices of robust_ldp_mechanism)",
     "__version__": "a string",
+    "ExecutorError": "an exception class",
+    "NotIdentifiableWarning": "a warning class",
+    "SerialFallbackWarning": "a warning class",
     "InfeasibleError": "an exception class",
     "InvalidInputError": "an exception class",
     "MechDesignError": "an exception class",
@@ -1696,8 +1717,8 @@ def _ids(t: Target) -> str:
 @pytest.mark.parametrize("target", TARGETS, ids=_ids)
 def test_baseline_is_answered_quickly_without_nan(target):
     record = run_case(target)
+    # "answered" excludes "hang" (the watchdog); how fast is the benchmarks' business.
     assert record.outcome == "answered", f"{record.repro} -> {record.outcome}: {record.detail}"
-    assert record.seconds < TIME_LIMIT
 
 
 @pytest.mark.slow

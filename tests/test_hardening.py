@@ -135,16 +135,27 @@ def test_xi_bounds_at_tiny_probabilities():
         assert high * rho == pytest.approx(-math.expm1(-b), rel=1e-9)
 
 
-def test_a_restricted_master_of_absurd_size_is_refused_at_once():
-    import time
+def test_a_restricted_master_of_absurd_size_is_refused_at_once(monkeypatch):
+    import sys
 
     from mechdesign.design import RestrictedMaster
     from mechdesign.errors import TooLargeError
 
-    start = time.perf_counter()
+    # "At once": refused before a HiGHS model or one of its 10^12 rows is built (a count
+    # of what was built, not a reading of the clock).
+    built = []
+
+    def model(*args, **kwargs):
+        built.append(kwargs)
+        raise AssertionError("a HiGHS model was built")
+
+    monkeypatch.setattr(sys.modules[RestrictedMaster.__module__], "Model", model)
     with pytest.raises(TooLargeError, match="MASTER_MAX_INPUTS"):
         RestrictedMaster(10**12)
-    assert time.perf_counter() - start < 1.0
+    assert built == []
+    with pytest.raises(AssertionError, match="HiGHS model"):  # the count sees a build
+        RestrictedMaster(3)
+    assert len(built) == 1
 
 
 def test_pml_envelope_with_a_prior_entry_of_1e_16():

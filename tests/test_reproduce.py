@@ -264,9 +264,22 @@ def test_interrupted_reproduce_is_one_line_and_leaves_a_partial_summary(tmp_path
     partial, and no file of an earlier run left under it."""
     import os
     import signal
+    import sqlite3
     import subprocess
     import sys
     import time
+
+    from mechdesign.reproduce.robust_ldp import STORE
+
+    def stored() -> int:
+        """Repetitions the run has finished (its sweep store, beside the paper folder)."""
+        if not (out / STORE).exists():
+            return 0
+        try:
+            with sqlite3.connect(out / STORE, timeout=5) as db:
+                return db.execute("SELECT COUNT(*) FROM points").fetchone()[0]
+        except sqlite3.OperationalError:  # the table does not exist yet
+            return 0
 
     out = tmp_path / "reproduction"
     stale = out / "dobrushin" / "old_figure.png"
@@ -274,17 +287,18 @@ def test_interrupted_reproduce_is_one_line_and_leaves_a_partial_summary(tmp_path
     stale.write_bytes(b"an older run")
     (out / "robust-ldp").mkdir()
     (out / "robust-ldp" / "old.csv").write_text("x\n")
+    # 40 repetitions: once the first is stored, the other 39 are still to run.
     process = subprocess.Popen(
         [sys.executable, "-m", "mechdesign.cli", "reproduce", "--quick", "--paper",
-         "robust-ldp", "--workers", "2", "--out", str(out)],
+         "robust-ldp", "--workers", "2", "--reps", "40", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
-    deadline = time.time() + 30  # the Adult figure comes first when the data are there
-    while time.time() < deadline and not (out / "robust-ldp" / "fig2_adult_nmi.csv").exists():
-        if process.poll() is not None:
-            break
-        time.sleep(0.2)
-    time.sleep(1.0)  # into the synthetic repetitions (worker processes running)
+    # The event: a finished repetition in the store, so the run is inside the synthetic
+    # repetitions with its worker processes running (a poll, with a watchdog deadline).
+    deadline = time.monotonic() + 600
+    while stored() < 1 and process.poll() is None:
+        assert time.monotonic() < deadline, "no repetition finished"
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=120)
     if process.returncode == 0:

@@ -5,7 +5,6 @@ may be any hashable values, and the equality test against a claimed kernel."""
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -35,9 +34,16 @@ def opendp_480(k, eps):
 def test_the_miscalibration_is_caught_quickly():
     k, eps = 2, 1.0
     buggy, _ = opendp_480(k, eps)
-    start = time.perf_counter()
-    audit = md.audit_samples(buggy, 10**6, inputs=range(k), rng=0)
-    assert time.perf_counter() - start < 10  # vectorised: seconds for 10^6 per input
+    calls = []
+
+    def counted(x, size, rng):
+        calls.append((x, size))
+        return buggy(x, size, rng)
+
+    audit = md.audit_samples(counted, 10**6, inputs=range(k), rng=0)
+    # Vectorised: one call per input for all 10^6 draws (no per-sample Python loop; the
+    # speed itself is a benchmark's claim, not a test's).
+    assert sorted(calls) == [(0, 10**6), (1, 10**6)]
     true_level = math.log((0.731 + 0.269 * 0.731) / (0.269 * 0.269))  # about 2.3
     assert audit.exceeds(eps)
     assert audit.lower_bound <= audit.estimate
