@@ -80,6 +80,7 @@ if TYPE_CHECKING:
         Certificate,
         ColumnGenerationReport,
         Design,
+        EstimationError,
         FDivergenceUtility,
         GainUtility,
         MutualInformationUtility,
@@ -240,6 +241,7 @@ __all__ = [
     "Design",
     "DobrushinMaximum",
     "DominatingPair",
+    "EstimationError",
     "ExecutorError",
     "FDivergenceUtility",
     "FGenerator",
@@ -417,8 +419,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "datasets": ("CategoricalPair", "categorical_pair", "empirical_pair"),
     "design": (
-        "Certificate", "ColumnGenerationReport", "Design", "FDivergenceUtility", "GainUtility",
-        "MutualInformationUtility", "design",
+        "Certificate", "ColumnGenerationReport", "Design", "EstimationError",
+        "FDivergenceUtility", "GainUtility", "MutualInformationUtility", "design",
     ),
     "divergences": (
         "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "FGenerator",

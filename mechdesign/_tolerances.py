@@ -186,3 +186,9 @@ COLLINEAR_ATOL = 1e-13
 #: brings to ``D_f``; a generator written in floating point (``(t − 0.1)² − 0.81``)
 #: misses 0 by a few ulps of its scale, far below it.
 GENERATOR_AT_ONE_ATOL = 1e-12
+
+#: Estimation design's Newton polish (mechdesign.design.estimation): a step is accepted
+#: when the error grows by at most this share (the rounding of tr(W J⁻¹ Wᵀ) itself), and
+#: the polish stops when no weight moves by more than ESTIMATION_STEP_RTOL of the largest.
+ESTIMATION_DESCENT_RTOL = 1e-14
+ESTIMATION_STEP_RTOL = 1e-15

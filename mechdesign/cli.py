@@ -387,8 +387,28 @@ def _design_options(args: argparse.Namespace) -> dict[str, Any]:
         "max_vertices": MAX_VERTICES if args.max_vertices is None else args.max_vertices,
         "time_limit": args.time_limit,
         "gap": COLUMN_GENERATION_GAP if args.gap is None else args.gap,
-        "utility": "bayes" if getattr(args, "utility", "mi") == "bayes" else "mutual_information",
+        "utility": _utility(args),
     }
+
+
+def _workload(text: str | None) -> Any:
+    """``--workload``: a named workload, or a CSV file of the (L, N) query matrix."""
+    if text is None or text in ("histogram", "prefix", "all-range"):
+        return text
+    return read_matrix(text)
+
+
+def _utility(args: argparse.Namespace) -> Any:
+    """``--utility mi|bayes|mse`` (with ``--workload`` for mse) as ``design``'s utility."""
+    name = getattr(args, "utility", "mi")
+    workload = getattr(args, "workload", None)
+    if workload is not None and name != "mse":
+        raise InvalidInputError("--workload applies to --utility mse only.")
+    if name == "mse":
+        from mechdesign.design import EstimationError
+
+        return EstimationError(_workload(workload))
+    return "bayes" if name == "bayes" else "mutual_information"
 
 
 def _run_design(notion: Any, prior: np.ndarray, **options: Any) -> Design:
@@ -648,7 +668,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"--k must be at least 2 categories; got {args.k}.")
     prior = _read_prior(args.prior, args.k)
     notion = LDP(args.epsilon) if args.c is None else PML(args.epsilon, c=args.c)
-    table = compare(notion, prior, n=args.n)
+    names = {"mi": "mutual_information", "bayes": "bayes", "mse": "mse"}
+    wanted = [u.strip() for u in args.utilities.split(",") if u.strip()]
+    unknown = [u for u in wanted if u not in names]
+    if unknown:
+        raise InvalidInputError(
+            f"--utilities takes mi, bayes and mse (comma-separated); got {', '.join(unknown)}."
+        )
+    table = compare(notion, prior, n=args.n, workload=_workload(args.workload),
+                    utilities=[names[u] for u in wanted])
     if args.json:
         records = [{key: (None if isinstance(value, float) and math.isnan(value) else value)
                     for key, value in row.items()} for row in table.to_dict("records")]
@@ -660,6 +688,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
           "reports")
     shown = table.drop(columns=["note", "kind"]).rename(columns={
         "mutual_information": "MI (nats)", "bayes_vulnerability": "Bayes vuln.",
+        "mse": "MSE", "mse_blue": "MSE (BLUE)",
         "ldp_level": "LDP", "privacy_level": "level"})
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}", na_rep="-"))
     notes = [f"  {row.mechanism}: {row.note}" for row in table.itertuples()
@@ -1045,10 +1074,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     des.add_argument(
         "--utility",
-        choices=["mi", "bayes"],
+        choices=["mi", "bayes", "mse"],
         default="mi",
         help="mi: mutual information (default); bayes: Bayes vulnerability, the probability "
-        "that the MAP guess of X from Y is right",
+        "that the MAP guess of X from Y is right; mse: the least expected squared error of "
+        "the workload's answers with the best linear unbiased estimator (per report, "
+        "against the users' histogram; certified bracket)",
+    )
+    des.add_argument(
+        "--workload",
+        help="--utility mse: histogram (default), prefix, all-range, or a CSV file of the "
+        "query matrix (one row per query, N columns)",
     )
     des.add_argument(
         "--method",
@@ -1126,6 +1162,13 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--c", type=float, help="design under (ε,c)-PML instead of ε-LDP")
     cmp_.add_argument("--n", type=int, default=1000,
                       help="reports for the estimation MSE (default 1000)")
+    cmp_.add_argument("--workload",
+                      help="the queries of the MSE columns: histogram (default), prefix, "
+                      "all-range, or a CSV file of the query matrix")
+    cmp_.add_argument("--utilities", default="mi,bayes",
+                      help="the designed rows, comma-separated from mi, bayes and mse (the "
+                      "estimation optimum for --workload; by enumeration: seconds up to "
+                      "k = 12); default mi,bayes")
     cmp_.add_argument("--json", action="store_true", help="machine-readable output")
     cmp_.set_defaults(handler=_cmd_compare)
 

@@ -16,9 +16,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import as_distribution, check_positive_int, check_size, show
 from mechdesign._tolerances import STOCHASTIC_ATOL
-from mechdesign.design import design
+from mechdesign.design import EstimationError, design
 from mechdesign.design.pipeline import UTILITIES
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
+from mechdesign.estimation import workload_matrix
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information
 from mechdesign.notions import Notion, check_notion
@@ -46,7 +47,7 @@ __all__ = [
 #: The columns of :func:`compare`'s table, in order.
 COMPARE_COLUMNS = (
     "mechanism", "kind", "outputs", "mutual_information", "bayes_vulnerability", "mse",
-    "ldp_level", "privacy_level", "note",
+    "mse_blue", "ldp_level", "privacy_level", "note",
 )
 
 #: OLH's hash family in :func:`deployed_protocols` is the exactly universal family of
@@ -105,6 +106,7 @@ def compare(
     mechanisms: Mapping[str, Mechanism | ArrayLike] | None = None,
     utilities: Sequence[object] = ("mutual_information", "bayes"),
     n: int = 1000,
+    workload: str | ArrayLike | None = None,
 ) -> pd.DataFrame:
     """The designed optimum for each utility beside the deployed LDP protocols.
 
@@ -120,7 +122,10 @@ def compare(
     ``mutual_information`` (nats), ``bayes_vulnerability`` (the MAP adversary's success
     probability), ``mse`` (:func:`~mechdesign.protocols.estimation_mse` from ``n``
     reports: a protocol's standard estimator, otherwise least squares, ``inf`` when no
-    unbiased linear estimator exists), ``ldp_level``, ``privacy_level`` and ``note``. A
+    unbiased linear estimator exists), ``mse_blue`` (the same with the best linear
+    unbiased estimator at ``prior``, :func:`~mechdesign.estimation.blue_estimator`; never
+    above ``mse``), ``ldp_level``, ``privacy_level`` and ``note``. Both errors are of the
+    ``workload``'s answers against the users' histogram. A
     protocol too large to build (unary encoding above k = 16, say) is a row whose
     measures are missing (NaN) and whose note says why; so is one whose kernel cannot be
     represented in double precision (unary encoding at ε = 700).
@@ -131,10 +136,15 @@ def compare(
         LDP or PML with ``0 < ε < ∞``.
     prior : array_like, shape=(k,)
     mechanisms : mapping of str to Mechanism or array_like, optional
-    utilities : sequence of "mutual_information", "bayes" or Utility
-        One designed row each; empty for none.
+    utilities : sequence of "mutual_information", "bayes", "mse", Utility or EstimationError
+        One designed row each; empty for none. ``"mse"`` is the estimation-optimal design
+        for ``workload`` (:class:`~mechdesign.design.estimation.EstimationError`; by
+        enumeration, seconds up to k = 12).
     n : int
         Reports for the estimation error.
+    workload : {None, "histogram", "prefix", "all-range"} or array_like, shape=(L, k)
+        The queries of the two error columns (:func:`~mechdesign.estimation.workload_matrix`);
+        ``None`` is the histogram.
     """
     notion = check_notion(notion)
     p = as_distribution(prior, "prior")
@@ -169,10 +179,14 @@ def compare(
             given[str(name)] = mechanism
     k = p.shape[0]
     rows = []
+    queries = workload_matrix(workload, p.shape[0])
     for utility in utilities:
+        if isinstance(utility, str) and utility == "mse":
+            utility = EstimationError(workload if workload is None or isinstance(
+                workload, str) else queries)
         result = design(notion, p, utility=utility)
         rows.append(_row(f"optimal for {result.utility_name}", "designed", result.mechanism,
-                         notion, p, count, f"method {result.method}"))
+                         notion, p, count, f"method {result.method}", queries))
     if mechanisms is None:
         for name, build in deployed_protocols(k, eps).items():
             try:
@@ -182,10 +196,10 @@ def compare(
                 continue
             note = oracle.protocol if oracle.support is not None else (
                 f"{oracle.protocol}, random hash family: its estimator is biased (included)")
-            rows.append(_row(name, "protocol", oracle, notion, p, count, note))
+            rows.append(_row(name, "protocol", oracle, notion, p, count, note, queries))
     else:
         for name, mechanism in given.items():
-            rows.append(_row(name, "given", mechanism, notion, p, count, ""))
+            rows.append(_row(name, "given", mechanism, notion, p, count, "", queries))
     table = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
     table.attrs.update(epsilon=eps, notion=show(notion), n=count, k=k)
     return table
@@ -197,8 +211,9 @@ def _check_utility(utility: object, name: str) -> None:
     if isinstance(utility, str):
         if utility in UTILITIES:
             return
-    elif callable(getattr(utility, "column_values", None)) and callable(
-            getattr(utility, "of", None)):
+    elif isinstance(utility, EstimationError) or (
+            callable(getattr(utility, "column_values", None))
+            and callable(getattr(utility, "of", None))):
         return
     raise InvalidInputError(
         f"{name} must be one of {UTILITIES} or a utility object (with column_values, of "
@@ -206,14 +221,15 @@ def _check_utility(utility: object, name: str) -> None:
     )
 
 
-def _row(name, kind, kernel, notion, prior, n, note) -> dict[str, object]:
+def _row(name, kind, kernel, notion, prior, n, note, queries) -> dict[str, object]:
     return {
         "mechanism": name,
         "kind": kind,
         "outputs": kernel.n_outputs,
         "mutual_information": mutual_information(kernel, prior),
         "bayes_vulnerability": bayes_vulnerability(kernel, prior),
-        "mse": estimation_mse(kernel, prior, n),
+        "mse": estimation_mse(kernel, prior, n, workload=queries),
+        "mse_blue": estimation_mse(kernel, prior, n, estimator="blue", workload=queries),
         "ldp_level": ldp_level(kernel),
         "privacy_level": notion.level(kernel),
         "note": note,

@@ -50,6 +50,7 @@ from mechdesign._numerics import (
 )
 from mechdesign._tolerances import ROUNDING_ATOL
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
+from mechdesign.estimation import blue_estimator, workload_matrix
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.mechanisms import randomized_response
 
@@ -515,7 +516,8 @@ def estimation_mse(
     prior: ArrayLike,
     n: int,
     *,
-    estimator: ArrayLike | None = None,
+    estimator: ArrayLike | Literal["blue"] | None = None,
+    workload: str | ArrayLike | None = None,
     target: Literal["histogram", "distribution"] = "histogram",
 ) -> float:
     """Exact expected squared ℓ2 error of frequency estimation from ``n`` reports.
@@ -539,11 +541,21 @@ def estimation_mse(
     ``target="distribution"`` is the error against ``prior`` itself, larger by the
     sampling error of the inputs.
 
-    Which estimator: ``estimator`` when given; a :class:`FrequencyOracle`'s own
+    A workload ``W`` (L × N, :func:`~mechdesign.estimation.workload_matrix`) asks for the
+    error of the answers ``f̂ Wᵀ`` instead: the formula above with ``E`` replaced by
+    ``E Wᵀ`` and ``I`` by ``Wᵀ`` (``None``, the default, is the histogram, ``W = I``).
+
+    Which estimator: ``"blue"``, the best linear unbiased estimator at ``prior``
+    (:func:`~mechdesign.estimation.blue_estimator`: ``D⁻¹Kᵀ(KD⁻¹Kᵀ)⁻¹``, best for every
+    workload; its error is :func:`~mechdesign.estimation.blue_error` ``/ n``);
+    ``estimator`` when given as an array; a :class:`FrequencyOracle`'s own
     (the protocol's standard estimator); otherwise the least-squares estimator
     ``E = K⁺`` (Moore–Penrose; ``f̂ = argmin_f ‖f K − π̂‖₂`` for the empirical report
     distribution ``π̂``), which is unbiased exactly when ``K`` has rank ``N`` and is
     ``K⁻¹`` for a square invertible kernel — the unique unbiased linear estimator there.
+    Least squares is not the best unbiased estimator of a general kernel (it weighs
+    every output alike; the BLUE weighs them by ``1/r_y``): it is the default for
+    backward compatibility, ``estimator="blue"`` is the better choice.
     When ``K`` has rank below ``N`` (a designed mechanism with fewer than ``N``
     outputs, say) no unbiased linear estimator exists and the error is ``math.inf``.
 
@@ -553,18 +565,31 @@ def estimation_mse(
     prior : array_like, shape=(N,)
     n : int
         Number of reports, ``n ≥ 1``.
-    estimator : array_like, shape=(M, N), optional
+    estimator : "blue" or array_like, shape=(M, N), optional
+    workload : {None, "histogram", "prefix", "all-range"} or array_like, shape=(L, N)
+        The queries (:func:`~mechdesign.estimation.workload_matrix`; for ``"marginals"``
+        pass its matrix, which needs the alphabet's shape).
     target : {"histogram", "distribution"}
     """
     k = as_matrix(kernel)
     p = as_distribution(prior, "prior", k.shape[0])
+    queries = workload_matrix(workload, k.shape[0]).T  # N × L: the identity for histograms
     count = check_positive_int(n, "n")
     if target not in ("histogram", "distribution"):
         raise InvalidInputError(
             f"target must be 'histogram' or 'distribution'; got {show(target)}."
         )
     size = k.shape[0]
-    if estimator is not None:
+    if isinstance(estimator, str):
+        if estimator != "blue":
+            raise InvalidInputError(
+                f"estimator must be 'blue', an (M, N) array or None; got {show(estimator)}."
+            )
+        try:
+            e = blue_estimator(k, p)
+        except InvalidInputError:
+            return math.inf  # no unbiased linear estimator: J is singular
+    elif estimator is not None:
         e = as_float_array(estimator, "estimator", ndim=2)
         if e.shape != (k.shape[1], size):
             raise InvalidInputError(
@@ -577,13 +602,18 @@ def estimation_mse(
         if np.linalg.matrix_rank(k) < size:
             return math.inf
         e = np.linalg.pinv(k)
-    # Every term is quadratic in (E, I): computed for E/s and I/s, s the largest entry
-    # of E, then scaled by s² — an estimator entry of 1e308 gives inf (the error is
-    # beyond every double), not an overflow inside the sums.
-    scale = max(1.0, float(np.abs(e).max()))
+    # The workload's answers: estimator E Wᵀ of the target f Wᵀ. Every term is quadratic
+    # in (E Wᵀ, Wᵀ): computed for both over s, the largest entry, then scaled by s² — an
+    # estimator entry of 1e308 gives inf (the error is beyond every double), not an
+    # overflow inside the sums.
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = e @ queries
+    if not np.all(np.isfinite(e)):
+        return math.inf
+    scale = max(1.0, float(np.abs(e).max()), float(np.abs(queries).max()))
     e = e / scale
     expected = k @ e  # row x: E[E[y] | x] / s
-    bias = expected - np.eye(size) / scale
+    bias = expected - queries / scale
     second = k @ np.sum(e * e, axis=1)  # Σ_y K[x, y] ‖E_y‖² / s²
     noise = float(p @ (second - np.sum(expected * expected, axis=1))) / count
     mean_bias = p @ bias

@@ -713,3 +713,50 @@ def test_design_rldp_by_column_generation_says_so_and_labels_the_kernel(pair_csv
     srr = _run(*base, "--mechanism", "srr").stdout
     header = next(line for line in srr.splitlines() if line.strip().startswith("(s2, u2)"))
     assert header.split("  ")[-1].strip() == "(s1, u1)"  # SRR's outputs are labelled too
+
+
+# -- estimation error (issue 37) ----------------------------------------------------------
+
+
+def test_design_for_the_mse_of_a_workload_prints_its_certified_bracket():
+    from mechdesign.estimation import blue_error
+
+    done = _run("design", "--notion", "ldp", "--epsilon", "1", "--prior", "zipf", "--n", "5",
+                "--utility", "mse", "--workload", "prefix", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["optimality"] == "optimal"
+    assert out["method"] == "enumeration"
+    kernel = np.array(out["mechanism"])
+    # The printed utility is the kernel's BLUE error, recomputed here from the kernel.
+    assert out["utility"] == pytest.approx(
+        blue_error(kernel, md.zipf_prior(5), "prefix"), rel=1e-9)
+    assert out["lower_bound"] <= out["utility"] <= out["upper_bound"] + 1e-12
+
+
+def test_design_workload_flag_needs_the_mse_utility():
+    done = _run("design", "--notion", "ldp", "--epsilon", "1", "--n", "4",
+                "--workload", "prefix")
+    assert done.returncode == 2
+    assert "--workload" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_compare_with_the_mse_utility_lists_both_estimators(tmp_path):
+    # A workload from a file: the prefix queries written out.
+    workload = tmp_path / "w.csv"
+    workload.write_text("\n".join(",".join("1" if x <= row else "0" for x in range(5))
+                                  for row in range(5)))
+    done = _run("compare", "--epsilon", "1", "--k", "5", "--prior", "zipf",
+                "--utilities", "mse", "--workload", str(workload), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["rows"]
+    assert rows[0]["kind"] == "designed"
+    optimum = rows[0]["mse_blue"]
+    for row in rows[1:]:
+        if row["mse_blue"] is not None:
+            assert row["mse_blue"] <= row["mse"] + 1e-12  # the BLUE is never worse
+            assert row["mse_blue"] >= optimum - 1e-12  # nor better than the optimum
+    bad = _run("compare", "--epsilon", "1", "--k", "5", "--utilities", "mi,variance")
+    assert bad.returncode == 2
+    assert "--utilities" in bad.stderr

@@ -137,3 +137,16 @@ def test_compare_at_an_extreme_epsilon():
         assert table.loc[name, "note"].startswith("skipped")
     sue = md.unary_encoding(4, 300.0, optimized=False)
     assert md.ldp_level(sue) == pytest.approx(300.0, rel=1e-12)
+
+
+def test_compare_adds_the_blue_error_and_the_estimation_optimum():
+    prior = md.zipf_prior(6)
+    table = md.compare(md.LDP(1.0), prior, utilities=("mse",), workload="prefix", n=100)
+    designed = table.iloc[0]
+    assert designed["kind"] == "designed"
+    for row in table.itertuples():
+        if np.isfinite(row.mse_blue):
+            assert row.mse_blue <= row.mse * (1 + 1e-9)  # Gauss–Markov
+            assert row.mse_blue >= designed["mse_blue"] * (1 - 1e-9)  # the certified optimum
+    direct = md.design(md.LDP(1.0), prior, utility=md.EstimationError("prefix"))
+    assert designed["mse_blue"] == pytest.approx(direct.mse(100), rel=1e-9)

@@ -14,6 +14,7 @@ importable from here for research on the algorithms themselves.
 """
 
 from mechdesign.design.column_generation import ColumnGenerationRun, run_column_generation
+from mechdesign.design.estimation import EstimationError
 from mechdesign.design.gain_pricing import GainPricingOracle
 from mechdesign.design.master import RestrictedMaster, solve_vertex_lp
 from mechdesign.design.patterns import PricingOracle, ldp_column, price_ldp
@@ -27,7 +28,13 @@ from mechdesign.design.pipeline import (
     resolve_problem,
     solve_master,
 )
-from mechdesign.design.result import Certificate, ColumnGenerationReport, Design, Timings
+from mechdesign.design.result import (
+    Certificate,
+    ColumnGenerationReport,
+    Design,
+    EstimationReport,
+    Timings,
+)
 from mechdesign.design.robust_pricing import LinearisationOracle
 from mechdesign.design.sources import (
     CddRepair,
@@ -54,6 +61,8 @@ __all__ = [
     "ColumnGenerationRun",
     "ColumnSource",
     "Design",
+    "EstimationError",
+    "EstimationReport",
     "FDivergenceUtility",
     "GainPricingOracle",
     "GainUtility",

@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike, NDArray
 from mechdesign._numerics import (
     LOG_FLOAT_MAX,
     as_distribution,
+    check_bool,
     check_int,
     check_real,
     show,
@@ -62,6 +63,7 @@ from mechdesign.design.column_generation import (
     ColumnGenerationRun,
     run_column_generation,
 )
+from mechdesign.design.estimation import EstimationError, design_for_estimation
 from mechdesign.design.master import (
     certificate,
     check_finite_utilities,
@@ -95,7 +97,7 @@ __all__ = [
 
 
 #: The utilities ``design(utility=...)`` knows by name ("mi" is short for the first).
-UTILITIES = ("mutual_information", "mi", "bayes")
+UTILITIES = ("mutual_information", "mi", "bayes", "mse")
 
 #: The largest finite ε a design accepts: ``log`` of the largest double (709.78). Above
 #: it the optimal mechanisms' entries ``e^{−ε}`` are not representable (the audit of the
@@ -228,6 +230,10 @@ def design(
         ``method="column_generation"`` for a utility or notion no column source prices.
     """
     start = time.perf_counter()
+    if isinstance(utility, EstimationError) or (isinstance(utility, str) and utility == "mse"):
+        return _design_for_estimation(notion, prior, utility, backend=backend, method=method,
+                                      max_vertices=max_vertices, time_limit=time_limit,
+                                      gap=gap, progress=progress)
     notion, objective = resolve_problem(notion, prior, utility)
     if method not in METHODS:
         raise InvalidInputError(f"method must be one of {METHODS}; got {show(method)}.")
@@ -246,6 +252,36 @@ def design(
                            max_vertices=max_vertices)
     solved = solve_master(source, time_limit=time_limit, gap=gap, progress=progress)
     return certify(notion, objective, method, solved, time.perf_counter() - start)
+
+
+def _design_for_estimation(notion, prior, utility, *, backend, method, max_vertices,
+                           time_limit, gap, progress) -> Design:
+    """:func:`design` for an :class:`~mechdesign.design.estimation.EstimationError`
+    (``"mse"``: the histogram): the same argument checks, then
+    :func:`~mechdesign.design.estimation.design_for_estimation`."""
+    error = EstimationError() if isinstance(utility, str) else utility
+    notion = check_notion(notion)
+    if prior is None:
+        raise InvalidInputError(
+            "prior is required for an estimation design (the input distribution the "
+            "estimator assumes)."
+        )
+    size = notion.input_size
+    p = as_distribution(prior, "prior", size)
+    if p.shape[0] < 2:
+        raise InvalidInputError(f"design needs at least N = 2 inputs; got N = {p.shape[0]}.")
+    if method not in METHODS:
+        raise InvalidInputError(f"method must be one of {METHODS}; got {show(method)}.")
+    if time_limit is not None:
+        time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+        time_limit = None if math.isinf(time_limit) else time_limit
+    if progress is not None:
+        check_bool(progress, "progress")
+    return design_for_estimation(
+        notion, p, error, method=method, backend=backend,
+        max_vertices=check_int(max_vertices, "max_vertices", low=1), gap=check_gap(gap),
+        time_limit=time_limit,
+    )
 
 
 def resolve_problem(
@@ -508,6 +544,11 @@ def _resolve_utility(
             raise InvalidInputError(f"prior is required for the utility {show(utility)}.")
         if utility == "bayes":
             return GainUtility.bayes(prior)
+        if utility == "mse":
+            raise InvalidInputError(
+                "utility 'mse' is not a column-wise utility: design() takes it (and "
+                "EstimationError) by its own convex path, not through resolve_problem."
+            )
         return MutualInformationUtility(prior)
     if not callable(getattr(utility, "column_values", None)) or not callable(
         getattr(utility, "of", None)

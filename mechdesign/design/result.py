@@ -12,13 +12,16 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from mechdesign._numerics import check_positive_int
 from mechdesign._tolerances import (
     AUDIT_ATOL,
 )
+from mechdesign.errors import UnsupportedError
+from mechdesign.estimation import blue_estimator
 from mechdesign.kernel import Mechanism
 from mechdesign.notions import Notion
 
-__all__ = ["Certificate", "ColumnGenerationReport", "Design", "Timings"]
+__all__ = ["Certificate", "ColumnGenerationReport", "Design", "EstimationReport", "Timings"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,40 @@ class Timings:
 
 
 @dataclass(frozen=True, eq=False)
+class EstimationReport:
+    """The certificate of an estimation design
+    (:mod:`~mechdesign.design.estimation`).
+
+    Attributes
+    ----------
+    workload : ndarray, shape=(L, N)
+        The queries ``W``.
+    prior : ndarray, shape=(N,)
+        The input distribution the estimator assumes and the inputs follow.
+    lower_bound, upper_bound : float
+        Certified bracket on the optimal per-report error (``n · MSE`` against the
+        users' histogram); ``upper_bound`` is the returned mechanism's error.
+    status : str
+        ``"optimal"`` when the bracket is within the design's ``gap`` (relative), else
+        ``"feasible, gap g"``.
+    solver_status : str
+        The conic solver's status (cvxpy's).
+    """
+
+    workload: NDArray[np.float64]
+    prior: NDArray[np.float64]
+    lower_bound: float
+    upper_bound: float
+    status: str
+    solver_status: str
+
+    @property
+    def gap(self) -> float:
+        """``upper_bound − lower_bound``."""
+        return self.upper_bound - self.lower_bound
+
+
+@dataclass(frozen=True, eq=False)
 class Design:
     """An optimal mechanism with its evidence (returned by :func:`design`).
 
@@ -97,6 +134,11 @@ class Design:
     column_generation : ColumnGenerationReport or None
         The bracket, iterations and columns of ``method="column_generation"``
         (``n_vertices`` then counts the generated columns).
+    estimation : EstimationReport or None
+        For an estimation design (utility :class:`~mechdesign.design.estimation.EstimationError`):
+        its workload, prior and certified bracket. ``utility`` is then the per-report
+        workload error (``n · MSE``, lower is better), ``weights`` and ``vertices`` are
+        ``p``-normalised (``p·v = 1``, the weights are the reports' probabilities).
     """
 
     notion: Notion
@@ -115,6 +157,29 @@ class Design:
     dobrushin_bound: float | None
     timings: Timings
     column_generation: ColumnGenerationReport | None = None
+    estimation: EstimationReport | None = None
+
+    @property
+    def estimator(self) -> NDArray[np.float64]:
+        """The best linear unbiased estimator at the prior, ``D⁻¹Kᵀ(KD⁻¹Kᵀ)⁻¹`` (M × N),
+        of an estimation design (:func:`~mechdesign.estimation.blue_estimator`)."""
+        report = self._estimation("estimator")
+        return blue_estimator(self.mechanism, report.prior)
+
+    def mse(self, n: int) -> float:
+        """Expected squared workload error of an estimation design from ``n`` reports,
+        against the users' histogram: ``utility / n``."""
+        self._estimation("mse")
+        return self.utility / check_positive_int(n, "n")
+
+    def _estimation(self, what: str) -> EstimationReport:
+        if self.estimation is None:
+            raise UnsupportedError(
+                f"Design.{what} belongs to estimation designs (utility=EstimationError or "
+                "'mse'); for any kernel use mechdesign.estimation.blue_estimator(kernel, "
+                "prior) or mechdesign.estimation_mse(kernel, prior, n, estimator='blue')."
+            )
+        return self.estimation
 
     @property
     def epsilon(self) -> float:
@@ -157,6 +222,16 @@ class Design:
                     "exact_pricing": self.column_generation.exact_pricing,
                     "iterations": self.column_generation.iterations,
                     "columns": self.column_generation.columns,
+                }
+            ),
+            **(
+                {}
+                if self.estimation is None
+                else {
+                    "lower_bound": self.estimation.lower_bound,
+                    "upper_bound": self.estimation.upper_bound,
+                    "gap": self.estimation.gap,
+                    "optimality": self.estimation.status,
                 }
             ),
             "seconds": {
