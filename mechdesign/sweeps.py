@@ -817,7 +817,7 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
             if broken:
                 if not owned:
                     raise ExecutorError(_broken_pool_message())
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)  # a broken pool's thread has ended
                 pool = _local_pool(owned)
                 _check_fresh_workers(pool, task)
             for i, exc in lost:
@@ -858,9 +858,16 @@ def _width(pool: cf.Executor) -> int:
 
 
 def _terminate(pool: cf.ProcessPoolExecutor) -> None:
-    for process in list(getattr(pool, "_processes", {}).values()):
+    """Stop a pool's workers now and join its manager thread before returning.
+
+    Joining matters: a manager thread still running at interpreter exit races
+    ``concurrent.futures``' own exit hook, which then writes to the pipe the thread has
+    just closed and prints ``OSError: [Errno 9] Bad file descriptor`` (CPython 3.11) after
+    our one-line interrupt message. With the workers terminated the thread sees them gone
+    and ends at once."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- built-in tasks -----------------------------------------------------------------------
