@@ -228,8 +228,8 @@ def test_an_estimation_design_is_deterministic():
 
 def test_estimation_design_refusals_name_the_reason():
     p = md.zipf_prior(5)
-    with pytest.raises(md.UnsupportedError, match="column generation"):
-        md.design(md.LDP(1.0), p, utility="mse", method="column_generation")
+    with pytest.raises(md.UnsupportedError, match=r"column generation.*PML"):
+        md.design(md.PML(1.0, prior=p), p, utility="mse", method="column_generation")
     with pytest.raises(md.InvalidInputError, match="prior"):
         md.design(md.LDP(1.0), np.array([0.5, 0.5, 0.0]), utility="mse")
     with pytest.raises(md.InvalidInputError, match="prior"):

@@ -275,12 +275,13 @@ def _design_for_estimation(notion, prior, utility, *, backend, method, max_verti
     if time_limit is not None:
         time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
         time_limit = None if math.isinf(time_limit) else time_limit
-    if progress is not None:
-        check_bool(progress, "progress")
+    if progress is None:
+        progress = sys.stderr.isatty()
+    check_bool(progress, "progress")
     return design_for_estimation(
         notion, p, error, method=method, backend=backend,
         max_vertices=check_int(max_vertices, "max_vertices", low=1), gap=check_gap(gap),
-        time_limit=time_limit,
+        time_limit=time_limit, progress=progress,
     )
 
 

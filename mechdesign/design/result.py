@@ -80,7 +80,10 @@ class EstimationReport:
         ``"optimal"`` when the bracket is within the design's ``gap`` (relative), else
         ``"feasible, gap g"``.
     solver_status : str
-        The conic solver's status (cvxpy's).
+        Enumeration: the conic solver's status (cvxpy's). Column generation: why it
+        stopped (``"converged"``, ``"time limit"``, ``"interrupted"``, ``"round limit"``).
+    rounds : int
+        Column generation's rounds (0 for enumeration).
     """
 
     workload: NDArray[np.float64]
@@ -89,6 +92,7 @@ class EstimationReport:
     upper_bound: float
     status: str
     solver_status: str
+    rounds: int = 0
 
     @property
     def gap(self) -> float:
@@ -232,6 +236,8 @@ class Design:
                     "upper_bound": self.estimation.upper_bound,
                     "gap": self.estimation.gap,
                     "optimality": self.estimation.status,
+                    **({"iterations": self.estimation.rounds, "columns": self.n_vertices}
+                       if self.method == "column_generation" else {}),
                 }
             ),
             "seconds": {

@@ -1,0 +1,151 @@
+"""Column generation for the estimation design (ε-LDP): the pricing's parts against
+brute force written here from the definitions, and the design against enumeration and
+the uniform-prior closed form.
+
+Independent of the package: the vertices of the ε-LDP section are built here from their
+definition (every two-level vector ``1 + (e^ε − 1) 1_S``, normalised by ``p``), reduced
+costs from ``r(v) = vᵀGv − λ·v``, and the closed form is Ye and Barg's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import mechdesign as md
+from mechdesign.estimation import blue_error
+
+pricing_module = importlib.import_module("mechdesign.design.estimation_pricing")
+LdpQuadraticPricing = pricing_module.LdpQuadraticPricing
+
+
+def section_vertices(eps: float, p: np.ndarray) -> np.ndarray:
+    """Every vertex of {v : v_i ≤ e^ε v_j, p·v = 1}, from the definition."""
+    n = p.size
+    rows = []
+    for mask in itertools.product((0.0, 1.0), repeat=n):
+        if 0 < sum(mask) < n:
+            u = 1.0 + math.expm1(eps) * np.array(mask)
+            rows.append(u / (p @ u))
+    return np.array(rows)
+
+
+def random_instance(seed: int, n: int):
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.ones(n))
+    b = rng.normal(size=(n, n))
+    g = b @ b.T / n + rng.uniform(0.1, 2.0) * np.eye(n)
+    dual = rng.normal(size=n) + 2.0 * np.trace(g) / n
+    return p, g, dual
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_brute_force_bound_is_the_maximum_over_every_vertex(seed):
+    n, eps = 7, [0.5, 1.0, 2.0][seed % 3]
+    p, g, dual = random_instance(seed, n)
+    v = section_vertices(eps, p)
+    truth = np.max(np.einsum("mi,ij,mj->m", v, g, v) - v @ dual)
+    bound, found = LdpQuadraticPricing(eps, p).upper_bound(g, dual, tolerance=truth - 1.0)
+    assert bound == pytest.approx(truth, rel=1e-12, abs=1e-12)
+    assert found.shape[0] >= 1  # the maximiser itself is returned
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_local_search_returns_local_maxima_with_their_scores(seed):
+    n, eps = 8, 1.0
+    p, g, dual = random_instance(seed, n)
+    pricing = LdpQuadraticPricing(eps, p)
+    z, r = pricing.heuristic(g, dual, np.eye(n, dtype=bool))
+    v = pricing.points(z)
+    np.testing.assert_allclose(r, np.einsum("mi,ij,mj->m", v, g, v) - v @ dual, rtol=1e-10)
+    assert np.all(np.diff(r) <= 1e-12)  # best first
+    counts = z.sum(axis=1)
+    assert np.all((counts > 0) & (counts < n))
+    # no single flip improves the best pattern
+    best = z[0]
+    for i in range(n):
+        flipped = best.copy()
+        flipped[i] = ~flipped[i]
+        if 0 < flipped.sum() < n:
+            u = pricing.points(flipped[None])[0]
+            assert u @ g @ u - u @ dual <= r[0] + 1e-10 * max(1.0, abs(r[0]))
+    # the best local maximum is within the brute force's maximum
+    w = section_vertices(eps, p)
+    assert r[0] <= np.max(np.einsum("mi,ij,mj->m", w, g, w) - w @ dual) + 1e-10
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_relaxation_bounds_every_vertex(seed):
+    # The semidefinite relaxation (used past the brute force) is an upper bound.
+    n, eps = 8, [0.5, 1.0, 2.0, 3.0][seed]
+    p, g, dual = random_instance(100 + seed, n)
+    v = section_vertices(eps, p)
+    truth = np.max(np.einsum("mi,ij,mj->m", v, g, v) - v @ dual)
+    bound, _ = LdpQuadraticPricing(eps, p)._relaxation(g, dual, tolerance=math.inf)
+    assert bound >= truth - 1e-6 * max(1.0, abs(truth))
+
+
+@pytest.mark.parametrize(("k", "workload", "prior"), [
+    (8, None, "zipf"), (9, "prefix", "uniform"), (10, "all-range", "dirichlet"),
+    (11, None, "dirichlet"), (12, "prefix", "zipf"),
+])
+def test_column_generation_agrees_with_enumeration(k, workload, prior):
+    p = {"zipf": md.zipf_prior(k), "uniform": np.full(k, 1 / k),
+         "dirichlet": np.random.default_rng(k).dirichlet(np.ones(k))}[prior]
+    error = md.EstimationError(workload)
+    full = md.design(md.LDP(1.0), p, utility=error, method="enumeration")
+    priced = md.design(md.LDP(1.0), p, utility=error, method="column_generation")
+    assert priced.method == "column_generation"
+    assert priced.n_vertices < full.n_vertices  # it did not enumerate
+    assert priced.estimation.status == "optimal"
+    assert priced.utility == pytest.approx(full.utility, rel=1e-8)
+    assert priced.estimation.lower_bound <= full.utility * (1 + 1e-9)
+    assert priced.audit_passed
+    assert priced.utility == pytest.approx(blue_error(priced.mechanism, p, workload), rel=1e-12)
+
+
+def test_auto_prices_large_ldp_and_the_design_is_deterministic():
+    p = md.zipf_prior(13)
+
+    def run():
+        d = md.design(md.LDP(2.0), p, utility="mse")
+        return d, hashlib.sha256(d.mechanism.matrix.tobytes()).hexdigest()
+
+    (first, a), (_, b) = run(), run()
+    assert first.method == "column_generation"
+    assert a == b
+    assert first.estimation.status == "optimal"
+
+
+def test_a_time_limit_returns_a_certified_kernel():
+    p = md.zipf_prior(14)
+    d = md.design(md.LDP(1.0), p, utility="mse", method="column_generation",
+                  time_limit=1e-9)
+    assert d.audit_passed
+    report = d.estimation
+    assert report.solver_status == "time limit"
+    assert 0.0 <= report.lower_bound <= d.utility
+    assert d.utility == pytest.approx(blue_error(d.mechanism, p), rel=1e-12)
+
+
+def _closed_form(k: int, eps: float) -> float:
+    e = math.exp(eps)
+    return min((k - 1) ** 2 * (d * e + k - d) ** 2 / (k * d * (k - d) * (e - 1) ** 2)
+               for d in range(1, k)) - (1 - 1 / k)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [16, 32, 64])
+def test_uniform_prior_closed_form_at_larger_k(k):
+    # Ye and Barg's optimum (subset selection with the best size) lies in the bracket,
+    # and the design reaches it.
+    eps = 1.0
+    d = md.design(md.LDP(eps), np.full(k, 1 / k), utility="mse")
+    closed = _closed_form(k, eps)
+    assert d.estimation.lower_bound <= closed * (1 + 1e-7)
+    assert d.utility == pytest.approx(closed, rel=1e-6)
