@@ -125,6 +125,8 @@ NEWTON_BACKTRACKS = 40
 #: Newton stops when its decrement (the decrease a full step predicts) is below this
 #: share of the error.
 NEWTON_DECREMENT_RTOL = 1e-20
+#: The Levenberg shift (times the Hessian's largest diagonal) of a singular Newton system.
+KKT_REGULARISATION = 1e-12
 
 #: Clarabel's tolerances for the A-optimal program (its defaults are 1e-8; the bracket,
 #: not these, decides "optimal").
@@ -350,7 +352,7 @@ def _objective(points: NDArray[np.float64], x: NDArray[np.float64], w: NDArray[n
 
 def _polish(points: NDArray[np.float64], weights: NDArray[np.float64],
             w: NDArray[np.float64], gap: float,
-            rounds: int = POLISH_ROUNDS) -> NDArray[np.float64]:
+            rounds: int = POLISH_ROUNDS, deadline: float | None = None) -> NDArray[np.float64]:
     """Newton's method on the conic solution's support, then on the vertices the
     certificate's LP finds improving (a fully corrective Frank–Wolfe): an interior-point
     solution is accurate in the objective but only to about its square root in the
@@ -369,6 +371,8 @@ def _polish(points: NDArray[np.float64], weights: NDArray[np.float64],
     support = np.flatnonzero(weights > ESTIMATION_SUPPORT_RTOL * weights.max())
     support, x = _reduce(points, support, weights[support])
     for _ in range(rounds):
+        if deadline is not None and time.perf_counter() > deadline:
+            break  # a time limit: the weights so far (feasible) stand
         support, x = _newton(points, support, x, w)
         f, _, g_matrix = _objective(points[support], x, w)
         g = np.einsum("mi,ij,mj->m", points, g_matrix, points)
@@ -468,19 +472,29 @@ def _feasible_support(points, support, x):
         support, x = support[~negative], x[~negative]
 
 
-def _kkt_step(kkt: NDArray[np.float64], rhs: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The Newton system's solution: a symmetric indefinite (LDLᵀ) solve, ten times
-    faster than least squares at a support of 300; the minimum-norm least-squares
-    solution where the system is singular to working precision (the Hessian is singular
-    along the optimum's face)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", scipy.linalg.LinAlgWarning)
-            step = scipy.linalg.solve(kkt, rhs, assume_a="sym", check_finite=False)
+def _kkt_step(hessian: NDArray[np.float64], v: NDArray[np.float64],
+              rhs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The Newton step of ``[[H, V], [Vᵀ, 0]] (d, μ) = rhs``: a symmetric indefinite
+    (LDLᵀ) solve, ten times faster than least squares at a support of 300; where ``H``
+    is singular to working precision (it is along the optimum's face) the same solve
+    with :data:`KKT_REGULARISATION` times the largest diagonal added to ``H``
+    (Levenberg: the step tends to the minimum-norm one), and least squares last."""
+    k, n = v.shape
+    kkt = np.block([[hessian, v], [v.T, np.zeros((n, n))]])
+    scale = max(1.0, float(np.abs(np.diag(hessian)).max()))
+    for shift in (0.0, KKT_REGULARISATION * scale):
+        system = kkt
+        if shift:
+            system = kkt.copy()
+            system[np.arange(k), np.arange(k)] += shift
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", scipy.linalg.LinAlgWarning)
+                step = scipy.linalg.solve(system, rhs, assume_a="sym", check_finite=False)
+        except (np.linalg.LinAlgError, scipy.linalg.LinAlgWarning):
+            continue
         if np.all(np.isfinite(step)):
             return step
-    except (np.linalg.LinAlgError, scipy.linalg.LinAlgWarning):
-        pass
     return np.linalg.lstsq(kkt, rhs, rcond=None)[0]
 
 
@@ -496,10 +510,9 @@ def _newton(points, support, x, w):
         grad = -np.einsum("mi,ij,mj->m", v, g_matrix, v)
         hessian = 2.0 * (v @ inverse @ v.T) * (v @ g_matrix @ v.T)
         residual = np.zeros(v.shape[1])  # the step keeps V_Sᵀθ = 1
-        k, n = v.shape
-        kkt = np.block([[hessian, v], [v.T, np.zeros((n, n))]])
+        k = v.shape[0]
         rhs = np.concatenate([-grad, residual])
-        step = _kkt_step(kkt, rhs)[:k]
+        step = _kkt_step(hessian, v, rhs)[:k]
         # A weight at (or, from the conic solver, next to) 0 that the step would make
         # negative leaves the support, all at once: one ratio test each would crawl.
         blocked = (x <= ESTIMATION_SUPPORT_RTOL * x.max()) & (step < 0)
@@ -623,7 +636,8 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
                 break
             polish_gap = gap if precise else max(gap, LOOSE_GAP)
             weights = _polish(points, weights, w, polish_gap,
-                              POLISH_ROUNDS if precise else LOOSE_POLISH_ROUNDS)
+                              POLISH_ROUNDS if precise else LOOSE_POLISH_ROUNDS,
+                              deadline=None if time_limit is None else start + time_limit)
             support = np.flatnonzero(weights > 0)
             f, _, g_matrix = _objective(points[support], weights[support], w)
             g = np.einsum("mi,ij,mj->m", points, g_matrix, points)
