@@ -161,7 +161,15 @@ def design(
         ``(ε, 1/(2N))``-PML 2.1 at N = 13 (bound 122,880), 1.0 at N = 14 (262,144), 0.92
         at N = 15. Pricing g-vulnerability is a sort, not a MIP, so its crossover is
         lower (:data:`~mechdesign.design.gain_pricing.GAIN_AUTO_MAX_VERTICES`). The
-        choice is recorded in ``Design.method``.
+        choice is recorded in ``Design.method``. For an
+        :class:`~mechdesign.design.estimation.EstimationError` (``utility="mse"``),
+        ``"auto"`` is column generation for finite ε-LDP from N =
+        :data:`~mechdesign.design.estimation.AUTO_COLUMN_GENERATION_N` (ε = 1, Zipf:
+        0.8 s against 7.6 s enumerating at N = 14) and enumeration otherwise; column
+        generation there prices the quadratic score by a local search and certifies by a
+        brute force (N ≤ 18) or a semidefinite relaxation
+        (:mod:`~mechdesign.design.estimation_pricing`; ``Design.estimation`` holds the
+        bracket, ``time_limit`` and Ctrl-C stop it between polish rounds).
         ``"enumeration"``: enumerate every vertex, then one LP.
         ``"column_generation"``: a restricted master LP over generated vertices
         (:mod:`mechdesign.design.column_generation`), stopping with a bracket
