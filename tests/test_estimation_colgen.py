@@ -150,3 +150,39 @@ def test_uniform_prior_closed_form_at_larger_k(k):
     closed = _closed_form(k, eps)
     assert d.estimation.lower_bound <= closed * (1 + 1e-7)
     assert d.utility == pytest.approx(closed, rel=1e-6)
+
+
+@pytest.mark.parametrize("eps", [1e-3, 700.0])
+def test_pricing_scores_at_extreme_epsilon_are_finite_and_exact(eps):
+    # The reduced cost is invariant to the scale of u = 1 + (e^ε − 1) z; at ε = 700,
+    # e^{2ε} overflows, so the score must be computed at another scale. Reference: the
+    # vertex from its definition, in exact rationals' stead the two levels {e^{−ε}, 1}
+    # written here, and r = vᵀGv − λ·v.
+    n = 7
+    p, g, dual = random_instance(7, n)
+    pricing = LdpQuadraticPricing(eps, p)
+    z = np.array(list(itertools.product((False, True), repeat=n))[1:-1])
+    u = np.where(z, 1.0, math.exp(-eps))
+    v = u / (u @ p)[:, None]
+    truth = np.einsum("mi,ij,mj->m", v, g, v) - v @ dual
+    r = pricing.scores(z, g, dual)
+    assert np.all(np.isfinite(r))
+    np.testing.assert_allclose(r, truth, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(pricing.patterns_of(pricing.points(z)), z)
+    climbed = pricing._climb(z.copy(), g, dual)
+    assert np.all(pricing.scores(climbed, g, dual) >= truth - 1e-9 * np.abs(truth))
+
+
+@pytest.mark.parametrize(("eps", "closed"), [(700.0, 0.0), (0.05, None)])
+def test_column_generation_at_extreme_epsilon(eps, closed):
+    # ε = 700: the identity kernel is the limit (error 0 against the users' histogram);
+    # small ε: Ye and Barg's closed form at the uniform prior.
+    k = 14
+    p = np.full(k, 1 / k)
+    d = md.design(md.LDP(eps), p, utility="mse", method="column_generation")
+    assert d.audit_passed
+    assert np.all(np.isfinite(d.mechanism.matrix))
+    expected = _closed_form(k, eps) if closed is None else closed
+    assert d.utility == pytest.approx(expected, rel=1e-6, abs=1e-9)
+    assert d.estimation.lower_bound <= d.utility
+    assert d.estimation.status == "optimal"

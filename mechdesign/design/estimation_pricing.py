@@ -9,9 +9,11 @@ optimum (``G = J⁻¹WᵀWJ⁻¹`` and the vertex LP's dual ``λ``), asks for ve
 
     r(v) = v^\\top G v - \\lambda\\cdot v .
 
-Every vertex of ``S`` is ``v(z) = u/s`` with ``u = 1 + c z``, ``c = e^ε − 1``,
+Every vertex of ``S`` is ``v(z) = u/s`` with ``u = ℓ + (1 − ℓ) z``, ``ℓ = e^{−ε}``,
 ``s = p·u`` and ``z ∈ {0,1}^N`` neither all zeros nor all ones
-(:func:`~mechdesign.notions.ldp_cone_vertices`). ``r`` is a convex function of ``v``
+(:func:`~mechdesign.notions.ldp_cone_vertices`; the levels are scaled to ``{e^{−ε}, 1}``
+rather than ``{1, e^ε}`` so that nothing overflows at ε = 700 — ``r`` is invariant to
+the scale of ``u``). ``r`` is a convex function of ``v``
 maximised over a polytope, so its maximum is a vertex's, and finding it is a binary
 quadratic program — NP-hard in general.
 
@@ -22,7 +24,7 @@ updates ``Gu``, ``uᵀGu``, ``λ·u`` and ``s`` in ``O(N)``, all starts at once)
 **Upper bound** (:meth:`LdpQuadraticPricing.upper_bound`), which the certificate uses.
 For ``N ≤`` :data:`BRUTE_FORCE_MAX_N` every pattern is scored (exact). Beyond, the
 maximum is bounded per cardinality ``m = |z|`` by a semidefinite relaxation. With
-``x = (1, z)``, ``u = A x`` (``A = [1 | cI]``) and ``a = Aᵀp``, ``r = xᵀMx / (a·x)²`` with
+``x = (1, z)``, ``u = A x`` (``A = [ℓ1 | (1 − ℓ)I]``) and ``a = Aᵀp``, ``r = xᵀMx / (a·x)²`` with
 ``M = AᵀGA − ½(Aᵀλ aᵀ + a λᵀA)``; the matrix ``X = x xᵀ/(a·x)²`` of any pattern of
 cardinality ``m`` satisfies
 
@@ -93,21 +95,22 @@ class LdpQuadraticPricing:
     """
 
     def __init__(self, epsilon: float, prior: NDArray[np.float64]) -> None:
-        self.c = math.expm1(epsilon)
+        self.low = math.exp(-epsilon)  # the levels {ℓ, 1}: the vertex u/(p·u) is
+        self.rise = -math.expm1(-epsilon)  # the same as with {1, e^ε}; 1 − ℓ exactly
         self.p = np.asarray(prior, dtype=float)
         self.n = self.p.shape[0]
 
     # -- vertices --------------------------------------------------------------------
 
     def points(self, patterns: NDArray[np.bool_]) -> NDArray[np.float64]:
-        """The section's vertices ``(1 + c z)/(p·(1 + c z))`` of boolean patterns."""
-        u = 1.0 + self.c * patterns
+        """The section's vertices ``u/(p·u)``, ``u = ℓ + (1 − ℓ) z``, of boolean patterns."""
+        u = self.low + self.rise * patterns
         return u / (u @ self.p)[:, None]
 
     def patterns_of(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """The patterns of two-level vertices (the larger level)."""
-        low = points.min(axis=1, keepdims=True)
-        return points > low * (1.0 + 0.5 * self.c)
+        scaled = points / points.max(axis=1, keepdims=True)  # levels ℓ and 1
+        return scaled > 0.5 * (1.0 + self.low)
 
     def initial_patterns(self) -> NDArray[np.bool_]:
         """Singletons (k-RR's columns, a feasible start whose ``J`` is regular) and their
@@ -117,7 +120,7 @@ class LdpQuadraticPricing:
 
     def scores(self, patterns, g_matrix, dual) -> NDArray[np.float64]:
         """``r(v(z))`` of each pattern."""
-        u = 1.0 + self.c * patterns
+        u = self.low + self.rise * patterns
         s = u @ self.p
         return np.einsum("mi,ij,mj->m", u, g_matrix, u) / s**2 - (u @ dual) / s
 
@@ -138,8 +141,8 @@ class LdpQuadraticPricing:
         return z[order], r[order]
 
     def _climb(self, z, g_matrix, dual):
-        c, p, n = self.c, self.p, self.n
-        u = 1.0 + c * z
+        rise, p, n = self.rise, self.p, self.n
+        u = self.low + rise * z
         gu = u @ g_matrix
         q = np.sum(u * gu, axis=1)
         a = u @ dual
@@ -150,12 +153,14 @@ class LdpQuadraticPricing:
             if active.size == 0:
                 break
             zi = z[active]
-            step = c * (1.0 - 2.0 * zi)  # +c turns z_i on, −c off
+            step = rise * (1.0 - 2.0 * zi)  # +(1 − ℓ) turns z_i on, −(1 − ℓ) off
             q1 = q[active, None] + 2.0 * step * gu[active] + step**2 * diagonal
             s1 = s[active, None] + step * p
             a1 = a[active, None] + step * dual
-            r1 = q1 / s1**2 - a1 / s1
             count = zi.sum(axis=1, keepdims=True)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                # s1 ≈ 0 only for the all-zeros pattern at large ε: masked below
+                r1 = q1 / s1**2 - a1 / s1
             # a flip may not make the pattern all zeros or all ones (not a vertex)
             r1[(zi & (count == 1)) | (~zi & (count == n - 1))] = -np.inf
             r0 = q[active] / s[active] ** 2 - a[active] / s[active]
@@ -211,9 +216,9 @@ class LdpQuadraticPricing:
         largest over closed nodes and open ones (their parent's)."""
         import heapq
 
-        c, p, n = self.c, self.p, self.n
-        problem = _RelaxedPricing(c, p, g_matrix, dual)
-        screen = _RelaxedPricing(c, p, g_matrix, dual, nonnegative=False)
+        p, n = self.p, self.n
+        problem = _RelaxedPricing(self.low, self.rise, p, g_matrix, dual)
+        screen = _RelaxedPricing(self.low, self.rise, p, g_matrix, dual, nonnegative=False)
         best = -math.inf
         found = []
         for m in range(1, n):
@@ -258,11 +263,11 @@ class _RelaxedPricing:
     """The doubly non-negative relaxation of ``max_{|z| = m} r(z)`` with some ``z_j``
     fixed (module docstring), compiled once by cvxpy and solved by Clarabel."""
 
-    def __init__(self, c, p, g_matrix, dual, nonnegative: bool = True) -> None:
+    def __init__(self, low, rise, p, g_matrix, dual, nonnegative: bool = True) -> None:
         import cvxpy as cp
 
         n = p.shape[0]
-        lift = np.hstack([np.ones((n, 1)), c * np.eye(n)])  # u = A x
+        lift = np.hstack([np.full((n, 1), low), rise * np.eye(n)])  # u = A x
         a = lift.T @ p
         ell = lift.T @ dual
         m_matrix = lift.T @ g_matrix @ lift - 0.5 * (np.outer(ell, a) + np.outer(a, ell))
