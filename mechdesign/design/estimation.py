@@ -54,6 +54,12 @@ relaxation with branch and bound beyond) certifies ``L* ≤ 1·λ + max(0, δ̄)
 bracket above. The relaxation is not always tight: past N = 18 the bracket is typically
 ~2e-4 of the error wide (status ``"feasible, gap …"``), the kernel's error exact.
 
+**Symmetry** (``method="auto"``, ε-LDP, a uniform prior, a workload with
+``WᵀW = αI + β11ᵀ`` such as the histogram): the program is invariant under every
+permutation of the inputs, so an optimum is a single size of subset selection, certified
+over every vertex in ``O(N)`` and realised as a weighted cyclic design
+(:mod:`mechdesign.design.estimation_symmetry`): N = 128 in 2 s.
+
 Scope today: workloads of full rank N (the design's estimator is the BLUE of the whole
 histogram, so the mechanism must identify it; one-way marginals are refused by name);
 column generation for ε-LDP only (other notions enumerate). Measured on this 2-core
@@ -84,6 +90,7 @@ from mechdesign._tolerances import (
     STOCHASTIC_ATOL,
 )
 from mechdesign.design.estimation_pricing import LdpQuadraticPricing
+from mechdesign.design.estimation_symmetry import invariant_gram, symmetric_design
 from mechdesign.design.master import certificate, solve_vertex_lp
 from mechdesign.design.result import Certificate, Design, EstimationReport, Timings
 from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
@@ -222,8 +229,20 @@ def design_for_estimation(
             "full rank (histogram, prefix, all-range, or yours with the identity stacked "
             "under it) designs."
         )
-    method = _estimation_method(notion, n, method, backend)
-    if method == "enumeration":
+    symmetric = invariant_gram(p, w.T @ w) if type(notion) is LDP else None
+    method = _estimation_method(notion, n, method, backend, symmetric is not None)
+    if method == "symmetry":
+        solved = time.perf_counter()
+        enumerated = 0.0
+        _, _, lower, patterns, weights = symmetric_design(notion.epsilon, n, *symmetric)
+        points = LdpQuadraticPricing(notion.epsilon, p).points(patterns)
+        solver_status = "optimal"
+        mechanism, used = _mechanism(points, weights, p, w, solver_status)
+        evidence, _, _, _ = _certify(points, weights, mechanism, p, w)
+        conic_seconds = time.perf_counter() - solved
+        n_vertices, engine = int(points.shape[0]), "symmetry (uniform prior) + HiGHS"
+        rounds = 0
+    elif method == "enumeration":
         vertex_set = notion.cone(n).vertices(backend, max_vertices=max_vertices)
         enumerated = time.perf_counter() - start
         points = vertex_set.points / (vertex_set.points @ p)[:, None]  # p·v = 1
@@ -577,12 +596,17 @@ def _mechanism(points, weights, p, w, solver_status) -> tuple[Mechanism, NDArray
     return mechanism, used
 
 
-def _estimation_method(notion: Notion, n: int, method: str, backend: str) -> str:
-    """``"enumeration"`` or ``"column_generation"``: ``"auto"`` prices ε-LDP's patterns
-    from N = :data:`AUTO_COLUMN_GENERATION_N` (and enumerates when a ``backend`` is
-    named); column generation is built for ε-LDP only."""
+def _estimation_method(notion: Notion, n: int, method: str, backend: str,
+                       symmetric: bool) -> str:
+    """``"symmetry"``, ``"enumeration"`` or ``"column_generation"``: ``"auto"`` solves
+    ε-LDP at a uniform prior with a permutation-invariant workload by symmetry
+    (:mod:`mechdesign.design.estimation_symmetry`; exact at any N), prices ε-LDP's
+    patterns from N = :data:`AUTO_COLUMN_GENERATION_N`, and enumerates when a
+    ``backend`` is named; column generation is built for ε-LDP only."""
     pricable = type(notion) is LDP and math.isfinite(notion.epsilon)
     if method == "auto":
+        if pricable and symmetric and backend == "auto":
+            return "symmetry"
         return ("column_generation" if pricable and backend == "auto"
                 and n >= AUTO_COLUMN_GENERATION_N else "enumeration")
     if method == "column_generation" and not pricable:

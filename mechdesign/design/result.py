@@ -109,7 +109,9 @@ class Design:
     notion : Notion
     method : str
         ``"enumeration"`` or ``"column_generation"``: what ``method="auto"`` chose, or what
-        was asked for.
+        was asked for; ``"symmetry"`` for an estimation design that ``"auto"`` solved by
+        symmetry (ε-LDP, uniform prior, permutation-invariant workload:
+        :mod:`mechdesign.design.estimation_symmetry`).
     utility_name : str
     mechanism : Mechanism
         The optimal mechanism, at most N outputs, proportional columns merged.
