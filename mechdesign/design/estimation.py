@@ -119,8 +119,15 @@ PRICING_TOLERANCE = 0.1
 #: The polish's relative gap while the local search still finds columns (the last
 #: rounds polish to the design's ``gap``).
 LOOSE_GAP = 1e-4
-#: ... and at most this many of its rounds (the pool changes after each).
+#: ... and at most this many of its rounds (the pool changes after each), whose Newton
+#: steps stop at this decrement (a share of the error).
 LOOSE_POLISH_ROUNDS = 3
+LOOSE_DECREMENT = 1e-12
+#: The loose phase ends when the error has fallen by less than :data:`LOOSE_GAP` (a
+#: share) over this many rounds: past N ≈ 24 the local search finds improving columns
+#: for hundreds of rounds that move the error by 1e-7 (ε = 1, Zipf, N = 32: 1e-5 in
+#: 3 minutes), far inside the relaxation's bracket.
+STALL_ROUNDS = 10
 
 #: Bisection steps of the Frank–Wolfe line search.
 LINE_SEARCH_STEPS = 60
@@ -372,7 +379,8 @@ def _objective(points: NDArray[np.float64], x: NDArray[np.float64], w: NDArray[n
 
 def _polish(points: NDArray[np.float64], weights: NDArray[np.float64],
             w: NDArray[np.float64], gap: float,
-            rounds: int = POLISH_ROUNDS, deadline: float | None = None) -> NDArray[np.float64]:
+            rounds: int = POLISH_ROUNDS, deadline: float | None = None,
+            decrement: float = NEWTON_DECREMENT_RTOL) -> NDArray[np.float64]:
     """Newton's method on the conic solution's support, then on the vertices the
     certificate's LP finds improving (a fully corrective Frank–Wolfe): an interior-point
     solution is accurate in the objective but only to about its square root in the
@@ -393,7 +401,7 @@ def _polish(points: NDArray[np.float64], weights: NDArray[np.float64],
     for _ in range(rounds):
         if deadline is not None and time.perf_counter() > deadline:
             break  # a time limit: the weights so far (feasible) stand
-        support, x = _newton(points, support, x, w)
+        support, x = _newton(points, support, x, w, decrement)
         f, _, g_matrix = _objective(points[support], x, w)
         g = np.einsum("mi,ij,mj->m", points, g_matrix, points)
         toward, _, dual = solve_vertex_lp(points, g, None)
@@ -518,7 +526,7 @@ def _kkt_step(hessian: NDArray[np.float64], v: NDArray[np.float64],
     return np.linalg.lstsq(kkt, rhs, rcond=None)[0]
 
 
-def _newton(points, support, x, w):
+def _newton(points, support, x, w, decrement=NEWTON_DECREMENT_RTOL):
     """Newton steps on ``min F(θ)`` s.t. ``V_Sᵀθ = 1, θ ≥ 0`` over the support ``S``,
     from a feasible start (feasibility first: a descent step cannot also restore it)."""
     restored = _feasible(points, support, x)
@@ -541,7 +549,7 @@ def _newton(points, support, x, w):
             support, x = support[keep], x[keep]
             f, inverse, g_matrix = _objective(points[support], x, w)
             continue
-        if -float(grad @ step) <= NEWTON_DECREMENT_RTOL * abs(f):
+        if -float(grad @ step) <= decrement * abs(f):
             break  # the Newton decrement: what a full step could still gain
         shrinking = step < 0
         t = min(1.0, float(np.min(-x[shrinking] / step[shrinking]))) if shrinking.any() else 1.0
@@ -652,6 +660,7 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
         return bool(fresh)
 
     round_ = -1
+    history: list[float] = []  # the error after each loose round
     bar = tqdm(desc="estimation column generation", disable=not progress, unit=" rounds")
     try:
         precise = False  # polish loosely while the local search still finds columns
@@ -662,7 +671,8 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
             polish_gap = gap if precise else max(gap, LOOSE_GAP)
             weights = _polish(points, weights, w, polish_gap,
                               POLISH_ROUNDS if precise else LOOSE_POLISH_ROUNDS,
-                              deadline=None if time_limit is None else start + time_limit)
+                              deadline=None if time_limit is None else start + time_limit,
+                              decrement=NEWTON_DECREMENT_RTOL if precise else LOOSE_DECREMENT)
             support = np.flatnonzero(weights > 0)
             f, _, g_matrix = _objective(points[support], weights[support], w)
             g = np.einsum("mi,ij,mj->m", points, g_matrix, points)
@@ -671,7 +681,11 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
             bar.update()
             bar.set_postfix(columns=points.shape[0], error=f"{f:.6g}")
             found, reduced = pricing.heuristic(g_matrix, dual, patterns[support], round_)
-            if add(found[reduced > tolerance]):
+            if not precise:
+                history.append(f)
+            stalled = (len(history) > STALL_ROUNDS
+                       and history[-STALL_ROUNDS - 1] - f <= LOOSE_GAP * max(1.0, f))
+            if not stalled and add(found[reduced > tolerance]):
                 continue
             if not precise:
                 precise = True
