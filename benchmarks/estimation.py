@@ -35,7 +35,7 @@ A size the design cannot handle yet (enumeration refused above ``max_vertices``,
 notion or size without column generation, a time limit) is recorded as "not designed:
 <reason>" and the grid continues; such a point shows the protocols only. Runs are
 serial (the design's seconds are wall-clock times on a quiet core). The default grid
-(k = 8, every ε, prior and workload: 36 designs) takes about a minute on two cores;
+(k = 8, every ε, prior and workload: 36 designs) takes 22 s on two cores;
 enumeration takes seconds to k = 12 and minutes at k = 16; larger k go to column
 generation where the library has it.
 
@@ -73,7 +73,7 @@ the optimum (×std, ×BLUE: baseline = the optimum of the same run) and a verdic
 "undecided" (bracket too wide). A size the design cannot handle yet is "not designed"
 with its reason, and the run goes on. Priors: uniform, Zipf(1.1), adult = the k most
 frequent (occupation, education) cells of UCI Adult, by decreasing frequency.
-Default: k = 8, every ε, prior and workload (36 points, about a minute on 2 cores).
+Default: k = 8, every ε, prior and workload (36 points, 22 s on 2 cores).
 Example: python benchmarks/estimation.py --k 8 16 --eps 1 --workloads prefix
 """
 #: A protocol within this share of the optimum's lower bound is "within 1 %".

@@ -48,7 +48,7 @@ def timed(notion, prior, **options):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--uniform-k", type=int, nargs="+", default=[16, 32, 64, 128])
+    parser.add_argument("--uniform-k", type=int, nargs="*", default=[16, 32, 64, 128])
     parser.add_argument("--zipf-k", type=int, nargs="*", default=[32])
     parser.add_argument("--prefix-k", type=int, nargs="*", default=[])
     parser.add_argument("--time-limit", type=float, default=120.0)

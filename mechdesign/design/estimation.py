@@ -64,9 +64,10 @@ Scope today: workloads of full rank N (the design's estimator is the BLUE of the
 histogram, so the mechanism must identify it; one-way marginals are refused by name);
 column generation for ε-LDP only (other notions enumerate). Measured on this 2-core
 machine (ε-LDP, ε = 1, Zipf(1.1), histogram): enumeration N = 8 (254 vertices) 0.1 s,
-N = 12 (4,094) 2 s, N = 14 (16,382) 7.6 s, N = 16 (65,534) 3.5 min; column generation
-N = 14 0.8 s, N = 16 1.2 s (prefix 6 s), N = 20 29 s (bracket 2e-4), N = 24 2 min
-(bracket 3e-4); N = 32 does not converge in 10 min (the Newton polish on ~N²/2 columns).
+N = 12 (4,094) 3.8 s, N = 14 (16,382) 8.3 s, N = 16 (65,534) 3.5 min; column generation
+N = 14 0.9 s, N = 16 1.4 s (prefix 4.5 s), N = 20 6.5 s (bracket 2e-4), N = 24 28 s
+(bracket 3.4e-4), N = 32 a bracket 7e-4 wide at a 2-minute limit; the prefix workload at
+N = 32 has no certified bound after 2 minutes (the Newton polish on ~N²/2 columns).
 """
 
 from __future__ import annotations
