@@ -7,6 +7,7 @@ algorithm.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from numbers import Integral, Real
 
 import numpy as np
@@ -281,4 +282,26 @@ def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
 #: log of the largest finite double: ``exp`` of anything larger overflows to +inf.
 LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 
+
+def as_indices(values: ArrayLike | Sequence[int], name: str, upper: int) -> NDArray[np.int64]:
+    """Integer indices in ``[0, upper)`` (any shape), or raise naming ``name``."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InvalidInputError(
+            f"{name} must be an array of integer indices; got {show(values)}."
+        ) from exc
+    if array.dtype.kind == "b":
+        raise InvalidInputError(f"{name} must hold integer indices, not booleans; got "
+                                f"{show(values)}.")
+    if array.size == 0:
+        return array.astype(np.int64)
+    if not np.issubdtype(array.dtype, np.integer):
+        raise InvalidInputError(f"{name} must hold integer indices; got dtype {array.dtype}.")
+    if array.min() < 0 or array.max() >= upper:
+        raise InvalidInputError(
+            f"{name} must hold indices in [0, {upper}); found values from {array.min()} "
+            f"to {array.max()}."
+        )
+    return array.astype(np.int64)
 

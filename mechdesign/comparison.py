@@ -23,6 +23,7 @@ from mechdesign.estimation import workload_matrix
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information
 from mechdesign.notions import Notion, check_notion
+from mechdesign.oracles import PureOracle, implicit_protocols
 from mechdesign.protocols import (
     PROTOCOL_MAX_OUTPUTS,
     FrequencyOracle,
@@ -37,7 +38,7 @@ from mechdesign.protocols import (
 
 __all__ = [
     "COMPARE_COLUMNS",
-    "OLH_RANDOM_HASHES",
+    "COMPARE_DENSE_MAX_ENTRIES",
     "ZIPF_MAX_K",
     "compare",
     "deployed_protocols",
@@ -50,10 +51,9 @@ COMPARE_COLUMNS = (
     "mse_blue", "ldp_level", "privacy_level", "note",
 )
 
-#: OLH's hash family in :func:`deployed_protocols` is the exactly universal family of
-#: :func:`~mechdesign.protocols.hash_family` while it fits; above that, this many random
-#: hash functions (fixed seed), whose small bias :func:`estimation_mse` includes.
-OLH_RANDOM_HASHES = 1024
+#: :func:`compare` builds a protocol's dense kernel up to this many entries (k × outputs:
+#: 2²⁴ doubles, 128 MB); a larger one is its implicit oracle's row.
+COMPARE_DENSE_MAX_ENTRIES = 2**24
 
 #: Most categories :func:`zipf_prior` builds (a dense vector: 2²⁴ doubles, 128 MB).
 ZIPF_MAX_K = 2**24
@@ -72,9 +72,11 @@ def zipf_prior(k: int, exponent: float = 1.1) -> NDArray[np.float64]:
 
 def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], FrequencyOracle]]:
     """The standard ε-LDP frequency oracles on ``k`` inputs, by name, each as a function
-    that builds it (and may raise :class:`~mechdesign.errors.TooLargeError`): GRR, OUE,
-    SUE (basic RAPPOR), subset selection with the optimal size, OLH with
-    ``g = round(e^ε) + 1`` buckets, Hadamard response."""
+    that builds its dense kernel (and may raise :class:`~mechdesign.errors.TooLargeError`;
+    :func:`~mechdesign.oracles.implicit_protocols` has the same protocols at any size):
+    GRR, OUE, SUE (basic RAPPOR), subset selection with the optimal size, OLH with
+    ``g = round(e^ε) + 1`` buckets and a fresh hash per user (the exactly universal
+    family of :func:`~mechdesign.protocols.hash_family`), Hadamard response."""
 
     def olh() -> FrequencyOracle:
         if epsilon > math.log(PROTOCOL_MAX_OUTPUTS):
@@ -83,11 +85,9 @@ def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], Frequen
                 f"PROTOCOL_MAX_OUTPUTS = {PROTOCOL_MAX_OUTPUTS:,}."
             )
         g = round(math.exp(epsilon)) + 1
-        try:
-            family = hash_family(k, g)
-        except TooLargeError:
-            family = hash_family(k, g, size=OLH_RANDOM_HASHES, seed=0)
-        return local_hashing(k, epsilon, family, buckets=g)
+        # the universal family: a user drawing a uniform member of it is OLH with a
+        # fresh hash per user (unbiased); past the output cap, PureOracle.hashing
+        return local_hashing(k, epsilon, hash_family(k, g), buckets=g)
 
     return {
         "GRR": lambda: generalized_randomized_response(k, epsilon),
@@ -179,7 +179,9 @@ def compare(
             given[str(name)] = mechanism
     k = p.shape[0]
     rows = []
-    queries = workload_matrix(workload, p.shape[0])
+    # the histogram's identity is never built (k may be 10⁴): None stands for it
+    histogram = workload is None or (isinstance(workload, str) and workload == "histogram")
+    queries = None if histogram else workload_matrix(workload, p.shape[0])
     for utility in utilities:
         if isinstance(utility, str) and utility == "mse":
             utility = EstimationError(workload if workload is None or isinstance(
@@ -188,15 +190,25 @@ def compare(
         rows.append(_row(f"optimal for {result.utility_name}", "designed", result.mechanism,
                          notion, p, count, f"method {result.method}", queries))
     if mechanisms is None:
+        implicit = implicit_protocols(k, eps)
         for name, build in deployed_protocols(k, eps).items():
             try:
-                oracle = build()
-            except (TooLargeError, UnsupportedError) as exc:  # too many outputs, underflow
+                structure = implicit[name]()
+            except TooLargeError as exc:  # OLH's buckets at ε = 700
                 rows.append(_missing(name, str(exc)))
                 continue
-            note = oracle.protocol if oracle.support is not None else (
-                f"{oracle.protocol}, random hash family: its estimator is biased (included)")
-            rows.append(_row(name, "protocol", oracle, notion, p, count, note, queries))
+            try:
+                if structure.n_outputs * k > COMPARE_DENSE_MAX_ENTRIES:
+                    raise TooLargeError("beyond compare's dense cap")
+                oracle = build()
+            except TooLargeError:  # too many outputs: the implicit oracle's row
+                rows.append(_implicit_row(name, structure, p, count, queries))
+                continue
+            except UnsupportedError as exc:  # the kernel underflows
+                rows.append(_missing(name, str(exc)))
+                continue
+            rows.append(_row(name, "protocol", oracle, notion, p, count, oracle.protocol,
+                             queries))
     else:
         for name, mechanism in given.items():
             rows.append(_row(name, "given", mechanism, notion, p, count, "", queries))
@@ -234,6 +246,25 @@ def _row(name, kind, kernel, notion, prior, n, note, queries) -> dict[str, objec
         "privacy_level": notion.level(kernel),
         "note": note,
     }
+
+
+def _implicit_row(name, oracle: PureOracle, prior, n, queries) -> dict[str, object]:
+    """A protocol whose dense kernel is too large: its standard estimator's exact
+    histogram error from the closed form (:class:`~mechdesign.oracles.PureOracle`); the
+    measures that need the kernel are missing (NaN), and the note says why."""
+    row: dict[str, object] = dict.fromkeys(COMPARE_COLUMNS, math.nan)
+    outputs = oracle.n_outputs
+    size = f"{float(outputs):.3g}" if outputs < 2**1023 else f"2^{outputs.bit_length() - 1}"
+    row.update(mechanism=name, kind="protocol",
+               outputs=float(outputs) if outputs < 2**1023 else math.inf)
+    if queries is None:  # the histogram
+        row["mse"] = oracle.mse(prior, n)
+        measured = "the standard estimator's exact error (closed form)"
+    else:
+        measured = "no error: a workload's error of an implicit protocol is not computed yet"
+    row["note"] = (f"{oracle.protocol}, implicit (k × {size} outputs is beyond "
+                   f"the dense cap): {measured}; the other measures need the dense kernel")
+    return row
 
 
 def _missing(name: str, reason: str) -> dict[str, object]:

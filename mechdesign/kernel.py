@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -20,6 +19,7 @@ from mechdesign._numerics import (
     as_distribution,
     as_float_array,
     as_generator,
+    as_indices,
     as_stochastic_matrix,
     check_choice,
     check_int,
@@ -202,7 +202,7 @@ class Mechanism:
         ndarray of int, same shape as ``x``
             Output indices in ``[0, M)``.
         """
-        indices = _as_indices(x, "x", self.n_inputs)
+        indices = as_indices(x, "x", self.n_inputs)
         generator = as_generator(rng)
         out = np.empty(indices.shape, dtype=np.int64)
         flat_in, flat_out = indices.ravel(), out.reshape(-1)
@@ -401,7 +401,7 @@ def _empirical_output_distribution(
     if (outputs is None) == (counts is None):
         raise InvalidInputError("give exactly one of outputs and counts.")
     if outputs is not None:
-        y = _as_indices(outputs, "outputs", m)
+        y = as_indices(outputs, "outputs", m)
         tally = np.bincount(y.ravel(), minlength=m).astype(float)
     else:
         tally = as_float_array(counts, "counts", ndim=1)
@@ -416,25 +416,3 @@ def _empirical_output_distribution(
             f"{given} must hold at least one privatised sample; got {show(value)}."
         )
     return tally / total
-
-
-def _as_indices(values: ArrayLike | Sequence[int], name: str, upper: int) -> NDArray[np.int64]:
-    try:
-        array = np.asarray(values)
-    except (TypeError, ValueError) as exc:  # ragged nesting
-        raise InvalidInputError(
-            f"{name} must be an array of integer indices; got {show(values)}."
-        ) from exc
-    if array.dtype.kind == "b":
-        raise InvalidInputError(f"{name} must hold integer indices, not booleans; got "
-                                f"{show(values)}.")
-    if array.size == 0:
-        return array.astype(np.int64)
-    if not np.issubdtype(array.dtype, np.integer):
-        raise InvalidInputError(f"{name} must hold integer indices; got dtype {array.dtype}.")
-    if array.min() < 0 or array.max() >= upper:
-        raise InvalidInputError(
-            f"{name} must hold indices in [0, {upper}); found values from {array.min()} "
-            f"to {array.max()}."
-        )
-    return array.astype(np.int64)

@@ -53,6 +53,7 @@ from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.estimation import blue_estimator, workload_matrix
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.mechanisms import randomized_response
+from mechdesign.oracles import PureOracle, best_subset_size, check_protocol, subset_support
 
 __all__ = [
     "PROTOCOL_MAX_OUTPUTS",
@@ -220,19 +221,6 @@ def _check_representable(matrix: NDArray[np.float64], epsilon: float) -> None:
         )
 
 
-def _check_protocol(k: int, epsilon: float) -> tuple[int, float]:
-    k = check_positive_int(k, "k")
-    if k < 2:
-        raise InvalidInputError(f"k must be at least 2 categories; got {show(k)}.")
-    eps = check_epsilon(epsilon)
-    if eps == 0 or math.isinf(eps):
-        raise InvalidInputError(
-            f"epsilon must be positive and finite for a frequency oracle (at 0 nothing can "
-            f"be estimated, at inf report the input); got {show(epsilon)}."
-        )
-    return k, eps
-
-
 def _check_outputs(count: int, what: str) -> None:
     if count > PROTOCOL_MAX_OUTPUTS:
         raise TooLargeError(
@@ -248,7 +236,7 @@ def generalized_randomized_response(k: int, epsilon: float) -> FrequencyOracle:
     The kernel is :func:`~mechdesign.mechanisms.randomized_response`; the estimator is
     its inverse, the only unbiased one.
     """
-    k, eps = _check_protocol(k, epsilon)
+    k, eps = check_protocol(k, epsilon)
     _check_outputs(k, f"GRR of k = {k}")
     matrix = randomized_response(k, eps).matrix
     low = math.exp(-eps)
@@ -277,7 +265,7 @@ def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyO
     TooLargeError
         ``2^k`` above :data:`PROTOCOL_MAX_OUTPUTS` (``k > 16``).
     """
-    k, eps = _check_protocol(k, epsilon)
+    k, eps = check_protocol(k, epsilon)
     optimized = check_bool(optimized, "optimized")
     if k > math.log2(PROTOCOL_MAX_OUTPUTS):  # 2^k not formed: k may be 10^12
         raise TooLargeError(
@@ -333,11 +321,11 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
     TooLargeError
         ``C(k, ω)`` above :data:`PROTOCOL_MAX_OUTPUTS`.
     """
-    k, eps = _check_protocol(k, epsilon)
+    k, eps = check_protocol(k, epsilon)
     # C(k, ω) ≥ k for every 1 ≤ ω ≤ k − 1: refuse a large k before searching ω.
     _check_outputs(k, f"subset selection of k = {k}")
     if subset_size is None:
-        omega = _best_subset_size(k, eps)
+        omega = best_subset_size(k, eps)
     else:
         omega = check_positive_int(subset_size, "subset_size")
         if omega > k - 1:
@@ -345,7 +333,7 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
                 f"subset_size must be between 1 and k - 1 = {k - 1}; got {show(subset_size)}."
             )
     _check_outputs(math.comb(k, omega), f"subset selection of {omega} of k = {k}")
-    p, q, gap = _subset_support(k, eps, omega)
+    p, q, gap = subset_support(k, eps, omega)
     subsets = np.zeros((math.comb(k, omega), k), dtype=bool)
     for row, subset in enumerate(itertools.combinations(range(k), omega)):
         subsets[row, list(subset)] = True
@@ -353,32 +341,6 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
     raw = np.where(subsets.T, 1.0, math.exp(-eps))
     matrix = raw / raw.sum(axis=1, keepdims=True)
     return _pure(matrix, subsets, p, q, f"subset selection (omega = {omega})", eps, gap)
-
-
-def _subset_support(k: int, eps: float, omega: int) -> tuple[float, float, float]:
-    """``(p, q, p − q)`` of subset selection, divided through by ``e^ε``; ``p − q =
-    ω(k − ω)(1 − e^{−ε})/((k − 1)(ω + (k − ω)e^{−ε}))`` in closed form."""
-    low = math.exp(-eps)
-    denominator = omega + (k - omega) * low
-    p = omega / denominator
-    q = omega * ((omega - 1) + (k - omega) * low) / ((k - 1) * denominator)
-    gap = omega * (k - omega) * -math.expm1(-eps) / ((k - 1) * denominator)
-    return p, q, gap
-
-
-def _best_subset_size(k: int, eps: float) -> int:
-    # The variance times (1 − e^{−ε})², which does not depend on ω: no underflow of
-    # (p − q)² at a tiny ε.
-    shrink = -math.expm1(-eps)
-
-    low = math.exp(-eps)
-
-    def risk(omega: int) -> float:
-        p, q, _ = _subset_support(k, eps, omega)
-        scaled = omega * (k - omega) / ((k - 1) * (omega + (k - omega) * low))  # gap/shrink
-        return k * q * (1 - q) / scaled**2 + (1 - p - q) * shrink / scaled
-
-    return min(range(1, k), key=risk)
 
 
 def hash_family(
@@ -421,8 +383,8 @@ def hash_family(
 
 
 def local_hashing(
-    k: int, epsilon: float, hashes: ArrayLike, buckets: int | None = None
-) -> FrequencyOracle:
+    k: int, epsilon: float, hashes: ArrayLike | None = None, buckets: int | None = None
+) -> FrequencyOracle | PureOracle:
     """Local hashing over a given finite family of hash functions (OLH: Wang et al.,
     USENIX Security 2017, Sec. 4.4). A user draws ``h`` uniformly from the ``H`` rows of
     ``hashes``, computes ``b = h(x)``, reports ``(h, b')`` with ``b' = b`` with
@@ -437,16 +399,24 @@ def local_hashing(
     pure with ``p = p'``, ``q = 1/g``), as for :func:`hash_family`'s universal family;
     for another family :func:`estimation_mse` includes its bias.
 
+    ``hashes=None``: OLH as deployed, every user drawing a fresh hash from the exactly
+    universal family (:meth:`~mechdesign.oracles.PureOracle.hashing`): a
+    :class:`~mechdesign.oracles.PureOracle` at any ``k`` — unbiased, with exact errors,
+    sampling and estimation — whose dense kernel (``.dense()``, small ``k``) is this
+    function over :func:`hash_family`.
+
     Parameters
     ----------
     k : int
     epsilon : float
-    hashes : array_like of int, shape=(H, k)
+    hashes : array_like of int, shape=(H, k), optional
         Row ``h`` is the hash function ``x ↦ hashes[h, x]``, values in ``range(buckets)``.
     buckets : int, optional
         ``g``; default ``round(e^ε) + 1``, OLH's optimum.
     """
-    k, eps = _check_protocol(k, epsilon)
+    if hashes is None:
+        return PureOracle.hashing(k, epsilon, buckets)
+    k, eps = check_protocol(k, epsilon)
     if buckets is None:
         if eps > math.log(PROTOCOL_MAX_OUTPUTS):
             _check_outputs(math.inf, f"local hashing at epsilon = {show(eps)}")
@@ -500,7 +470,7 @@ def hadamard_response(k: int, epsilon: float) -> FrequencyOracle:
     share ``K/4`` of their ``+1`` positions, so ``P(y ∈ C_v | x ≠ v) = 1/2``: pure, with
     ``p = e^ε/(1 + e^ε)``, ``q = 1/2``.
     """
-    k, eps = _check_protocol(k, epsilon)
+    k, eps = check_protocol(k, epsilon)
     size = 2 ** math.ceil(math.log2(k + 1))
     _check_outputs(size, f"Hadamard response of k = {k}")
     owned = scipy.linalg.hadamard(size)[1 : k + 1] > 0  # (k, K)

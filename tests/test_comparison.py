@@ -30,13 +30,18 @@ def test_the_table_for_each_notion(notion):
     assert tuple(table.columns) == COMPARE_COLUMNS
     assert list(table["kind"]) == ["designed"] * 2 + ["protocol"] * 6
     designed = table[table["kind"] == "designed"].set_index("mechanism")
-    protocols = table[table["kind"] == "protocol"]
+    everyone = table[table["kind"] == "protocol"]
+    # OLH at ε = 3 has 21^4 outputs: an implicit row (its exact error, no kernel)
+    implicit = everyone["note"].str.contains("implicit")
+    assert np.all(np.isfinite(everyone.loc[implicit, "mse"]))
+    protocols = everyone[~implicit]
     best_mi = designed.loc["optimal for mutual information", "mutual_information"]
     best_bayes = designed.loc["optimal for Bayes vulnerability", "bayes_vulnerability"]
     # Every ε-LDP protocol is in the notion's set, so neither optimum can be beaten.
     assert (protocols["mutual_information"] <= best_mi + 1e-9).all()
     assert (protocols["bayes_vulnerability"] <= best_bayes + 1e-9).all()
-    assert (table["privacy_level"] <= notion.epsilon + 1e-9).all()
+    audited = table["privacy_level"].notna()  # not the implicit rows
+    assert (table.loc[audited, "privacy_level"] <= notion.epsilon + 1e-9).all()
     np.testing.assert_allclose(protocols["ldp_level"], notion.epsilon, atol=1e-12)
     # Each entry is the library's measure of the row's mechanism.
     grr = md.generalized_randomized_response(6, notion.epsilon)
@@ -48,10 +53,18 @@ def test_the_table_for_each_notion(notion):
 def test_a_protocol_too_large_is_a_row_with_a_note():
     table = md.compare(md.LDP(1.0), np.full(17, 1 / 17), utilities=())
     rows = table.set_index("mechanism")
-    for name in ("OUE", "SUE (RAPPOR)"):
-        assert rows.loc[name, "note"].startswith("skipped")
-        assert "PROTOCOL_MAX_OUTPUTS" in rows.loc[name, "note"]
+    # 2^17 outputs: the implicit oracle's row, its standard estimator's exact error
+    # (Wang et al.'s closed form, written here) and no measure that needs the kernel
+    k, n = 17, 1000
+    for name, (p, q) in {"OUE": (0.5, 1 / (math.e + 1)),
+                         "SUE (RAPPOR)": (math.exp(0.5) / (math.exp(0.5) + 1),
+                                          1 / (math.exp(0.5) + 1))}.items():
+        assert "implicit" in rows.loc[name, "note"]
         assert math.isnan(rows.loc[name, "mutual_information"])
+        assert math.isnan(rows.loc[name, "mse_blue"])
+        closed = (k * q * (1 - q) / (p - q) ** 2 + (1 - p - q) / (p - q)) / n
+        assert rows.loc[name, "mse"] == pytest.approx(closed, rel=1e-12)
+        assert rows.loc[name, "outputs"] == 2.0**k
     assert rows.loc["GRR", "mutual_information"] > 0
 
 

@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cones", "notions"),  # problem descriptions
     ("design",),  # the design engine (a subpackage)
     ("contraction", "amplification", "envelope", "accounting", "sample_audit", "mechanisms",
-     "protocols", "paper_examples", "datasets"),
+     "oracles", "protocols", "paper_examples", "datasets"),
     ("reports", "comparison", "sweeps"),  # every quantity of one question, for the front ends
     ("reproduce", "cli", "__init__"),  # front ends
 )

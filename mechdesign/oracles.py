@@ -1,0 +1,487 @@
+"""The deployed LDP frequency oracles at any size: implicit kernels with exact errors.
+
+A :class:`~mechdesign.protocols.FrequencyOracle` is a dense kernel: unary encoding has
+``2^k`` outputs and subset selection ``C(k, ω)``, so past k ≈ 16 it cannot be built. A
+:class:`PureOracle` is the same protocol described by its structure instead. Every
+protocol here is *pure* (Wang, Blocki, Li & Jha, USENIX Security 2017, Def. 2): a report
+``y`` supports a set of inputs, the user's own input with probability ``p`` and any other
+with probability ``q``. So the support indicator ``s_v(y) = 1[v ∈ supp y]`` has mean
+
+.. math::
+
+    \\pi_v = \\Pr[v \\in \\operatorname{supp} y] = q + (p - q) f_v
+
+over users whose histogram is ``f``, the standard estimator is
+``f̂_v = (ĉ_v − q)/(p − q)`` with ``ĉ_v`` the share of reports supporting ``v``, and it is
+unbiased. Its error needs only ``p`` and ``q``:
+
+* against the users' histogram (given the inputs, the reports are independent; Wang et
+  al., eq. (2), summed over ``v``):
+  ``n·E‖f̂ − f‖² = Σ_v [q(1 − q) + f_v (p − q)(1 − p − q)]/(p − q)²``;
+* against the distribution (inputs drawn i.i.d. from ``f``; ``s_v`` is then a Bernoulli
+  of mean ``π_v``): ``Σ_v π_v(1 − π_v)/(p − q)²``, which is the first plus
+  ``Σ_v f_v(1 − f_v) = 1 − ‖f‖²``, the inputs' own sampling error.
+
+The two conventions differ by a term independent of the protocol. Both are exact; the
+dense kernels (:meth:`PureOracle.dense`, small k) are the tests' oracle for them, through
+:func:`~mechdesign.protocols.estimation_mse`.
+
+The protocols and their reports (:meth:`PureOracle.sample` draws them; ``n`` users, the
+arrays below; :meth:`PureOracle.support_counts` counts ``n ĉ_v`` from them):
+
+=====================  ==========================  ==================================
+protocol               ``(p, q)``                  a report
+=====================  ==========================  ==================================
+GRR (k-RR)             ``e^ε/(e^ε+k−1), 1/(…)``    ``(n,)`` the reported value
+OUE / SUE              ``1/2, 1/(e^ε+1)`` /        ``(n, ⌈k/8⌉)`` uint8, the ``k`` bits
+                       ``e^{ε/2}/(e^{ε/2}+1), 1−p``   packed (:func:`numpy.packbits`)
+subset selection (ω)   Ye & Barg's (see code)      ``(n, ω)`` the subset's members
+OLH, fresh hash        ``e^ε/(e^ε+g−1), 1/g``      ``(n, m + 1)``: the hash ``a`` and
+                                                   the reported bucket
+Hadamard response      ``e^ε/(e^ε+1), 1/2``        ``(n,)`` an index in ``[0, K)``
+=====================  ==========================  ==================================
+
+**OLH with a fresh hash per user** (Wang et al., Sec. 4.4). Each user draws her own hash
+``h_a(x) = a · bits(x) mod g`` with ``a`` uniform on ``{0, …, g − 1}^m``
+(``m = ⌈log2 k⌉``), the exactly universal family of
+:func:`~mechdesign.protocols.hash_family`. For ``x ≠ v`` the two inputs collide for exactly
+a ``1/g`` share of the ``a``. So ``P(v ∈ supp y | x) = 1/g`` exactly, the protocol is pure
+with ``q = 1/g``, and the estimator is unbiased. The dense form of the same protocol is
+``local_hashing(k, ε, hash_family(k, g))``: a user who draws a uniform member of the
+family is the kernel averaged over it. A *fixed* random family of ``H`` functions (what
+:func:`~mechdesign.comparison.deployed_protocols` had to use at large k) is not pure. Its
+estimator is biased, and the bias never averages out over users.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import (
+    as_distribution,
+    as_generator,
+    as_indices,
+    check_bool,
+    check_epsilon,
+    check_positive_int,
+    show,
+)
+from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
+
+__all__ = ["PureOracle", "implicit_protocols"]
+
+#: Users sampled (and counted) per block: bounds the memory of one block to about
+#: ``SAMPLE_BLOCK · k`` bytes.
+SAMPLE_BLOCK = 1 << 16
+#: The largest number of OLH buckets that sampling represents (int64 arithmetic).
+OLH_MAX_SAMPLED_BUCKETS = 1 << 31
+
+_FAMILIES = ("grr", "unary", "subset", "hashing", "hadamard")
+
+
+@dataclass(frozen=True)
+class PureOracle:
+    """A pure LDP frequency oracle given by its structure, at any ``k`` (module
+    docstring). Build one with :meth:`grr`, :meth:`unary`, :meth:`subset`,
+    :meth:`hashing` or :meth:`hadamard` (or :func:`implicit_protocols`).
+
+    Attributes
+    ----------
+    protocol : str
+        Its name, as :func:`~mechdesign.comparison.deployed_protocols` spells it.
+    k : int
+        Number of inputs.
+    epsilon : float
+        Its LDP level (exact).
+    p, q : float
+        ``P(x ∈ supp y | x)`` and ``P(v ∈ supp y | x ≠ v)``.
+    gap : float
+        ``p − q``, in closed form (by subtraction it cancels at a tiny ε).
+    family : str
+        ``"grr"``, ``"unary"``, ``"subset"``, ``"hashing"`` or ``"hadamard"``.
+    parameter : int
+        The subset size ``ω``, the buckets ``g``, Hadamard's ``K``; 1 for unary encoding
+        when optimised (OUE), 0 for SUE; ``k`` for GRR.
+    """
+
+    protocol: str
+    k: int
+    epsilon: float
+    p: float
+    q: float
+    gap: float
+    family: str
+    parameter: int
+
+    # -- constructors ----------------------------------------------------------------
+
+    @classmethod
+    def grr(cls, k: int, epsilon: float) -> PureOracle:
+        """Generalized randomized response: ``p = e^ε/(e^ε + k − 1)``,
+        ``q = 1/(e^ε + k − 1)``."""
+        k, eps = check_protocol(k, epsilon)
+        low = math.exp(-eps)
+        denominator = 1.0 + (k - 1) * low
+        return cls("GRR", k, eps, 1.0 / denominator, low / denominator,
+                   -math.expm1(-eps) / denominator, "grr", k)
+
+    @classmethod
+    def unary(cls, k: int, epsilon: float, optimized: bool = True) -> PureOracle:
+        """Unary encoding: OUE (``p = 1/2``, ``q = 1/(e^ε + 1)``) or, with
+        ``optimized=False``, SUE (``p = e^{ε/2}/(e^{ε/2} + 1) = 1 − q``)."""
+        k, eps = check_protocol(k, epsilon)
+        optimized = check_bool(optimized, "optimized")
+        if optimized:
+            low = math.exp(-eps)
+            return cls("OUE", k, eps, 0.5, low / (1.0 + low), math.tanh(eps / 2) / 2,
+                       "unary", 1)
+        half = math.exp(-eps / 2)
+        return cls("SUE", k, eps, 1.0 / (1.0 + half), half / (1.0 + half),
+                   math.tanh(eps / 4), "unary", 0)
+
+    @classmethod
+    def subset(cls, k: int, epsilon: float, subset_size: int | None = None) -> PureOracle:
+        """Subset selection of ``ω`` inputs (Ye & Barg, IEEE T-IT 2018), ``ω`` by default
+        the size that minimises the error at the uniform distribution
+        (:func:`~mechdesign.protocols.subset_selection`'s choice)."""
+        k, eps = check_protocol(k, epsilon)
+        if subset_size is None:
+            omega = best_subset_size(k, eps)
+        else:
+            omega = check_positive_int(subset_size, "subset_size")
+            if omega > k - 1:
+                raise InvalidInputError(
+                    f"subset_size must be between 1 and k - 1 = {k - 1}; got "
+                    f"{show(subset_size)}.")
+        p, q, gap = subset_support(k, eps, omega)
+        return cls(f"subset selection (omega = {omega})", k, eps, p, q, gap, "subset", omega)
+
+    @classmethod
+    def hashing(cls, k: int, epsilon: float, buckets: int | None = None) -> PureOracle:
+        """OLH with a fresh hash per user (module docstring): ``g`` buckets (default
+        ``round(e^ε) + 1``, Wang et al.'s optimum), ``p = e^ε/(e^ε + g − 1)``,
+        ``q = 1/g``."""
+        k, eps = check_protocol(k, epsilon)
+        if buckets is None:
+            if eps > math.log(OLH_MAX_SAMPLED_BUCKETS):
+                raise TooLargeError(
+                    f"OLH's default g = round(e^epsilon) + 1 at epsilon = {show(eps)} is above "
+                    f"{OLH_MAX_SAMPLED_BUCKETS:,} buckets; pass buckets (GRR is the better "
+                    "protocol there).")
+            g = round(math.exp(eps)) + 1
+        else:
+            g = check_positive_int(buckets, "buckets")
+            if g < 2:
+                raise InvalidInputError(f"buckets must be at least 2; got {show(buckets)}.")
+        low = math.exp(-eps)
+        denominator = 1.0 + (g - 1) * low
+        gap = (g - 1) * -math.expm1(-eps) / (g * denominator)  # p − 1/g
+        return cls(f"OLH (g = {g}, fresh hash)", k, eps, 1.0 / denominator, 1.0 / g, gap,
+                   "hashing", g)
+
+    @classmethod
+    def hadamard(cls, k: int, epsilon: float) -> PureOracle:
+        """Hadamard response (Acharya, Sun & Zhang, AISTATS 2019) on
+        ``K = 2^⌈log2(k + 1)⌉`` outputs: ``p = e^ε/(e^ε + 1)``, ``q = 1/2``."""
+        k, eps = check_protocol(k, epsilon)
+        size = 1 << math.ceil(math.log2(k + 1))
+        low = math.exp(-eps)
+        return cls("Hadamard response", k, eps, 1.0 / (1.0 + low), 0.5,
+                   -math.expm1(-eps) / (2.0 * (1.0 + low)), "hadamard", size)
+
+    # -- exact errors ----------------------------------------------------------------
+
+    @property
+    def n_outputs(self) -> int:
+        """How many reports the kernel has (a Python int: ``2^k`` for unary encoding)."""
+        if self.family == "grr":
+            return self.k
+        if self.family == "unary":
+            return 1 << self.k
+        if self.family == "subset":
+            return math.comb(self.k, self.parameter)
+        if self.family == "hashing":
+            return self.parameter ** (max(1, math.ceil(math.log2(self.k))) + 1)
+        return self.parameter
+
+    def support_probabilities(self, prior: ArrayLike) -> NDArray[np.float64]:
+        """``π_v = q + (p − q) f_v``: the share of reports that support each input."""
+        f = as_distribution(prior, "prior", self.k)
+        return self.q + self.gap * f
+
+    def mse(self, prior: ArrayLike, n: int,
+            target: Literal["histogram", "distribution"] = "histogram") -> float:
+        """The standard estimator's exact ``E‖f̂ − f‖²`` from ``n`` reports (module
+        docstring): against the users' histogram ``f = prior`` (default; Wang et al.,
+        eq. (2)), or against the distribution ``prior`` of i.i.d. inputs."""
+        f = as_distribution(prior, "prior", self.k)
+        count = check_positive_int(n, "n")
+        if target not in ("histogram", "distribution"):
+            raise InvalidInputError(
+                f"target must be 'histogram' or 'distribution'; got {show(target)}.")
+        if self.gap <= 0:
+            return math.inf
+        # q(1 − q)/gap² in two divisions: gap² underflows at a tiny ε
+        with np.errstate(over="ignore"):
+            per_input = (self.q * (1 - self.q) / self.gap / self.gap
+                         + f * (1 - self.p - self.q) / self.gap)
+            total = float(per_input.sum())
+        if target == "distribution":
+            total += 1.0 - float(f @ f)
+        return total / count
+
+    # -- the dense kernel ----------------------------------------------------------------
+
+    def dense(self):
+        """The same protocol as a dense :class:`~mechdesign.protocols.FrequencyOracle`
+        (raises :class:`~mechdesign.errors.TooLargeError` past its output cap)."""
+        from mechdesign.protocols import (
+            generalized_randomized_response,
+            hadamard_response,
+            hash_family,
+            local_hashing,
+            subset_selection,
+            unary_encoding,
+        )
+
+        if self.family == "grr":
+            return generalized_randomized_response(self.k, self.epsilon)
+        if self.family == "unary":
+            return unary_encoding(self.k, self.epsilon, bool(self.parameter))
+        if self.family == "subset":
+            return subset_selection(self.k, self.epsilon, self.parameter)
+        if self.family == "hashing":
+            family = hash_family(self.k, self.parameter)
+            return local_hashing(self.k, self.epsilon, family, self.parameter)
+        return hadamard_response(self.k, self.epsilon)
+
+    # -- reports -------------------------------------------------------------------------
+
+    def sample(self, x: ArrayLike, rng: np.random.Generator | int | None = None) -> NDArray:
+        """Privatise the inputs ``x`` (1-D, indices in ``[0, k)``): one report per user,
+        in the protocol's form (module docstring's table)."""
+        inputs = as_indices(x, "x", self.k)
+        if inputs.ndim != 1:
+            raise InvalidInputError(f"x must be a 1-D array of inputs; got shape {inputs.shape}.")
+        generator = as_generator(rng)
+        blocks = [getattr(self, f"_sample_{self.family}")(inputs[start:start + SAMPLE_BLOCK],
+                                                          generator)
+                  for start in range(0, inputs.shape[0], SAMPLE_BLOCK)]
+        if not blocks:
+            return getattr(self, f"_sample_{self.family}")(inputs, generator)
+        return np.concatenate(blocks)
+
+    def support_counts(self, reports: ArrayLike) -> NDArray[np.int64]:
+        """``n ĉ_v``: how many reports support each input ``v``."""
+        y = self._check_reports(reports)
+        counts = np.zeros(self.k, dtype=np.int64)
+        for start in range(0, y.shape[0], SAMPLE_BLOCK):
+            counts += getattr(self, f"_count_{self.family}")(y[start:start + SAMPLE_BLOCK])
+        return counts
+
+    def estimate(self, reports: ArrayLike) -> NDArray[np.float64]:
+        """The standard (unbiased) estimate ``f̂_v = (ĉ_v − q)/(p − q)``."""
+        if self.gap <= 0:
+            raise UnsupportedError(
+                f"at epsilon = {show(self.epsilon)} p and q are equal to double precision: "
+                "the reports carry no information that a double can hold.")
+        counts = self.support_counts(reports)
+        n = self._check_reports(reports).shape[0]
+        return (counts / n - self.q) / self.gap
+
+    # -- per family ------------------------------------------------------------------------
+
+    def _report_shape(self) -> tuple[int | None, type]:
+        if self.family == "unary":
+            return (self.k + 7) // 8, np.uint8
+        if self.family == "subset":
+            return self.parameter, np.int64
+        if self.family == "hashing":
+            return _digits(self.k) + 1, np.int64
+        return None, np.int64
+
+    def _check_reports(self, reports: ArrayLike) -> NDArray:
+        width, dtype = self._report_shape()
+        try:
+            y = np.asarray(reports)
+        except (TypeError, ValueError):
+            y = np.zeros(0)
+        shape_ok = y.ndim == 1 if width is None else (y.ndim == 2 and y.shape[1] == width)
+        if y.size == 0 or not shape_ok or not np.issubdtype(y.dtype, np.integer):
+            expected = "(n,)" if width is None else f"(n, {width})"
+            raise InvalidInputError(
+                f"reports must be a non-empty integer array of shape {expected} for "
+                f"{self.protocol}; got {show(reports)}.")
+        upper = {"grr": self.k, "unary": 256, "subset": self.k,
+                 "hadamard": self.parameter}.get(self.family)
+        if self.family == "hashing":
+            if y.min() < 0 or y.max() >= self.parameter:
+                raise InvalidInputError(
+                    f"reports of {self.protocol} hold values in [0, {self.parameter}); got "
+                    f"values from {y.min()} to {y.max()}.")
+        elif y.min() < 0 or y.max() >= upper:
+            raise InvalidInputError(
+                f"reports of {self.protocol} hold values in [0, {upper}); got values from "
+                f"{y.min()} to {y.max()}.")
+        return y.astype(dtype, copy=False)
+
+    def _sample_grr(self, x, rng):
+        keep = rng.random(x.shape[0]) < self.p
+        other = (x + rng.integers(1, self.k, size=x.shape[0])) % self.k
+        return np.where(keep, x, other)
+
+    def _count_grr(self, y):
+        return np.bincount(y, minlength=self.k)
+
+    def _sample_unary(self, x, rng):
+        bits = rng.random((x.shape[0], self.k)) < self.q
+        bits[np.arange(x.shape[0]), x] = rng.random(x.shape[0]) < self.p
+        return np.packbits(bits, axis=1)
+
+    def _count_unary(self, y):
+        bits = np.unpackbits(y, axis=1, count=self.k)
+        return bits.sum(axis=0, dtype=np.int64)
+
+    def _sample_subset(self, x, rng):
+        # P(x ∈ S) = p; the other members are uniform among the k − 1 other inputs:
+        # the ω smallest of uniform keys, the own key forced below (in) or above (out).
+        n, omega = x.shape[0], self.parameter
+        keys = rng.random((n, self.k))
+        inside = rng.random(n) < self.p
+        keys[np.arange(n), x] = np.where(inside, -1.0, 2.0)
+        members = np.argpartition(keys, omega - 1, axis=1)[:, :omega]
+        return np.sort(members, axis=1)
+
+    def _count_subset(self, y):
+        return np.bincount(y.ravel(), minlength=self.k)
+
+    def _sample_hashing(self, x, rng):
+        g = self.parameter
+        if g > OLH_MAX_SAMPLED_BUCKETS:
+            raise TooLargeError(
+                f"sampling OLH with g = {g:,} buckets (above {OLH_MAX_SAMPLED_BUCKETS:,}).")
+        digits = _digits(self.k)
+        a = rng.integers(0, g, size=(x.shape[0], digits))
+        hashed = _hash(a, _bits(x, digits), g)
+        keep = rng.random(x.shape[0]) < self.p
+        bucket = np.where(keep, hashed, (hashed + rng.integers(1, g, size=x.shape[0])) % g)
+        return np.column_stack([a, bucket])
+
+    def _count_hashing(self, y):
+        digits = _digits(self.k)
+        a, bucket = y[:, :digits], y[:, digits]
+        every = _bits(np.arange(self.k), digits)  # (k, m)
+        hashed = (a @ every.T) % self.parameter  # (n, k): h_a(v) for every v
+        return (hashed == bucket[:, None]).sum(axis=0, dtype=np.int64)
+
+    def _sample_hadamard(self, x, rng):
+        # y uniform on [0, K); its membership in C_x = {y : ⟨x + 1, y⟩ even} is a fair
+        # coin, and y ⊕ (lowest bit of x + 1) flips it: a uniform draw from C_x or from
+        # its complement.
+        own = x + 1
+        y = rng.integers(0, self.parameter, size=x.shape[0])
+        inside = _parity(own & y) == 0
+        want = rng.random(x.shape[0]) < self.p
+        return np.where(inside == want, y, y ^ (own & -own))
+
+    def _count_hadamard(self, y):
+        # count_v = #{y : ⟨v + 1, y⟩ even} = (n + (H h)[v + 1])/2, h the histogram of y,
+        # by the fast Walsh–Hadamard transform
+        transformed = _walsh_hadamard(np.bincount(y, minlength=self.parameter))
+        return (y.shape[0] + transformed[1:self.k + 1]) // 2
+
+
+def implicit_protocols(k: int, epsilon: float) -> dict[str, Callable[[], PureOracle]]:
+    """Every deployed protocol at ``(k, ε)`` as a function that builds its
+    :class:`PureOracle` (and may raise), named as
+    :func:`~mechdesign.comparison.deployed_protocols` names them (OLH with a fresh hash
+    per user)."""
+    return {
+        "GRR": lambda: PureOracle.grr(k, epsilon),
+        "OUE": lambda: PureOracle.unary(k, epsilon),
+        "SUE (RAPPOR)": lambda: PureOracle.unary(k, epsilon, optimized=False),
+        "subset selection": lambda: PureOracle.subset(k, epsilon),
+        "OLH": lambda: PureOracle.hashing(k, epsilon),
+        "Hadamard response": lambda: PureOracle.hadamard(k, epsilon),
+    }
+
+
+def check_protocol(k: int, epsilon: float) -> tuple[int, float]:
+    """``(k, ε)`` of a frequency oracle: ``k ≥ 2`` inputs, ``0 < ε < ∞``."""
+    k = check_positive_int(k, "k")
+    if k < 2:
+        raise InvalidInputError(f"k must be at least 2 categories; got {show(k)}.")
+    eps = check_epsilon(epsilon)
+    if eps == 0 or math.isinf(eps):
+        raise InvalidInputError(
+            f"epsilon must be positive and finite for a frequency oracle (at 0 nothing can "
+            f"be estimated, at inf report the input); got {show(epsilon)}."
+        )
+    return k, eps
+
+
+def subset_support(k: int, eps: float, omega: int) -> tuple[float, float, float]:
+    """``(p, q, p − q)`` of subset selection, divided through by ``e^ε``; ``p − q =
+    ω(k − ω)(1 − e^{−ε})/((k − 1)(ω + (k − ω)e^{−ε}))`` in closed form."""
+    low = math.exp(-eps)
+    denominator = omega + (k - omega) * low
+    p = omega / denominator
+    q = omega * ((omega - 1) + (k - omega) * low) / ((k - 1) * denominator)
+    gap = omega * (k - omega) * -math.expm1(-eps) / ((k - 1) * denominator)
+    return p, q, gap
+
+
+def best_subset_size(k: int, eps: float) -> int:
+    """Subset selection's size of least error at the uniform distribution."""
+    # The variance times (1 − e^{−ε})², which does not depend on ω: no underflow of
+    # (p − q)² at a tiny ε.
+    shrink = -math.expm1(-eps)
+
+    low = math.exp(-eps)
+
+    def risk(omega: int) -> float:
+        p, q, _ = subset_support(k, eps, omega)
+        scaled = omega * (k - omega) / ((k - 1) * (omega + (k - omega) * low))  # gap/shrink
+        return k * q * (1 - q) / scaled**2 + (1 - p - q) * shrink / scaled
+
+    return min(range(1, k), key=risk)
+
+
+def _digits(k: int) -> int:
+    """``m = ⌈log2 k⌉`` (at least 1): the binary digits of an input."""
+    return max(1, math.ceil(math.log2(k)))
+
+
+def _bits(x: NDArray[np.int64], digits: int) -> NDArray[np.int64]:
+    return (x[:, None] >> np.arange(digits)[None, :]) & 1
+
+
+def _hash(a: NDArray[np.int64], bits: NDArray[np.int64], g: int) -> NDArray[np.int64]:
+    """``h_a(x) = a · bits(x) mod g`` row by row."""
+    return np.einsum("ij,ij->i", a, bits) % g
+
+
+def _parity(v: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The parity of the number of 1 bits of each (non-negative) entry."""
+    v = v.copy()
+    for shift in (32, 16, 8, 4, 2, 1):
+        v ^= v >> shift
+    return v & 1
+
+
+def _walsh_hadamard(h: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``(H_K h)[i] = Σ_y (−1)^{⟨i, y⟩} h[y]`` (Sylvester order), in ``O(K log K)``."""
+    out = h.astype(np.int64).copy()
+    size, step = out.shape[0], 1
+    while step < size:
+        view = out.reshape(-1, 2, step)
+        left, right = view[:, 0, :].copy(), view[:, 1, :].copy()
+        view[:, 0, :], view[:, 1, :] = left + right, left - right
+        step *= 2
+    return out
