@@ -249,21 +249,23 @@ def _row(name, kind, kernel, notion, prior, n, note, queries) -> dict[str, objec
 
 
 def _implicit_row(name, oracle: PureOracle, prior, n, queries) -> dict[str, object]:
-    """A protocol whose dense kernel is too large: its standard estimator's exact
-    histogram error from the closed form (:class:`~mechdesign.oracles.PureOracle`); the
-    measures that need the kernel are missing (NaN), and the note says why."""
+    """A protocol whose dense kernel is too large: the exact errors its structure gives
+    (:class:`~mechdesign.oracles.PureOracle`: the standard estimator's for every
+    protocol and workload but OLH's workloads; the BLUE's for GRR and unary encoding),
+    NaN for the measures that need the kernel, and a note saying which is which."""
     row: dict[str, object] = dict.fromkeys(COMPARE_COLUMNS, math.nan)
     outputs = oracle.n_outputs
     size = f"{float(outputs):.3g}" if outputs < 2**1023 else f"2^{outputs.bit_length() - 1}"
     row.update(mechanism=name, kind="protocol",
                outputs=float(outputs) if outputs < 2**1023 else math.inf)
-    if queries is None:  # the histogram
-        row["mse"] = oracle.mse(prior, n)
-        measured = "the standard estimator's exact error (closed form)"
-    else:
-        measured = "no error: a workload's error of an implicit protocol is not computed yet"
-    row["note"] = (f"{oracle.protocol}, implicit (k × {size} outputs is beyond "
-                   f"the dense cap): {measured}; the other measures need the dense kernel")
+    missing = ["mutual information", "Bayes vulnerability", "audits"]
+    for column, error in (("mse", oracle.mse), ("mse_blue", oracle.blue_mse)):
+        try:
+            row[column] = error(prior, n, workload=queries)
+        except (UnsupportedError, TooLargeError):
+            missing.append("the BLUE's error" if column == "mse_blue" else "the error")
+    row["note"] = (f"{oracle.protocol}: implicit ({size} outputs, beyond the dense cap), "
+                   f"exact errors from its structure; not computed: {', '.join(missing)}")
     return row
 
 

@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import (
@@ -73,6 +74,7 @@ from mechdesign._numerics import (
     show,
 )
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
+from mechdesign.estimation import workload_matrix
 
 __all__ = ["PureOracle", "implicit_protocols"]
 
@@ -82,7 +84,11 @@ SAMPLE_BLOCK = 1 << 16
 #: The largest number of OLH buckets that sampling represents (int64 arithmetic).
 OLH_MAX_SAMPLED_BUCKETS = 1 << 31
 
-_FAMILIES = ("grr", "unary", "subset", "hashing", "hadamard")
+#: The supports' covariance and the information matrix are dense k × k matrices up to
+#: this k (2^12: 128 MB).
+COVARIANCE_MAX_K = 4096
+#: Gauss–Legendre nodes per panel of unary encoding's information-matrix integral.
+QUADRATURE_NODES = 24
 
 
 @dataclass(frozen=True)
@@ -216,17 +222,23 @@ class PureOracle:
         return self.q + self.gap * f
 
     def mse(self, prior: ArrayLike, n: int,
-            target: Literal["histogram", "distribution"] = "histogram") -> float:
-        """The standard estimator's exact ``E‖f̂ − f‖²`` from ``n`` reports (module
+            target: Literal["histogram", "distribution"] = "histogram",
+            workload: str | ArrayLike | None = None) -> float:
+        """The standard estimator's exact ``E‖W(f̂ − f)‖²`` from ``n`` reports (module
         docstring): against the users' histogram ``f = prior`` (default; Wang et al.,
-        eq. (2)), or against the distribution ``prior`` of i.i.d. inputs."""
+        eq. (2) for the histogram), or against the distribution ``prior`` of i.i.d.
+        inputs. ``workload`` (:func:`~mechdesign.estimation.workload_matrix`; None is
+        the histogram): ``tr(W C Wᵀ)/(n (p − q)²)`` with ``C`` the supports' covariance
+        (:meth:`support_covariance`), for every protocol but OLH, whose pairs of inputs
+        are not covered independently by a linear hash (its dense kernel answers while
+        it fits)."""
         f = as_distribution(prior, "prior", self.k)
         count = check_positive_int(n, "n")
-        if target not in ("histogram", "distribution"):
-            raise InvalidInputError(
-                f"target must be 'histogram' or 'distribution'; got {show(target)}.")
+        _check_target(target)
         if self.gap <= 0:
             return math.inf
+        if workload is not None and not (isinstance(workload, str) and workload == "histogram"):
+            return self._workload_mse(f, count, target, workload_matrix(workload, self.k))
         # q(1 − q)/gap² in two divisions: gap² underflows at a tiny ε
         with np.errstate(over="ignore"):
             per_input = (self.q * (1 - self.q) / self.gap / self.gap
@@ -234,6 +246,159 @@ class PureOracle:
             total = float(per_input.sum())
         if target == "distribution":
             total += 1.0 - float(f @ f)
+        return total / count
+
+    def _workload_mse(self, f, n, target, w) -> float:
+        if self.family == "hashing":
+            from mechdesign.protocols import estimation_mse
+
+            try:
+                dense = self.dense()
+            except TooLargeError as exc:
+                raise UnsupportedError(
+                    f"the workload error of {self.protocol} needs the joint coverage of "
+                    "every pair of inputs by a linear hash, which is not uniform (unlike "
+                    f"its single inputs'): exact only on its dense kernel ({exc})") from exc
+            return estimation_mse(dense, f, n, workload=w, target=target)
+        covariance = self.support_covariance(f)
+        with np.errstate(over="ignore"):
+            total = float(np.sum((w @ covariance) * w)) / self.gap / self.gap
+        if target == "distribution":
+            spread = w * f  # W diag(f)
+            total += float(np.sum(spread * w)) - float(np.sum((w @ f) ** 2))
+        return total / n
+
+    def support_covariance(self, prior: ArrayLike) -> NDArray[np.float64]:
+        """``C = Σ_x f_x Cov(s | x)``, ``s_v = 1[v ∈ supp y]`` (k × k): the standard
+        estimator's covariance is ``C/(n (p − q)²)`` given the users' inputs.
+
+        ``C = S − Σ_x f_x π(x)π(x)ᵀ`` with ``π(x) = q1 + (p − q) e_x`` (so the second
+        term is ``q²11ᵀ + q(p − q)(f1ᵀ + 1fᵀ) + (p − q)² diag f``) and the second
+        moments ``S = Σ_x f_x E[s sᵀ | x]``, whose diagonal is ``π̄ = q + (p − q) f``
+        and whose off-diagonal entry ``(v, v')`` is, by protocol:
+
+        * GRR: 0 (one input is supported);
+        * unary encoding: ``Σ_x f_x π_v(x) π_v'(x)`` (the bits are independent);
+        * subset selection (``|S| = ω``, ``P(x ∈ S) = p``): ``c₂ + (c₁ − c₂)(f_v + f_v')``
+          with ``c₁ = p(ω − 1)/(k − 1)`` (``x`` one of the two) and
+          ``c₂ = [p(ω − 1)(ω − 2) + (1 − p) ω(ω − 1)]/((k − 1)(k − 2))``;
+        * Hadamard response: ``(p/2)(f_v + f_v' + f_{x*}) + (1 − f_v − f_v' − f_{x*})/4``
+          with ``x* + 1 = (v + 1) ⊕ (v' + 1)`` (``f_{x*} = 0`` out of range): for
+          Hadamard rows ``a, b, c``, the parities ``⟨a, y⟩, ⟨b, y⟩`` of a ``y`` uniform on
+          ``C_x`` are independent fair coins unless ``c = a ⊕ b``, when they are equal
+          inside ``C_x`` and differ outside it.
+        """
+        f = as_distribution(prior, "prior", self.k)
+        k, p, q, gap = self.k, self.p, self.q, self.gap
+        if k > COVARIANCE_MAX_K:
+            raise TooLargeError(
+                f"the supports' covariance of k = {k:,} inputs is a dense k × k matrix "
+                f"(above COVARIANCE_MAX_K = {COVARIANCE_MAX_K:,}).")
+        if self.family == "hashing":
+            raise UnsupportedError(
+                f"{self.protocol}: two inputs are not covered independently by a linear "
+                "hash; its supports' covariance is not computed.")
+        mean_outer = q * q + q * gap * (f[:, None] + f[None, :])  # Σ f ππᵀ, off the diagonal
+        if self.family == "grr":
+            second = np.zeros((k, k))
+        elif self.family == "unary":
+            second = mean_outer.copy()
+        elif self.family == "subset":
+            omega = self.parameter
+            c1 = p * (omega - 1) / (k - 1)
+            c2 = ((p * (omega - 1) * (omega - 2) + (1 - p) * omega * (omega - 1))
+                  / ((k - 1) * (k - 2))) if k > 2 else 0.0
+            second = c2 + (c1 - c2) * (f[:, None] + f[None, :])
+        else:
+            rows = np.arange(1, k + 1)
+            star = (rows[:, None] ^ rows[None, :]) - 1  # x* of each pair
+            f_star = np.where(star < k, f[np.minimum(star, k - 1)], 0.0)
+            pair = f[:, None] + f[None, :] + f_star
+            second = 0.5 * p * pair + 0.25 * (1.0 - pair)
+        covariance = second - mean_outer
+        mean = q + gap * f
+        np.fill_diagonal(covariance, mean - (q * q + 2 * q * gap * f + gap * gap * f))
+        return covariance
+
+    def information_matrix(self, prior: ArrayLike) -> NDArray[np.float64]:
+        """``J = K D⁻¹ Kᵀ`` (k × k, ``D = diag(prior K)``) without the kernel, for GRR and
+        unary encoding (:meth:`blue_mse`).
+
+        GRR: ``K = (p − q) I + q 11ᵀ`` is k × k. Unary encoding: with ``Q`` the law of
+        ``k`` independent ``Bernoulli(q)`` bits and ``ρ₁ = p/q``, ``ρ₀ = (1 − p)/(1 − q)``,
+        ``K[x, y] = Q(y) ρ(y_x)`` and ``r_y = Q(y)(α + β Σ_z f_z y_z)``
+        (``α = ρ₀``, ``β = ρ₁ − ρ₀ > 0``), so ``J_{xx'} = E_Q[ρ(y_x)ρ(y_x')/(α + βS)]``.
+        With ``1/a = ∫_0^∞ e^{−ta} dt`` the bits separate:
+
+        .. math::
+
+            J = \\int_0^\\infty e^{-\\alpha t} M(t) \\bigl[u u^\\top
+            + \\operatorname{diag}(b/m - u^2)\\bigr] dt,
+
+        ``m_z = 1 − q + q e^{−tβ f_z}``, ``M = Π_z m_z``, ``u = a/m`` with
+        ``a_z = 1 − p + p e^{−tβ f_z}``, and ``b_z = (1 − q)ρ₀² + qρ₁² e^{−tβ f_z}``: one
+        integral, by composite Gauss–Legendre on geometric panels
+        (:data:`QUADRATURE_NODES` per panel, from ``10⁻⁷/(α + 2β)`` to ``45/α``, where
+        ``e^{−αt}`` is below ``10⁻¹⁹``). Measured against the dense kernel's ``J``
+        (k ≤ 12, ε from 0.05 to 6): the BLUE's error agrees to 1e-12 relative.
+        """
+        f = as_distribution(prior, "prior", self.k)
+        k, p, q, gap = self.k, self.p, self.q, self.gap
+        if k > COVARIANCE_MAX_K:
+            raise TooLargeError(
+                f"the information matrix of k = {k:,} inputs is a dense k × k matrix "
+                f"(above COVARIANCE_MAX_K = {COVARIANCE_MAX_K:,}).")
+        if self.family == "grr":
+            kernel = gap * np.eye(k) + q
+            return kernel @ (kernel / (q + gap * f)[:, None])  # K symmetric: K D⁻¹ K
+        if self.family != "unary":
+            raise UnsupportedError(
+                f"the BLUE of {self.protocol} needs its {self.n_outputs:.3g}-output kernel's "
+                "information matrix, which has no structure exploited here; it is computed "
+                "from the dense kernel while that fits.")
+        low, high = (1 - p) / (1 - q), p / q
+        alpha, beta = low, high - low
+        if not (math.isfinite(beta) and math.isfinite(q * high * high)):
+            raise UnsupportedError(
+                f"at epsilon = {show(self.epsilon)} unary encoding's likelihood ratio p/q "
+                "overflows a double: its BLUE is not computed.")
+        t, weight = _quadrature(1e-7 / (alpha + 2 * beta), 45.0 / alpha)
+        e = np.exp(-np.outer(t, beta * f))  # (nodes, k)
+        m = 1 - q + q * e
+        u = (1 - p + p * e) / m
+        b = (1 - q) * low * low + q * high * high * e
+        c = weight * np.exp(-alpha * t + np.log(m).sum(axis=1))
+        j = u.T @ (c[:, None] * u)
+        j[np.diag_indices(k)] += c @ (b / m - u * u)
+        return j
+
+    def blue_mse(self, prior: ArrayLike, n: int,
+                 target: Literal["histogram", "distribution"] = "histogram",
+                 workload: str | ArrayLike | None = None) -> float:
+        """The best linear unbiased estimator's exact error at the prior
+        (:func:`~mechdesign.estimation.blue_error`: ``tr(W J⁻¹ Wᵀ) − tr(W diag f Wᵀ)``
+        per report against the users' histogram, ``tr(W J⁻¹ Wᵀ) − ‖W f‖²`` against the
+        distribution), from :meth:`information_matrix`. GRR's kernel is square and
+        invertible, so its only unbiased linear estimator — the standard one — is the
+        BLUE (its :meth:`mse`, at any k, for the histogram). Other protocols raise
+        :class:`~mechdesign.errors.UnsupportedError`: use the dense kernel."""
+        f = as_distribution(prior, "prior", self.k)
+        count = check_positive_int(n, "n")
+        _check_target(target)
+        histogram = workload is None or (isinstance(workload, str) and workload == "histogram")
+        if self.family == "grr" and histogram:
+            return self.mse(f, count, target)
+        w = np.eye(self.k) if histogram else workload_matrix(workload, self.k)
+        j = self.information_matrix(f)
+        try:
+            factor = scipy.linalg.cho_factor(j)
+        except np.linalg.LinAlgError:
+            return math.inf
+        total = float(np.sum(w.T * scipy.linalg.cho_solve(factor, w.T)))
+        if target == "histogram":
+            total -= float(np.sum((w * f) * w))
+        else:
+            total -= float(np.sum((w @ f) ** 2))
         return total / count
 
     # -- the dense kernel ----------------------------------------------------------------
@@ -294,6 +459,26 @@ class PureOracle:
         counts = self.support_counts(reports)
         n = self._check_reports(reports).shape[0]
         return (counts / n - self.q) / self.gap
+
+    def blue_estimate(self, reports: ArrayLike, prior: ArrayLike) -> NDArray[np.float64]:
+        """The BLUE at ``prior`` from reports, ``f̂ = J⁻¹ (1/n) Σ_i k_{y_i}/r_{y_i}`` (the
+        estimator ``D⁻¹KᵀJ⁻¹`` of :func:`~mechdesign.estimation.blue_estimator`, applied
+        report by report), for GRR (the standard estimate) and unary encoding, where
+        ``k_y/r_y`` has entries ``ρ(y_x)/(α + β Σ_z f_z y_z)``
+        (:meth:`information_matrix`)."""
+        f = as_distribution(prior, "prior", self.k)
+        if self.family == "grr":
+            return self.estimate(reports)
+        j = self.information_matrix(f)  # refuses the other protocols by name
+        y = self._check_reports(reports)
+        p, q = self.p, self.q
+        low, high = (1 - p) / (1 - q), p / q
+        total = np.zeros(self.k)
+        for start in range(0, y.shape[0], SAMPLE_BLOCK):
+            bits = np.unpackbits(y[start:start + SAMPLE_BLOCK], axis=1, count=self.k)
+            ratio = np.where(bits == 1, high, low)  # ρ(y_x)
+            total += (ratio / (low + (high - low) * (bits @ f))[:, None]).sum(axis=0)
+        return scipy.linalg.cho_solve(scipy.linalg.cho_factor(j), total / y.shape[0])
 
     # -- per family ------------------------------------------------------------------------
 
@@ -395,6 +580,24 @@ class PureOracle:
         # by the fast Walsh–Hadamard transform
         transformed = _walsh_hadamard(np.bincount(y, minlength=self.parameter))
         return (y.shape[0] + transformed[1:self.k + 1]) // 2
+
+
+def _check_target(target: object) -> None:
+    if target not in ("histogram", "distribution"):
+        raise InvalidInputError(
+            f"target must be 'histogram' or 'distribution'; got {show(target)}.")
+
+
+def _quadrature(start: float, stop: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Nodes and weights of composite Gauss–Legendre on ``[0, start]`` and panels doubling
+    from ``start`` past ``stop``."""
+    edges = [0.0, start]
+    while edges[-1] < stop:
+        edges.append(2.0 * edges[-1])
+    x, w = np.polynomial.legendre.leggauss(QUADRATURE_NODES)
+    left, right = np.array(edges[:-1]), np.array(edges[1:])
+    half = (right - left)[:, None] / 2
+    return (half * (x + 1) + left[:, None]).ravel(), (half * w).ravel()
 
 
 def implicit_protocols(k: int, epsilon: float) -> dict[str, Callable[[], PureOracle]]:

@@ -163,3 +163,19 @@ def test_compare_adds_the_blue_error_and_the_estimation_optimum():
             assert row.mse_blue >= designed["mse_blue"] * (1 - 1e-9)  # the certified optimum
     direct = md.design(md.LDP(1.0), prior, utility=md.EstimationError("prefix"))
     assert designed["mse_blue"] == pytest.approx(direct.mse(100), rel=1e-9)
+
+
+def test_compare_at_forty_and_ten_thousand_inputs_gives_every_protocol_an_exact_error():
+    # k = 40: the protocols past the dense cap are implicit rows with the closed forms
+    # (checked against the dense kernels in tests/test_oracles.py); k = 10⁴: every row
+    # implicit, no designed rows asked for.
+    from mechdesign.oracles import implicit_protocols
+
+    for k in (40, 10_000):
+        prior = md.zipf_prior(k)
+        table = md.compare(md.LDP(2.0), prior, utilities=(), n=1000).set_index("mechanism")
+        assert np.all(np.isfinite(table["mse"]))
+        for name, build in implicit_protocols(k, 2.0).items():
+            assert table.loc[name, "mse"] == pytest.approx(build().mse(prior, 1000), rel=1e-12)
+        assert math.isfinite(table.loc["OUE", "mse_blue"]) or k > 4096
+        assert table.loc["OUE", "mse_blue"] < table.loc["OUE", "mse"] or k > 4096
