@@ -11,9 +11,10 @@ response) with its standard estimator and with the BLUE, through
 The convention of every number: ``n·MSE`` per report — the expected squared error of the
 workload's answers, against the users' own histogram (fixed population), times the
 number of reports ``n`` (``Design.utility``; ``n · md.estimation_mse(K, prior, n, ...)``
-for a protocol). For an unbiased estimator it does not depend on ``n``; OLH with a random
-hash family (large k) has a biased standard estimator, whose ``n·bias²`` is included
-(at ``--n``).
+for a protocol). Every estimator here is unbiased (OLH draws a fresh hash per user), so
+it does not depend on ``n``; a protocol whose dense kernel is too large is
+:func:`mechdesign.compare`'s implicit row (:mod:`mechdesign.oracles`: exact closed forms;
+the BLUE for GRR and unary encoding only).
 
 The baseline of every ratio is the certified optimum computed in the same process: the
 design returns a bracket ``lower ≤ OPT ≤ upper`` (upper = its mechanism's error).
@@ -206,8 +207,8 @@ def main() -> None:
     parser.add_argument("--workloads", nargs="+", default=list(WORKLOADS),
                         choices=WORKLOADS, help="query workloads (default: all three)")
     parser.add_argument("--n", type=int, default=1000,
-                        help="reports; matters only for biased standard estimators "
-                             "(OLH with a random hash family at large k). Default 1000")
+                        help="reports (n·MSE does not depend on it: every estimator is "
+                             "unbiased). Default 1000")
     parser.add_argument("--method", default="auto",
                         choices=["auto", "enumeration", "column_generation"],
                         help="md.design's method (default auto)")

@@ -78,9 +78,9 @@ from mechdesign.estimation import workload_matrix
 
 __all__ = ["PureOracle", "implicit_protocols"]
 
-#: Users sampled (and counted) per block: bounds the memory of one block to about
-#: ``SAMPLE_BLOCK · k`` bytes.
-SAMPLE_BLOCK = 1 << 16
+#: Users are sampled (and counted) in blocks of ``SAMPLE_ENTRIES // k`` (at least one):
+#: one block's arrays hold about this many entries per user-by-input array.
+SAMPLE_ENTRIES = 1 << 22
 #: The largest number of OLH buckets that sampling represents (int64 arithmetic).
 OLH_MAX_SAMPLED_BUCKETS = 1 << 31
 
@@ -435,9 +435,9 @@ class PureOracle:
         if inputs.ndim != 1:
             raise InvalidInputError(f"x must be a 1-D array of inputs; got shape {inputs.shape}.")
         generator = as_generator(rng)
-        blocks = [getattr(self, f"_sample_{self.family}")(inputs[start:start + SAMPLE_BLOCK],
-                                                          generator)
-                  for start in range(0, inputs.shape[0], SAMPLE_BLOCK)]
+        size = self._block()
+        blocks = [getattr(self, f"_sample_{self.family}")(inputs[start:start + size], generator)
+                  for start in range(0, inputs.shape[0], size)]
         if not blocks:
             return getattr(self, f"_sample_{self.family}")(inputs, generator)
         return np.concatenate(blocks)
@@ -446,8 +446,9 @@ class PureOracle:
         """``n ĉ_v``: how many reports support each input ``v``."""
         y = self._check_reports(reports)
         counts = np.zeros(self.k, dtype=np.int64)
-        for start in range(0, y.shape[0], SAMPLE_BLOCK):
-            counts += getattr(self, f"_count_{self.family}")(y[start:start + SAMPLE_BLOCK])
+        size = self._block()
+        for start in range(0, y.shape[0], size):
+            counts += getattr(self, f"_count_{self.family}")(y[start:start + size])
         return counts
 
     def estimate(self, reports: ArrayLike) -> NDArray[np.float64]:
@@ -474,13 +475,17 @@ class PureOracle:
         p, q = self.p, self.q
         low, high = (1 - p) / (1 - q), p / q
         total = np.zeros(self.k)
-        for start in range(0, y.shape[0], SAMPLE_BLOCK):
-            bits = np.unpackbits(y[start:start + SAMPLE_BLOCK], axis=1, count=self.k)
+        size = self._block()
+        for start in range(0, y.shape[0], size):
+            bits = np.unpackbits(y[start:start + size], axis=1, count=self.k)
             ratio = np.where(bits == 1, high, low)  # ρ(y_x)
             total += (ratio / (low + (high - low) * (bits @ f))[:, None]).sum(axis=0)
         return scipy.linalg.cho_solve(scipy.linalg.cho_factor(j), total / y.shape[0])
 
     # -- per family ------------------------------------------------------------------------
+
+    def _block(self) -> int:
+        return max(1, SAMPLE_ENTRIES // self.k)
 
     def _report_shape(self) -> tuple[int | None, type]:
         if self.family == "unary":
@@ -534,14 +539,21 @@ class PureOracle:
         return bits.sum(axis=0, dtype=np.int64)
 
     def _sample_subset(self, x, rng):
-        # P(x ∈ S) = p; the other members are uniform among the k − 1 other inputs:
-        # the ω smallest of uniform keys, the own key forced below (in) or above (out).
-        n, omega = x.shape[0], self.parameter
-        keys = rng.random((n, self.k))
+        # P(x ∈ S) = p; the other members, ω − 1 or ω of them, are uniform among the
+        # k − 1 other inputs: Floyd's algorithm (one uniform draw per member), all users
+        # at once, each starting when j reaches k − 1 − (its count).
+        n, omega, others = x.shape[0], self.parameter, self.k - 1
         inside = rng.random(n) < self.p
-        keys[np.arange(n), x] = np.where(inside, -1.0, 2.0)
-        members = np.argpartition(keys, omega - 1, axis=1)[:, :omega]
-        return np.sort(members, axis=1)
+        count = omega - inside  # others to choose
+        chosen = np.zeros((n, others), dtype=bool)
+        rows = np.arange(n)
+        for j in range(others - omega, others):
+            active = rows[j >= others - count]
+            t = rng.integers(0, j + 1, size=active.shape[0])
+            taken = chosen[active, t]
+            chosen[active, np.where(taken, j, t)] = True
+        chosen = np.insert(chosen, x + np.arange(n) * others, inside) if n else chosen
+        return np.flatnonzero(chosen.reshape(-1)).reshape(n, omega) % self.k
 
     def _count_subset(self, y):
         return np.bincount(y.ravel(), minlength=self.k)
