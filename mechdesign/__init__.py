@@ -185,6 +185,7 @@ if TYPE_CHECKING:
         SecretLDP,
         dobrushin_bound,
     )
+    from mechdesign.oracles import PureOracle, implicit_protocols
     from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
     from mechdesign.protocols import (
         FrequencyOracle,
@@ -258,6 +259,7 @@ __all__ = [
     "NotIdentifiableWarning",
     "PMLEnvelope",
     "PaperExample",
+    "PureOracle",
     "RandomizedResponseEnvelope",
     "RatioCone",
     "RenyiAmplification",
@@ -332,6 +334,7 @@ __all__ = [
     "hash_family",
     "hockey_stick_divergence",
     "hockey_stick_generator",
+    "implicit_protocols",
     "independent_reporting",
     "information_density",
     "ir_distance_bound",
@@ -458,6 +461,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "randomized_response", "secret_randomized_response",
     ),
     "notions": ("LDP", "PML", "NonRobustLDP", "RobustLDP", "SecretLDP", "dobrushin_bound"),
+    "oracles": ("PureOracle", "implicit_protocols"),
     "paper_examples": ("PAPER_EXAMPLES", "PaperExample"),
     "protocols": (
         "FrequencyOracle", "estimation_mse", "generalized_randomized_response", "hadamard_response",

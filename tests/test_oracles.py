@@ -208,3 +208,13 @@ def test_the_blue_is_refused_by_name_where_no_structure_computes_it():
         PureOracle.subset(40, 1.0).blue_mse(md.zipf_prior(40), 10)
     with pytest.raises(md.UnsupportedError, match="pair"):
         PureOracle.hashing(40, 2.0).mse(md.zipf_prior(40), 10, workload="prefix")
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.5, 1.0, 2.0, 4.0, 8.0])
+def test_the_ternary_search_finds_the_scans_subset_size(eps, monkeypatch):
+    oracles = __import__("importlib").import_module("mechdesign.oracles")
+    scanned = {k: oracles.best_subset_size(k, eps) for k in (5, 17, 64, 300, 1001)}
+    monkeypatch.setattr(oracles, "SUBSET_SCAN_MAX_K", 2)
+    for k, size in scanned.items():
+        assert oracles.best_subset_size(k, eps) == size
+    assert 1 <= oracles.best_subset_size(10**12, eps) <= 10**12 - 1
