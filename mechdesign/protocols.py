@@ -53,7 +53,7 @@ from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.estimation import blue_estimator, workload_matrix
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.mechanisms import randomized_response
-from mechdesign.oracles import PureOracle, best_subset_size, check_protocol, subset_support
+from mechdesign.oracles import PureOracle, check_protocol
 
 __all__ = [
     "PROTOCOL_MAX_OUTPUTS",
@@ -324,16 +324,9 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
     k, eps = check_protocol(k, epsilon)
     # C(k, ω) ≥ k for every 1 ≤ ω ≤ k − 1: refuse a large k before searching ω.
     _check_outputs(k, f"subset selection of k = {k}")
-    if subset_size is None:
-        omega = best_subset_size(k, eps)
-    else:
-        omega = check_positive_int(subset_size, "subset_size")
-        if omega > k - 1:
-            raise InvalidInputError(
-                f"subset_size must be between 1 and k - 1 = {k - 1}; got {show(subset_size)}."
-            )
+    structure = PureOracle.subset(k, eps, subset_size)  # ω, p, q and p − q
+    omega, p, q, gap = structure.parameter, structure.p, structure.q, structure.gap
     _check_outputs(math.comb(k, omega), f"subset selection of {omega} of k = {k}")
-    p, q, gap = subset_support(k, eps, omega)
     subsets = np.zeros((math.comb(k, omega), k), dtype=bool)
     for row, subset in enumerate(itertools.combinations(range(k), omega)):
         subsets[row, list(subset)] = True
