@@ -223,6 +223,25 @@ class PureOracle:
             return self.parameter ** (max(1, math.ceil(math.log2(self.k))) + 1)
         return self.parameter
 
+    @property
+    def slack(self) -> float:
+        """``1 − p − q`` in closed form: by subtraction it is wrong at a large ε (SUE at
+        ε = 700: exactly 0, while ``p`` rounds to 1 and ``1 − p − q`` to ``−q``)."""
+        k, low, m = self.k, math.exp(-self.epsilon), self.parameter
+        if self.family == "grr":
+            return (k - 2) * low / (1.0 + (k - 1) * low)
+        if self.family == "unary":
+            return self.gap if m else 0.0  # OUE: 1/2 − q; SUE: q = 1 − p
+        if self.family == "subset":
+            return ((k - m) * (k - 1 - m) * low - m * (m - 1)) / ((k - 1) * (m + (k - m) * low))
+        if self.family == "hashing":
+            return ((m - 1) ** 2 * low - 1.0) / (m * (1.0 + (m - 1) * low))
+        return -self.gap  # Hadamard: 1/2 − p
+
+    def _not_p(self) -> float:
+        """``1 − p`` of unary encoding without cancellation (OUE 1/2, SUE ``q``)."""
+        return 0.5 if self.parameter else self.q
+
     def support_probabilities(self, prior: ArrayLike) -> NDArray[np.float64]:
         """``π_v = q + (p − q) f_v``: the share of reports that support each input."""
         f = as_distribution(prior, "prior", self.k)
@@ -249,7 +268,7 @@ class PureOracle:
         # q(1 − q)/gap² in two divisions: gap² underflows at a tiny ε
         with np.errstate(over="ignore"):
             per_input = (self.q * (1 - self.q) / self.gap / self.gap
-                         + f * (1 - self.p - self.q) / self.gap)
+                         + f * self.slack / self.gap)
             total = float(per_input.sum())
         if target == "distribution":
             total += 1.0 - float(f @ f)
@@ -363,7 +382,7 @@ class PureOracle:
                 f"the BLUE of {self.protocol} needs its {self.n_outputs:.3g}-output kernel's "
                 "information matrix, which has no structure exploited here; it is computed "
                 "from the dense kernel while that fits.")
-        low, high = (1 - p) / (1 - q), p / q
+        low, high = self._not_p() / (1 - q), p / q
         alpha, beta = low, high - low
         if not (math.isfinite(beta) and math.isfinite(q * high * high)):
             raise UnsupportedError(
@@ -372,7 +391,7 @@ class PureOracle:
         t, weight = _quadrature(QUADRATURE_START / (alpha + 2 * beta), QUADRATURE_STOP / alpha)
         e = np.exp(-np.outer(t, beta * f))  # (nodes, k)
         m = 1 - q + q * e
-        u = (1 - p + p * e) / m
+        u = (self._not_p() + p * e) / m
         b = (1 - q) * low * low + q * high * high * e
         c = weight * np.exp(-alpha * t + np.log(m).sum(axis=1))
         j = u.T @ (c[:, None] * u)
@@ -480,7 +499,7 @@ class PureOracle:
         j = self.information_matrix(f)  # refuses the other protocols by name
         y = self._check_reports(reports)
         p, q = self.p, self.q
-        low, high = (1 - p) / (1 - q), p / q
+        low, high = self._not_p() / (1 - q), p / q
         total = np.zeros(self.k)
         size = self._block()
         for start in range(0, y.shape[0], size):

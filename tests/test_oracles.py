@@ -218,3 +218,29 @@ def test_the_ternary_search_finds_the_scans_subset_size(eps, monkeypatch):
     for k, size in scanned.items():
         assert oracles.best_subset_size(k, eps) == size
     assert 1 <= oracles.best_subset_size(10**12, eps) <= 10**12 - 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_slack_is_one_minus_p_minus_q(name):
+    for eps in (0.3, 1.0, 3.0):
+        oracle = implicit_protocols(7, eps)[name]()
+        assert oracle.slack == pytest.approx(1 - oracle.p - oracle.q, rel=1e-9, abs=1e-15)
+
+
+def test_errors_at_epsilon_700_against_high_precision():
+    # ε = 700: p rounds to 1, so 1 − p − q by subtraction is wrong (SUE: exactly 0).
+    # Reference: Wang et al.'s formula in 60-digit arithmetic.
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 60
+    k, n = 5, 10
+    f = np.array([0.6, 0.1, 0.1, 0.1, 0.1])
+    ell = mpmath.e ** -700
+    half = mpmath.sqrt(ell)
+    cases = {"GRR": (1 / (1 + (k - 1) * ell), ell / (1 + (k - 1) * ell)),
+             "SUE (RAPPOR)": (1 / (1 + half), half / (1 + half)),
+             "OUE": (mpmath.mpf(1) / 2, ell / (1 + ell))}
+    for name, (p, q) in cases.items():
+        exact = sum(q * (1 - q) / (p - q) ** 2 + mpmath.mpf(fv) * (1 - p - q) / (p - q)
+                    for fv in f) / n
+        value = implicit_protocols(k, 700.0)[name]().mse(f, n)
+        assert value == pytest.approx(float(exact), rel=1e-12)
