@@ -207,6 +207,15 @@ if TYPE_CHECKING:
         secret_ldp_level,
     )
     from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
+    from mechdesign.shuffle import (
+        ShuffleDelta,
+        ShuffleEpsilon,
+        ShuffleParameters,
+        local_epsilon_for,
+        shuffle_delta,
+        shuffle_epsilon,
+        shuffle_parameters,
+    )
     from mechdesign.sweeps import (
         SerialFallbackWarning,
         design_task,
@@ -269,6 +278,9 @@ __all__ = [
     "SampleAudit",
     "SecretLDP",
     "SerialFallbackWarning",
+    "ShuffleDelta",
+    "ShuffleEpsilon",
+    "ShuffleParameters",
     "SolverError",
     "TooLargeError",
     "UnsupportedError",
@@ -343,6 +355,7 @@ __all__ = [
     "ldp_level",
     "leakage_distribution",
     "linear_extreme",
+    "local_epsilon_for",
     "local_hashing",
     "max_cross_channel_gamma",
     "max_dobrushin",
@@ -389,6 +402,9 @@ __all__ = [
     "robust_ldp_mechanism",
     "secret_ldp_level",
     "secret_randomized_response",
+    "shuffle_delta",
+    "shuffle_epsilon",
+    "shuffle_parameters",
     "squared_hellinger",
     "subset_selection",
     "sweep",
@@ -473,6 +489,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "secret_ldp_level",
     ),
     "sample_audit": ("SampleAudit", "audit_pairs", "audit_samples"),
+    "shuffle": (
+        "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "local_epsilon_for",
+        "shuffle_delta", "shuffle_epsilon", "shuffle_parameters",
+    ),
     "sweeps": (
         "SerialFallbackWarning", "design_task", "envelope_task", "measure_task", "plot_sweep",
         "sweep",

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_distribution, check_positive_int, check_size, show
+from mechdesign._numerics import as_distribution, as_real, check_positive_int, check_size, show
 from mechdesign._tolerances import STOCHASTIC_ATOL
 from mechdesign.design import EstimationError, design
 from mechdesign.design.pipeline import UTILITIES
@@ -22,7 +22,7 @@ from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.estimation import workload_matrix
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information
-from mechdesign.notions import Notion, check_notion
+from mechdesign.notions import LDP, Notion, check_notion
 from mechdesign.oracles import PureOracle, implicit_protocols
 from mechdesign.protocols import (
     PROTOCOL_MAX_OUTPUTS,
@@ -35,10 +35,13 @@ from mechdesign.protocols import (
     subset_selection,
     unary_encoding,
 )
+from mechdesign.shuffle import local_epsilon_for, shuffle_epsilon
 
 __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_DENSE_MAX_ENTRIES",
+    "SHUFFLE_DESIGN_STEPS",
+    "SHUFFLE_MAX_LOCAL_EPSILON",
     "ZIPF_MAX_K",
     "compare",
     "deployed_protocols",
@@ -50,6 +53,12 @@ COMPARE_COLUMNS = (
     "mechanism", "kind", "outputs", "mutual_information", "bayes_vulnerability", "mse",
     "mse_blue", "ldp_level", "privacy_level", "note",
 )
+
+#: :func:`compare` with ``shuffle`` searches local ε₀ up to this (nats).
+SHUFFLE_MAX_LOCAL_EPSILON = 10.0
+
+#: :func:`compare` with ``shuffle``: bisection steps (designs) for a designed row's ε₀.
+SHUFFLE_DESIGN_STEPS = 12
 
 #: :func:`compare` builds a protocol's dense kernel up to this many entries (k × outputs:
 #: 2²⁴ doubles, 128 MB); a larger one is its implicit oracle's row.
@@ -107,6 +116,7 @@ def compare(
     utilities: Sequence[object] = ("mutual_information", "bayes"),
     n: int = 1000,
     workload: str | ArrayLike | None = None,
+    shuffle: tuple[int, float] | None = None,
 ) -> pd.DataFrame:
     """The designed optimum for each utility beside the deployed LDP protocols.
 
@@ -145,10 +155,22 @@ def compare(
     workload : {None, "histogram", "prefix", "all-range"} or array_like, shape=(L, k)
         The queries of the two error columns (:func:`~mechdesign.estimation.workload_matrix`);
         ``None`` is the histogram.
+    shuffle : (int, float), optional
+        ``(users, δ)``: compare at the same *central* privacy behind a shuffler. The
+        notion (LDP) then gives the central ε; each protocol runs at the largest local
+        ε₀ whose shuffled guarantee (:func:`~mechdesign.shuffle.shuffle_epsilon`) meets
+        ``(ε, δ)`` for ``users`` reports (:func:`~mechdesign.shuffle.local_epsilon_for`
+        on the protocol's family, searched up to :data:`SHUFFLE_MAX_LOCAL_EPSILON`), each
+        designed row is designed at the largest ε₀ found in
+        :data:`SHUFFLE_DESIGN_STEPS` bisection steps whose design meets it (starting from
+        the ε₀ any ε₀-LDP randomizer affords, so it never does worse), and a given
+        mechanism stays at its own level. Two columns are added, ``local_epsilon`` and
+        ``central_epsilon``, and the rows are ranked by ``mse_blue`` (missing last).
     """
     notion = check_notion(notion)
     p = as_distribution(prior, "prior")
     count = check_positive_int(n, "n")
+    behind = _check_shuffle(shuffle, notion)
     eps = notion.epsilon
     if not (0 < eps < math.inf):
         raise InvalidInputError(
@@ -186,12 +208,20 @@ def compare(
         if isinstance(utility, str) and utility == "mse":
             utility = EstimationError(workload if workload is None or isinstance(
                 workload, str) else queries)
-        result = design(notion, p, utility=utility)
+        if behind is None:
+            result = design(notion, p, utility=utility)
+        else:
+            result = _shuffled_design(notion, p, utility, behind)
         rows.append(_row(f"optimal for {result.utility_name}", "designed", result.mechanism,
                          notion, p, count, f"method {result.method}", queries))
     if mechanisms is None:
-        implicit = implicit_protocols(k, eps)
-        for name, build in deployed_protocols(k, eps).items():
+        for name in deployed_protocols(k, eps):
+            local = eps if behind is None else _protocol_epsilon(name, k, eps, behind)
+            if local == 0:
+                rows.append(_missing(name, "no local epsilon0 > 0 meets the central target"))
+                continue
+            implicit = implicit_protocols(k, local)
+            build = deployed_protocols(k, local)[name]
             try:
                 structure = implicit[name]()
             except TooLargeError as exc:  # OLH's buckets at ε = 700
@@ -214,6 +244,8 @@ def compare(
             rows.append(_row(name, "given", mechanism, notion, p, count, "", queries))
     table = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
     table.attrs.update(epsilon=eps, notion=show(notion), n=count, k=k)
+    if behind is not None:
+        table = _shuffled_columns(table, rows, behind)
     return table
 
 
@@ -245,6 +277,7 @@ def _row(name, kind, kernel, notion, prior, n, note, queries) -> dict[str, objec
         "ldp_level": ldp_level(kernel),
         "privacy_level": notion.level(kernel),
         "note": note,
+        "_kernel": kernel,
     }
 
 
@@ -264,6 +297,7 @@ def _implicit_row(name, oracle: PureOracle, prior, n, queries) -> dict[str, obje
             row[column] = error(prior, n, workload=queries)
         except (UnsupportedError, TooLargeError):
             missing.append("the BLUE's error" if column == "mse_blue" else "the error")
+    row["_kernel"] = oracle
     row["note"] = (f"{oracle.protocol}: implicit ({size} outputs, beyond the dense cap), "
                    f"exact errors from its structure; not computed: {', '.join(missing)}")
     return row
@@ -271,5 +305,77 @@ def _implicit_row(name, oracle: PureOracle, prior, n, queries) -> dict[str, obje
 
 def _missing(name: str, reason: str) -> dict[str, object]:
     row: dict[str, object] = dict.fromkeys(COMPARE_COLUMNS, math.nan)
-    row.update(mechanism=name, kind="protocol", outputs=math.nan, note=f"skipped: {reason}")
+    row.update(mechanism=name, kind="protocol", outputs=math.nan, note=f"skipped: {reason}",
+               _kernel=None)
     return row
+
+
+# -- behind a shuffler --------------------------------------------------------------------
+
+
+def _check_shuffle(shuffle: object, notion: Notion) -> tuple[int, float] | None:
+    """``(users, δ)`` of compare's ``shuffle``, or None; only LDP has a central ε."""
+    if shuffle is None:
+        return None
+    if not isinstance(shuffle, tuple) or len(shuffle) != 2:
+        raise InvalidInputError(
+            f"shuffle must be a pair (users, delta) such as (100000, 1e-6); got {show(shuffle)}.")
+    users = check_positive_int(shuffle[0], "shuffle[0] (users)")
+    delta = as_real(shuffle[1], "shuffle[1] (delta)")
+    if not 0 < delta < 1:
+        raise InvalidInputError(
+            f"shuffle[1] (delta) must lie in the open interval (0, 1); got {show(shuffle[1])}.")
+    if not isinstance(notion, LDP):
+        raise UnsupportedError(
+            f"compare(shuffle=...) compares at a central (epsilon, delta) between any two "
+            f"inputs, which the shuffle model gives for LDP; got notion = {show(notion)}.")
+    return users, delta
+
+
+def _protocol_epsilon(name: str, k: int, central: float, behind: tuple[int, float]) -> float:
+    """The largest local ε₀ of the named protocol meeting the central target."""
+    users, delta = behind
+
+    def family(eps0: float) -> PureOracle:
+        return implicit_protocols(k, eps0)[name]()
+
+    return local_epsilon_for(central, delta, users, family, ceiling=SHUFFLE_MAX_LOCAL_EPSILON)
+
+
+def _shuffled_design(notion: LDP, prior, utility, behind: tuple[int, float]):
+    """The design at the largest ε₀ (in SHUFFLE_DESIGN_STEPS bisection steps, from the
+    generic ε₀ up to SHUFFLE_MAX_LOCAL_EPSILON) whose kernel meets the central target."""
+    users, delta = behind
+    central = notion.epsilon
+    low = local_epsilon_for(central, delta, users, "generic",
+                            ceiling=SHUFFLE_MAX_LOCAL_EPSILON)
+    best = design(LDP(low), prior, utility=utility)
+    high = SHUFFLE_MAX_LOCAL_EPSILON
+    for _ in range(SHUFFLE_DESIGN_STEPS):
+        mid = 0.5 * (low + high)
+        trial = design(LDP(mid), prior, utility=utility)
+        if shuffle_epsilon(trial.mechanism, users, delta).epsilon <= central:
+            low, best = mid, trial
+        else:
+            high = mid
+    return best
+
+
+def _shuffled_columns(table: pd.DataFrame, rows: list[dict], behind: tuple[int, float]):
+    """Add local and central ε to compare's table and rank it by mse_blue."""
+    users, delta = behind
+    local, central = [], []
+    for row in rows:
+        kernel = row["_kernel"]
+        if kernel is None:
+            local.append(math.nan)
+            central.append(math.nan)
+            continue
+        result = shuffle_epsilon(kernel, users, delta)
+        local.append(result.parameters.epsilon0)
+        central.append(result.epsilon)
+    table = table.assign(local_epsilon=local, central_epsilon=central)
+    table = table.sort_values("mse_blue", kind="stable", na_position="last")
+    table = table.reset_index(drop=True)
+    table.attrs.update(shuffle_users=users, shuffle_delta=delta)
+    return table

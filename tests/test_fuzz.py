@@ -1456,6 +1456,21 @@ TARGETS: list[Target] = [
     T("privacy_loss_distribution", "md.privacy_loss_distribution", kernel(tie=""),
       real("discretization", "1e-4", POS_TOL)),
     T("tradeoff_curve", "md.tradeoff_curve", kernel(tie="")),
+    # ---- shuffle
+    *[T(name, f"md.{name}", kernel("K", "K3", tie="", force={"scalar 0.5": VALID,
+                                                            "+inf": VALID}),
+        integer("n", "50"), real(second, base, dom), integer("rounds", "1"), heavy=True)
+      for name, second, base, dom in (("shuffle_epsilon", "delta", "1e-6", OPEN01),
+                                      ("shuffle_delta", "epsilon", "0.5", EPS))],
+    T("shuffle_parameters", "md.shuffle_parameters",
+      kernel("K", "K3", tie="", force={"scalar 0.5": VALID, "+inf": VALID})),
+    T("local_epsilon_for", "md.local_epsilon_for", real("central_epsilon", "1.0",
+                                                        D(0.0, math.inf, lo_open=True)),
+      real("delta", "1e-6", OPEN01), integer("n", "1000"),
+      A("family", "choice", "'generic'", choices=("generic",),
+        extra=(("a callable", "lambda e: md.randomized_response(3, e)", VALID),
+               ("a number", "1.5", MUST))),
+      real("ceiling", "20.0", D(0.0, math.inf, True, True)), heavy=True),
     # ---- datasets
     T("categorical_pair", "md.categorical_pair",
       A("path", "name", "pair_csv()", skip=("unicode", "empty ''", "int 123", "None"),
@@ -1622,6 +1637,9 @@ NOT_COVERED = {
     "RenyiAmplification": "a result record; amplifies and best_bound are covered",
     "RobustLevel": "a result float returned by robust_ldp_level",
     "SampleAudit": "a result record; its exceeds method is covered",
+    "ShuffleDelta": "a result record returned by shuffle_delta",
+    "ShuffleEpsilon": "a result record returned by shuffle_epsilon",
+    "ShuffleParameters": "a result record returned by shuffle_parameters",
     "VertexSet": "a result record returned by RatioCone.vertices",
     "CategoricalPair": "a result record of categorical_pair/empirical_pair; ball, n_samples, "
                        "p_hat, shape covered",

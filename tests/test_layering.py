@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("design",),  # the design engine (a subpackage)
     ("contraction", "amplification", "envelope", "accounting", "sample_audit", "mechanisms",
      "oracles", "protocols", "paper_examples", "datasets"),
+    ("shuffle",),  # reads oracles' and accounting's public names
     ("reports", "comparison", "sweeps"),  # every quantity of one question, for the front ends
     ("reproduce", "cli", "__init__"),  # front ends
 )

@@ -1,0 +1,848 @@
+"""Privacy amplification by shuffling, for any kernel.
+
+``n`` users each pass their input once through a kernel ``K`` (rows are inputs) and a
+shuffler releases the multiset of reports. Neighbouring datasets replace one user's input;
+the central guarantee is the ``(ε, δ)`` of that release against the worst other ``n − 1``
+inputs and the worst pair for the replaced user. It is never worse than ``K``'s own
+``ε₀ = LDP(K)`` (shuffling is post-processing of the reports, one of which changes), and
+far better at large ``n``. Every bound here is an upper bound on δ(ε); the reported value is
+the smallest, and ``method`` names it.
+
+**The variation-ratio reduction** (Wang, Peng, Wang, Gao, Huang, Gao, Xiao & Yang, "Privacy
+amplification via shuffling: unified, simplified, and tightened", VLDB 2024, Lemma 4.5 and
+Theorem 4.8, appendix A–E). For one pair of rows ``P⁰ = K[x⁰]``, ``P¹ = K[x¹]`` with
+``p = max_y max(P⁰/P¹, P¹/P⁰)`` and ``β = TV(P⁰, P¹)``, put ``α = β/(p − 1)``. Then
+``P⁰ = pα Q⁰ + α Q¹ + (1 − α − pα) Q*`` and ``P¹ = α Q⁰ + pα Q¹ + (1 − α − pα) Q*`` with
+``Q⁰ ∝ (P⁰ − P¹)^+``, ``Q¹ ∝ (P¹ − P⁰)^+``; and every row is ``K[x] = r Q⁰ + r Q¹ + (1 −
+2r) Q_x`` for
+
+.. math::
+
+    r = \\beta \\min_{y : P^0_y \\ne P^1_y} \\frac{\\min_x K[x, y]}{|P^0_y - P^1_y|},
+
+the pair's *clone probability* (each other user is a clone of ``Q⁰`` or ``Q¹`` with
+probability ``r``). The release is then a post-processing of the counts ``(a, b)`` of
+class-0 and class-1 reports: ``C ~ Bin(n − 1, 2r)`` clones among the others, ``A | C ~
+Bin(C, 1/2)`` of them in class 0, and the replaced user adds to ``a`` with probability
+``u = pα`` (to ``b`` with ``v = α``) under ``x⁰``, the reverse under ``x¹``. For fixed
+``a + b = s`` the likelihood ratio of the two count distributions increases with ``a``,
+so the hockey-stick divergence is a sum over ``s`` of binomial tails (Theorem 4.8) — here
+evaluated exactly, with the mass of ``C`` outside a window of tail
+:data:`TAIL_MASS` added to δ. The kernel's bound is the maximum over its row pairs
+(``"variation_ratio"``). Wang et al.'s generic parameters for any ε₀-LDP randomizer
+(``p = q = e^{ε₀}``, ``β = (e^{ε₀} − 1)/(e^{ε₀} + 1)``, so ``r = α = 1/(e^{ε₀} + 1)``)
+give ``"generic"``; Feldman, McMillan & Talwar's clone reduction ("Hiding among the
+clones", FOCS 2021, Thm. 3.2 and App. E: ``u = e^{ε₀}/(e^{ε₀} + 1)``, ``v = 1 − u``,
+``2r = e^{−ε₀}``) gives ``"clones"``.
+
+**Binary outputs, exactly** (``"exact"``). With two outputs the release is the count of
+ones. The hockey-stick divergence is jointly convex in the pair of distributions, and the
+count's distribution is affine in each user's probability of a one, so the worst case puts
+the replaced user at the two extreme rows and every other user at one of them: the exact
+δ(ε) is a maximum over ``m ∈ {0, …, n − 1}`` others at the larger extreme and both
+directions, each a finite sum over the count (computed by direct convolution of the two
+binomials, so every term is a sum of positives). It is used while the work, about
+``n × window²``, is below :data:`EXACT_MAX_WORK`.
+
+**Rounds.** ``rounds = T`` releases of the same users with the same inputs: the T-fold
+composition of each reduction's pair of count distributions, by dp_accounting's privacy loss
+distribution (pessimistic, on :data:`~mechdesign.accounting.DISCRETIZATION`), beside basic
+composition ``T ε₀``. Each pair dominates one round for every dataset, so its composition
+dominates T rounds; the kernel's bound is the maximum over its row pairs (for at most
+:data:`ROUNDS_MAX_PAIRS` distinct pairs; past that only the generic bounds are composed).
+The exact binary curve is a maximum over datasets, not one pair, and is not composed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._numerics import as_real, check_epsilon, check_positive_int, check_size, show
+from mechdesign.accounting import ACCOUNTING_MAX_GRID, DISCRETIZATION
+from mechdesign.errors import InvalidInputError, TooLargeError
+from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.oracles import PureOracle
+
+__all__ = [
+    "DEDUP_DIGITS",
+    "EPSILON_RTOL",
+    "EXACT_MAX_WORK",
+    "MAX_USERS",
+    "PLD_MAX_CELLS",
+    "ROUNDS_MAX_PAIRS",
+    "TAIL_MASS",
+    "Reduction",
+    "ShuffleDelta",
+    "ShuffleEpsilon",
+    "ShuffleParameters",
+    "clones_reduction",
+    "generic_reduction",
+    "local_epsilon_for",
+    "reduction_delta",
+    "shuffle_delta",
+    "shuffle_epsilon",
+    "shuffle_parameters",
+]
+
+#: Probability mass of the clone count ``C`` (and of each binomial of the exact binary
+#: computation) left outside the summation window; it is added to δ, so every δ stays an
+#: upper bound.
+TAIL_MASS = 1e-18
+
+#: Significant digits to which two row pairs' ``(u, v, r)`` must agree to be reduced once.
+DEDUP_DIGITS = 12
+
+#: Relative resolution of the ε returned by :func:`shuffle_epsilon` (bisection on the
+#: non-increasing δ(ε); the upper end of the final bracket is returned, so it is valid).
+EPSILON_RTOL = 1e-9
+
+#: Largest work (multiply-adds, about ``n × window²``) of the exact binary computation;
+#: above it the exact curve is skipped and the general bounds are reported (about one
+#: second of convolution).
+EXACT_MAX_WORK = 3 * 10**8
+
+#: Most cells ``(a, b)`` of one reduction's count distribution that :func:`shuffle_epsilon`
+#: builds to compose ``rounds > 1`` releases (16 bytes a cell, twice).
+PLD_MAX_CELLS = 2 * 10**7
+
+#: Most users: the clone count's window grows as √n (about 3·10⁵ terms at 10⁹).
+MAX_USERS = 10**9
+
+#: Most distinct row pairs whose reductions are composed one by one for ``rounds > 1``.
+ROUNDS_MAX_PAIRS = 16
+
+
+# -- parameters ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A pair of count distributions that dominates one shuffled release (module
+    docstring): the replaced user adds to class 0 with probability ``u`` and to class 1
+    with ``v`` (``u ≥ v``; the reverse under the other input), and each of the other
+    ``n − 1`` users lands in each class with probability ``r``."""
+
+    u: float
+    v: float
+    r: float
+
+    @property
+    def level(self) -> float:
+        """``log(u/v)``: the pair's pure level; δ(ε) = 0 from there on."""
+        if self.u <= self.v:
+            return 0.0
+        return math.inf if self.v == 0 else math.log(self.u) - math.log(self.v)
+
+
+@dataclass(frozen=True)
+class ShuffleParameters:
+    """A kernel's shuffle parameters.
+
+    Attributes
+    ----------
+    epsilon0 : float
+        Its LDP level ``ε₀`` (nats).
+    p : float
+        Wang et al.'s ``p``: the largest ratio of two rows at one output, ``e^{ε₀}``.
+    beta : float
+        Wang et al.'s ``β``: the largest total variation distance between two rows.
+    q : float
+        Wang et al.'s ``q``: the largest ratio of any row to another at one output; for
+        one kernel used by everyone it is ``p``.
+    clone : float
+        The smallest over row pairs of ``2r``, the probability that another user is a
+        clone of the pair (module docstring); ``2/(e^{ε₀} + 1)`` for the generic bound.
+    blanket : float
+        Balle, Bell, Gascón & Nissim's blanket mass ``Σ_y min_x K[x, y]`` (CRYPTO 2019):
+        the probability of a report independent of the input. At least ``e^{−ε₀}``.
+    reductions : tuple of Reduction
+        The distinct row pairs' reductions (one for a symmetric protocol).
+    """
+
+    epsilon0: float
+    p: float
+    beta: float
+    q: float
+    clone: float
+    blanket: float
+    reductions: tuple[Reduction, ...] = field(repr=False)
+
+
+def generic_reduction(epsilon0: float) -> Reduction:
+    """Wang et al.'s reduction for any ε₀-LDP randomizer: ``u = e^{ε₀}/(e^{ε₀} + 1)``,
+    ``v = r = 1/(e^{ε₀} + 1)`` (their Table 2, first row)."""
+    return Reduction(_expit(epsilon0), _expit(-epsilon0), _expit(-epsilon0))
+
+
+def clones_reduction(epsilon0: float) -> Reduction:
+    """Feldman, McMillan & Talwar's clone reduction (FOCS 2021, Thm. 3.2): the replaced
+    user is in class 0 with probability ``e^{ε₀}/(e^{ε₀} + 1)``, each other user a clone
+    with probability ``e^{−ε₀}`` (``r = e^{−ε₀}/2``)."""
+    return Reduction(_expit(epsilon0), _expit(-epsilon0), 0.5 * math.exp(-epsilon0))
+
+
+def shuffle_parameters(K: Mechanism | ArrayLike | PureOracle | float) -> ShuffleParameters:
+    """The shuffle parameters of a kernel (a :class:`~mechdesign.kernel.Mechanism`, an
+    array, a :class:`~mechdesign.oracles.PureOracle` at any size, or a number ε₀ for the
+    generic ε₀-LDP randomizer). See :class:`ShuffleParameters`.
+
+    For a dense kernel every unordered row pair is reduced (``O(N² M)``). For a pure
+    protocol (GRR, unary encoding, subset selection, OLH with a fresh hash, Hadamard
+    response) every pair is alike and ``β = p − q``, ``r = α = β/(e^ε − 1)`` in closed form:
+    the outputs where the two rows differ are those supporting exactly one of them, and at
+    each some other input takes the lower value.
+    """
+    if isinstance(K, PureOracle):
+        return _oracle_parameters(K)
+    if _is_number(K):
+        eps0 = check_epsilon(K, "K")
+        reduction = generic_reduction(eps0)
+        growth = math.exp(eps0) if eps0 < _LOG_MAX else math.inf
+        return ShuffleParameters(eps0, growth, math.tanh(eps0 / 2), growth, 2 * reduction.r,
+                                 math.exp(-eps0), (reduction,))
+    return _kernel_parameters(as_matrix(K, "K"))
+
+
+def _oracle_parameters(oracle: PureOracle) -> ShuffleParameters:
+    eps = oracle.epsilon
+    beta = oracle.gap
+    u = beta / -math.expm1(-eps)
+    v = beta * math.exp(-eps) / -math.expm1(-eps)
+    growth = math.exp(eps) if eps < _LOG_MAX else math.inf
+    blanket = _oracle_blanket(oracle)
+    reduction = Reduction(u, v, v)
+    return ShuffleParameters(eps, growth, beta, growth, 2 * v, blanket, (reduction,))
+
+
+def _oracle_blanket(oracle: PureOracle) -> float:
+    """``Σ_y min_x K[x, y]`` of a pure protocol. A report ``y`` takes two values over the
+    inputs, a lower ``b_y`` and ``e^ε b_y`` on the inputs it supports, so a row puts ``p``
+    on ``Σ_{y ∋ x} e^ε b_y`` and ``1 − p`` on the rest: the sum of the lower values is
+    ``1 − p + p e^{−ε}``. A report supporting every input (the set ``A``: unary
+    encoding's all-ones, OLH's ``a = 0`` hash reporting bucket 0, Hadamard's column 0;
+    none for GRR and subset selection) has minimum ``e^ε b_y`` instead, adding
+    ``m_A (1 − e^{−ε})`` with ``m_A`` any row's mass on ``A``."""
+    low = math.exp(-oracle.epsilon)
+    not_p = oracle.slack + oracle.q                       # 1 − p, without cancellation
+    if oracle.family == "unary":                          # p · q^{k−1}
+        everyone = oracle.p * oracle.q ** (oracle.k - 1)
+    elif oracle.family == "hashing":                      # P(a = 0) · p
+        digits = max(1, math.ceil(math.log2(oracle.k)))
+        everyone = oracle.p * float(oracle.parameter) ** -digits
+    elif oracle.family == "hadamard":                     # column 0 only: 2p/K
+        everyone = 2.0 * oracle.p / oracle.parameter
+    else:
+        everyone = 0.0
+    return not_p + oracle.p * low + everyone * -math.expm1(-oracle.epsilon)
+
+
+def _kernel_parameters(k: NDArray[np.float64]) -> ShuffleParameters:
+    used = k.max(axis=0) > 0
+    k = k[:, used]
+    n_in = k.shape[0]
+    floor = k.min(axis=0)
+    blanket = float(min(1.0, floor.sum()))
+    with np.errstate(divide="ignore"):
+        logs = np.log(k)
+    eps0, beta_max, clone = 0.0, 0.0, 1.0
+    triples: list[tuple[float, float, float]] = []
+    for i in range(n_in - 1):
+        d = k[i] - k[i + 1:]                                   # (N − i − 1, M)
+        tv = 0.5 * np.abs(d).sum(axis=1)
+        with np.errstate(invalid="ignore"):
+            ratio = np.abs(logs[i] - logs[i + 1:])             # inf where one is 0
+        ratio = np.where(d == 0, 0.0, ratio)
+        level = ratio.max(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = np.where(d != 0, floor / np.abs(d), np.inf).min(axis=1)
+        r = np.where(tv > 0, np.minimum(tv * np.where(np.isfinite(share), share, 0.0), 0.5),
+                     0.0)
+        for t, lev, rr in zip(tv, level, r, strict=True):
+            if t <= 0 or lev <= 0:
+                continue
+            eps0 = max(eps0, float(lev))
+            beta_max = max(beta_max, float(t))
+            clone = min(clone, 2 * float(rr))
+            u = float(t) / -math.expm1(-lev)
+            v = 0.0 if math.isinf(lev) else float(t) * math.exp(-lev) / -math.expm1(-lev)
+            triples.append((u, v, float(rr)))
+    # Pairs alike up to rounding (a protocol's pairs, computed from different rows) are
+    # one pair: a difference of 1e-16 moves δ by as little.
+    distinct = {tuple(float(f"{x:.{DEDUP_DIGITS}g}") for x in t): t for t in triples}
+    unique = sorted(distinct.values(), key=lambda t: (t[1] - t[0], t[2]))
+    growth = math.exp(eps0) if eps0 < _LOG_MAX else math.inf
+    if not unique:
+        clone = 1.0
+    return ShuffleParameters(eps0, growth, beta_max, growth, clone, blanket,
+                             tuple(Reduction(*t) for t in unique))
+
+
+# -- one release: the reduction's hockey-stick divergence --------------------------------
+
+
+def reduction_delta(reduction: Reduction, n: int, epsilon: float) -> float:
+    """``δ(ε)`` of one shuffled release of ``n`` users dominated by ``reduction`` (module
+    docstring; Wang et al., Theorem 4.8): the hockey-stick divergence of its two count
+    distributions, an upper bound by at most :data:`TAIL_MASS`."""
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    eps = check_epsilon(epsilon)
+    return _ReductionCurve(reduction, n).delta(eps)
+
+
+class _ReductionCurve:
+    """δ(ε) of one reduction at one ``n``: the window of ``C ~ Bin(n − 1, 2r)`` is built
+    once, each ε is a vectorised sum of binomial tails."""
+
+    def __init__(self, reduction: Reduction, n: int) -> None:
+        from scipy import stats
+
+        self.reduction, self.n = reduction, n
+        trials, rate = n - 1, min(1.0, 2 * reduction.r)
+        if trials == 0 or rate == 0:
+            lo, hi, self.tail = 0, 0, 0.0
+        else:
+            lo, hi, self.tail = _binomial_window(stats.binom(trials, rate), trials)
+        s = np.arange(lo, hi + 2)                      # s = a + b, C = s or C = s − 1
+        pmf = np.zeros(hi - lo + 3)                    # index j ↔ C = lo − 1 + j
+        if trials == 0 or rate == 0:
+            pmf[1] = 1.0
+        else:
+            pmf[1:-1] = stats.binom.pmf(np.arange(lo, hi + 1), trials, rate)
+        self.s = s
+        self.pmf_before = pmf[:-1]                     # Pr(C = s − 1)
+        self.pmf_at = pmf[1:]                          # Pr(C = s)
+        rest = 1.0 - 2 * reduction.r
+        with np.errstate(divide="ignore"):
+            ratio = reduction.r / rest if rest > 0 else math.inf
+        others = (n - s).astype(float)
+        with np.errstate(invalid="ignore"):
+            self.others = np.where(others > 0, others * ratio, 0.0)   # (n − s) r/(1 − 2r)
+
+    def delta(self, eps: float) -> float:
+        red = self.reduction
+        if eps >= red.level:
+            return 0.0
+        from scipy.special import bdtrc
+
+        gamma = max(0.0, 1.0 - red.u - red.v)
+        growth, shrink = math.exp(eps), math.exp(-eps)
+        s = self.s
+
+        def side(a):   # e^{−ε}(P − e^ε Q) at the cell (a, s − a), up to a positive factor
+            return (a * (shrink * red.u - red.v) + (s - a) * (shrink * red.v - red.u)
+                    + (shrink - 1.0) * gamma * self.others)
+
+        # The cell (a, s − a) is in the region P > e^ε Q iff a > low (module docstring);
+        # low is rounded, so the first integer above it is checked by the sign itself.
+        low = ((red.u - shrink * red.v) * s + (1.0 - shrink) * gamma * self.others) / (
+            (red.u - red.v) * (1.0 + shrink))
+        start = np.clip(np.floor(low) + 1.0, 0, s + 1)
+        start = np.where((start >= 1) & (side(start - 1) > 0), start - 1, start)
+        start = np.where((start <= s) & (side(start) <= 0), start + 1, start)
+
+        def tail(t, m):   # Pr(Bin(m, 1/2) ≥ t), m ≥ 0
+            m = np.maximum(m, 0)
+            inside = (t > 0) & (t <= m)
+            value = bdtrc(np.where(inside, t - 1, 0), np.where(inside, m, 1), 0.5)
+            return np.where(t <= 0, 1.0, np.where(t > m, 0.0, value))
+
+        before = self.pmf_before * ((red.u - growth * red.v) * tail(start - 1, s - 1)
+                                    + (red.v - growth * red.u) * tail(start, s - 1))
+        at = self.pmf_at * (1.0 - growth) * gamma * tail(start, s)
+        total = math.fsum(before) + math.fsum(at)
+        return min(1.0, max(0.0, total) + self.tail)
+
+    def epsilon(self, delta: float) -> float:
+        """The least ε (to :data:`EPSILON_RTOL`, rounded up) with ``δ(ε) ≤ delta``."""
+        return _invert(self.delta, delta, self.reduction.level)
+
+
+def _invert(curve: Callable[[float], float], delta: float, ceiling: float) -> float:
+    """The least ε in [0, ceiling] with ``curve(ε) ≤ delta`` for a non-increasing curve,
+    by bisection to :data:`EPSILON_RTOL` (the upper end: valid)."""
+    if curve(0.0) <= delta:
+        return 0.0
+    hi = ceiling
+    if math.isinf(hi):
+        hi = 1.0
+        while curve(hi) > delta:
+            hi *= 2.0
+            if hi > _LOG_MAX:
+                return math.inf
+    lo = 0.0
+    while hi - lo > EPSILON_RTOL * hi:
+        mid = 0.5 * (lo + hi)
+        if curve(mid) <= delta:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+# -- binary outputs: the exact curve ----------------------------------------------------
+
+
+class _BinaryExact:
+    """The exact δ(ε) of a two-output kernel (module docstring): for each ``m`` others at
+    the larger probability of a one, the count of the others is ``Bin(m, A) + Bin(n − 1 −
+    m, B)``, and the replaced user adds ``Bern(A)`` or ``Bern(B)``."""
+
+    def __init__(self, high: float, low: float, n: int) -> None:
+        from scipy import stats
+
+        self.pairs: list[tuple[NDArray[np.float64], NDArray[np.float64], float]] = []
+        for m in range(n):
+            # Where the count starts does not matter: both hypotheses share it.
+            x_pmf, x_tail = _window(stats, m, high)
+            y_pmf, y_tail = _window(stats, n - 1 - m, low)
+            others = np.convolve(x_pmf, y_pmf)
+            padded = np.concatenate([[0.0], others, [0.0]])
+            one_high = high * padded[:-1] + (1.0 - high) * padded[1:]
+            one_low = low * padded[:-1] + (1.0 - low) * padded[1:]
+            self.pairs.append((one_high, one_low, x_tail + y_tail))
+
+    def delta(self, eps: float) -> float:
+        growth = math.exp(eps) if eps < _LOG_MAX else math.inf
+        worst = 0.0
+        for p, q, tail in self.pairs:
+            for a, b in ((p, q), (q, p)):
+                with np.errstate(invalid="ignore"):
+                    excess = np.where(b > 0, a - growth * b, a)
+                worst = max(worst, math.fsum(np.maximum(excess, 0.0)) + tail)
+        return min(1.0, worst)
+
+    def epsilon(self, delta: float) -> float:
+        worst = 0.0
+        for p, q, tail in self.pairs:
+            for a, b in ((p, q), (q, p)):
+                worst = max(worst, _pair_epsilon(a, b, delta - tail))
+        return worst
+
+
+def _window(stats, trials: int, rate: float):
+    """The pmf of ``Bin(trials, rate)`` on the window holding all but at most
+    :data:`TAIL_MASS` of each tail (summed from the tails, so no cancellation), and the
+    mass left out."""
+    if trials == 0 or rate in (0.0, 1.0):
+        return np.array([1.0]), 0.0
+    pmf = stats.binom.pmf(np.arange(trials + 1), trials, rate)
+    left = np.cumsum(pmf)
+    right = np.cumsum(pmf[::-1])[::-1]
+    lo = int(np.searchsorted(left, TAIL_MASS, side="right"))      # left[lo − 1] ≤ τ
+    hi = trials - int(np.searchsorted(right[::-1], TAIL_MASS, side="right"))
+    hi = max(hi, lo)
+    left_out = (float(left[lo - 1]) if lo > 0 else 0.0) + (
+        float(right[hi + 1]) if hi < trials else 0.0)
+    return pmf[lo:hi + 1], left_out
+
+
+def _pair_epsilon(a: NDArray[np.float64], b: NDArray[np.float64], delta: float) -> float:
+    """The least ε ≥ 0 with ``Σ (a − e^ε b)^+ ≤ delta`` for two finite distributions."""
+    if delta <= 0:
+        return math.inf
+    certain = float(a[b == 0].sum())       # outcomes of infinite loss
+    if certain > delta:
+        return math.inf
+    keep = (a > 0) & (b > 0)
+    loss = np.log(a[keep]) - np.log(b[keep])
+    positive = loss > 0                    # the others never count at ε ≥ 0
+    loss, pa, pb = loss[positive], a[keep][positive], b[keep][positive]
+    order = np.argsort(-loss, kind="stable")
+    loss, pa, pb = np.append(loss[order], 0.0), np.append(pa[order], 0.0), np.append(
+        pb[order], 0.0)
+    # δ at ε = loss[j] counts the outcomes before j: certain + Σ_{i<j} (a_i − e^{L_j} b_i);
+    # the last breakpoint is ε = 0.
+    cum_a = certain + np.concatenate([[0.0], np.cumsum(pa)])[:-1]
+    cum_b = np.concatenate([[0.0], np.cumsum(pb)])[:-1]
+    at_break = cum_a - np.exp(loss) * cum_b
+    over = np.nonzero(at_break > delta)[0]
+    if over.size == 0:
+        return 0.0
+    j = int(over[0])   # ≥ 1: at_break[0] = certain ≤ delta
+    # On (loss[j], loss[j − 1]] exactly the outcomes before j have positive excess.
+    return max(0.0, math.log((cum_a[j] - delta) / cum_b[j]))
+
+
+def _binomial_window(law, trials: int) -> tuple[int, int, float]:
+    """The smallest window ``[lo, hi]`` of ``Bin(trials, ·)`` outside which each tail has
+    at most :data:`TAIL_MASS` (found by bisection on the cdf: scipy's ``isf`` at 1e-18 is
+    unreliable), and the mass outside it."""
+    def last_below(mass_at_most) -> int:   # largest k in [−1, trials] with predicate
+        lo, hi = -1, trials
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if mass_at_most(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    lo = last_below(lambda k: law.cdf(k) <= TAIL_MASS) + 1            # cdf(lo − 1) ≤ τ
+    hi = trials - last_below(lambda j: law.sf(trials - j) <= TAIL_MASS)  # sf(hi) ≤ τ
+    hi = max(hi, lo)
+    left_out = (float(law.cdf(lo - 1)) if lo > 0 else 0.0) + (
+        float(law.sf(hi)) if hi < trials else 0.0)
+    return lo, hi, left_out
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShuffleEpsilon:
+    """The central ε of ``n`` shuffled reports at δ; ``float()`` is :attr:`epsilon`.
+
+    Attributes
+    ----------
+    epsilon : float
+        The smallest of :attr:`bounds` (``method`` names it).
+    delta : float
+    n : int
+    rounds : int
+    method : str
+        ``"exact"`` (two outputs, one round), ``"variation_ratio"`` (the kernel's own row
+        pairs), ``"generic"`` (any ε₀-LDP randomizer, Wang et al.), ``"clones"``
+        (Feldman–McMillan–Talwar) or ``"local"`` (``rounds × ε₀``: no amplification).
+    bounds : dict
+        Every bound computed, by name: each an upper bound on the central ε.
+    parameters : ShuffleParameters
+    """
+
+    epsilon: float
+    delta: float
+    n: int
+    rounds: int
+    method: str
+    bounds: dict[str, float]
+    parameters: ShuffleParameters
+
+    def __float__(self) -> float:
+        return self.epsilon
+
+
+@dataclass(frozen=True)
+class ShuffleDelta:
+    """The central δ of ``n`` shuffled reports at ε; ``float()`` is :attr:`delta`.
+    Attributes as :class:`ShuffleEpsilon`, with :attr:`bounds` the δ of each bound."""
+
+    delta: float
+    epsilon: float
+    n: int
+    rounds: int
+    method: str
+    bounds: dict[str, float]
+    parameters: ShuffleParameters
+
+    def __float__(self) -> float:
+        return self.delta
+
+
+def shuffle_epsilon(
+    K: Mechanism | ArrayLike | PureOracle | float,
+    n: int,
+    delta: float,
+    *,
+    rounds: int = 1,
+) -> ShuffleEpsilon:
+    """The central ε at δ of ``n`` users' reports through ``K``, shuffled (module
+    docstring), against replacing one user's input.
+
+    Parameters
+    ----------
+    K : Mechanism, array_like, PureOracle, or float
+        The kernel every user applies, a deployed protocol at any size
+        (:class:`~mechdesign.oracles.PureOracle`), or a number ε₀: any ε₀-LDP
+        randomizer.
+    n : int
+        Users (``n ≥ 1``), each reporting once per round.
+    delta : float
+        ``0 < δ < 1``.
+    rounds : int
+        Releases of the same users with the same inputs, composed.
+
+    Returns
+    -------
+    ShuffleEpsilon
+        The smallest of the valid bounds computed, ``.method`` naming it and ``.bounds``
+        holding all of them.
+
+    Raises
+    ------
+    TooLargeError
+        ``rounds > 1`` needs a count distribution above :data:`PLD_MAX_CELLS` cells or a
+        composed loss grid above :data:`~mechdesign.accounting.ACCOUNTING_MAX_GRID`.
+    """
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    d = _check_delta(delta)
+    rounds = check_positive_int(rounds, "rounds")
+    params = shuffle_parameters(K)
+    bounds: dict[str, float] = {}
+    if rounds == 1:
+        binary = _binary(K, n)
+        if binary is not None:
+            bounds["exact"] = binary.epsilon(d)
+        if not _is_number(K):
+            bounds["variation_ratio"] = _kernel_epsilon(params.reductions, n, d)
+        bounds["generic"] = _ReductionCurve(generic_reduction(params.epsilon0), n).epsilon(d)
+        bounds["clones"] = _ReductionCurve(clones_reduction(params.epsilon0), n).epsilon(d)
+    else:
+        for name, reductions in _composable(K, params):
+            bounds[name] = max((_composed(red, n, rounds).get_epsilon_for_delta(d)
+                                for red in reductions), default=0.0)
+    bounds["local"] = rounds * params.epsilon0
+    method = min(bounds, key=bounds.__getitem__)
+    return ShuffleEpsilon(bounds[method], d, n, rounds, method, bounds, params)
+
+
+def shuffle_delta(
+    K: Mechanism | ArrayLike | PureOracle | float,
+    n: int,
+    epsilon: float,
+    *,
+    rounds: int = 1,
+) -> ShuffleDelta:
+    """The central δ at ε of ``n`` users' reports through ``K``, shuffled (see
+    :func:`shuffle_epsilon` for the arguments): the smallest of the valid bounds, each an
+    upper bound on the true δ (equal to it when ``.method == "exact"``)."""
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    eps = check_epsilon(epsilon)
+    rounds = check_positive_int(rounds, "rounds")
+    params = shuffle_parameters(K)
+    bounds: dict[str, float] = {}
+    if rounds == 1:
+        binary = _binary(K, n)
+        if binary is not None:
+            bounds["exact"] = binary.delta(eps)
+        if not _is_number(K):
+            bounds["variation_ratio"] = max(
+                (_ReductionCurve(red, n).delta(eps) for red in params.reductions), default=0.0)
+        bounds["generic"] = _ReductionCurve(generic_reduction(params.epsilon0), n).delta(eps)
+        bounds["clones"] = _ReductionCurve(clones_reduction(params.epsilon0), n).delta(eps)
+    else:
+        query = min(eps, 700.0)
+        for name, reductions in _composable(K, params):
+            bounds[name] = max((min(1.0, float(_composed(red, n, rounds)
+                                               .get_delta_for_epsilon(query)))
+                                for red in reductions), default=0.0)
+    bounds["local"] = 0.0 if eps >= rounds * params.epsilon0 else 1.0
+    method = min(bounds, key=bounds.__getitem__)
+    return ShuffleDelta(bounds[method], eps, n, rounds, method, bounds, params)
+
+
+def _kernel_epsilon(reductions: tuple[Reduction, ...], n: int, delta: float) -> float:
+    """max over the row pairs' reductions of their ε at δ: the largest pair first, then
+    each other checked at that ε and inverted only if it exceeds δ there."""
+    if not reductions:
+        return 0.0
+    curves = [_ReductionCurve(red, n) for red in reductions]
+    worst = curves[0].epsilon(delta)
+    for curve in curves[1:]:
+        if curve.delta(worst) > delta:
+            worst = curve.epsilon(delta)
+    return worst
+
+
+def _binary(K: object, n: int) -> _BinaryExact | None:
+    """The exact binary curve when K has two used outputs and the work is affordable."""
+    if _is_number(K) or isinstance(K, PureOracle):
+        if isinstance(K, PureOracle) and K.family == "grr" and K.k == 2:
+            K = K.dense()
+        else:
+            return None
+    k = as_matrix(K, "K")
+    k = k[:, k.max(axis=0) > 0]
+    if k.shape[1] != 2:
+        return None
+    ones = k[:, 1]
+    high, low = float(ones.max()), float(ones.min())
+    if high == low:
+        return _BinaryExact(0.5, 0.5, 1)  # no privacy loss at all
+    spread = max(high * (1 - high), low * (1 - low)) * n
+    width = 2 * (12.0 * math.sqrt(spread) + 10.0)
+    if n * width * width > EXACT_MAX_WORK:
+        return None
+    return _BinaryExact(high, low, n)
+
+
+# -- rounds: composition by privacy loss distributions -----------------------------------
+
+
+def _composable(K: object, params: ShuffleParameters) -> list[tuple[str, tuple[Reduction, ...]]]:
+    named = [("generic", (generic_reduction(params.epsilon0),)),
+             ("clones", (clones_reduction(params.epsilon0),))]
+    if not _is_number(K) and len(params.reductions) <= ROUNDS_MAX_PAIRS:
+        named.insert(0, ("variation_ratio", params.reductions))
+    return named
+
+
+def _composed(reduction: Reduction, n: int, rounds: int):
+    """The PLD of ``rounds`` releases dominated by ``reduction``: its two count
+    distributions (cells ``(a, b)`` of the window of ``C``; the mass outside at infinite
+    loss), merged by their loss's cell of the pessimistic grid, composed by dp_accounting."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    from scipy import stats
+
+    if reduction.u <= reduction.v:
+        return pld.identity()
+    if math.isfinite(reduction.level) and (rounds * 2 * reduction.level / DISCRETIZATION
+                                            > ACCOUNTING_MAX_GRID):
+        raise TooLargeError(
+            f"rounds = {rounds} at a pair of pure level {reduction.level:.4g} need a loss grid "
+            f"above ACCOUNTING_MAX_GRID = {ACCOUNTING_MAX_GRID:,} cells.")
+    upper, lower, left_out = _count_distributions(reduction, n, stats)
+    both = (upper > 0) & (lower > 0)
+    with np.errstate(divide="ignore"):
+        loss = np.log(upper[both]) - np.log(lower[both])
+    cell = np.ceil(loss / DISCRETIZATION).astype(np.int64)
+    keys, inverse = np.unique(cell, return_inverse=True)
+    up = np.bincount(inverse, weights=upper[both])
+    low = np.bincount(inverse, weights=lower[both])
+    log_upper = {int(c): float(np.log(m)) for c, m in zip(keys, up, strict=True)}
+    log_lower = {int(c): float(np.log(m)) for c, m in zip(keys, low, strict=True)}
+    only_upper = float(upper[(upper > 0) & (lower == 0)].sum()) + left_out
+    only_lower = float(lower[(lower > 0) & (upper == 0)].sum()) + left_out
+    if only_upper > 0:
+        log_upper["upper only"] = math.log(only_upper)
+    if only_lower > 0:
+        log_lower["lower only"] = math.log(only_lower)
+    one = pld.from_two_probability_mass_functions(
+        log_lower, log_upper, pessimistic_estimate=True,
+        value_discretization_interval=DISCRETIZATION)
+    return one.self_compose(rounds) if rounds > 1 else one
+
+
+def _count_distributions(reduction: Reduction, n: int, stats):
+    """The two count distributions of a reduction on the cells ``(a, s − a)`` of a window
+    (upper: the replaced user favours class 0), and the mass left outside."""
+    trials, rate = n - 1, min(1.0, 2 * reduction.r)
+    law = stats.binom(trials, rate) if trials and rate else None
+    if law is None:
+        lo, hi, left = 0, 0, 0.0
+    else:
+        lo, hi, left = _binomial_window(law, trials)
+    sizes = np.arange(lo, hi + 2)
+    cells = int(((sizes + 1)).sum())
+    if cells > PLD_MAX_CELLS:
+        raise TooLargeError(
+            f"composing rounds at n = {n} needs {cells:,} count cells, above PLD_MAX_CELLS = "
+            f"{PLD_MAX_CELLS:,}.")
+    s = np.repeat(sizes, sizes + 1)
+    a = np.arange(cells) - np.repeat(np.cumsum(sizes + 1) - (sizes + 1), sizes + 1)
+    b = s - a
+
+    def clones(a_, b_):   # Pr(the others put a_ in class 0 and b_ in class 1)
+        total = a_ + b_
+        ok = (a_ >= 0) & (b_ >= 0) & (total <= trials)
+        c_mass = (np.where(total == 0, 1.0, 0.0) if law is None
+                  else law.pmf(np.where(ok, total, 0)))
+        split = stats.binom.pmf(np.where(ok, a_, 0), np.where(ok, total, 0), 0.5)
+        return np.where(ok, c_mass * split, 0.0)
+
+    gamma = max(0.0, 1.0 - reduction.u - reduction.v)
+    to_a, to_b, neither = clones(a - 1, b), clones(a, b - 1), clones(a, b)
+    upper = reduction.u * to_a + reduction.v * to_b + gamma * neither
+    lower = reduction.v * to_a + reduction.u * to_b + gamma * neither
+    return upper, lower, left
+
+
+# -- choosing the local ε --------------------------------------------------------------
+
+
+def local_epsilon_for(
+    central_epsilon: float,
+    delta: float,
+    n: int,
+    family: Callable[[float], Mechanism | ArrayLike | PureOracle] | str = "generic",
+    *,
+    rounds: int = 1,
+    ceiling: float = 20.0,
+) -> float:
+    """The largest local ε₀ whose shuffled guarantee meets ``(central_epsilon, delta)``
+    for ``n`` users.
+
+    Parameters
+    ----------
+    central_epsilon : float
+        The target central ε (> 0).
+    delta : float
+        The central δ, ``0 < δ < 1``.
+    n : int
+    family : callable or "generic"
+        ``ε₀ ↦`` the kernel used at ε₀ (a Mechanism, an array or a
+        :class:`~mechdesign.oracles.PureOracle`, e.g. ``lambda e:
+        PureOracle.grr(40, e)``), or ``"generic"``: any ε₀-LDP randomizer.
+    rounds : int
+    ceiling : float
+        The largest ε₀ searched (nats).
+
+    Returns
+    -------
+    float
+        The largest ε₀ in ``[0, ceiling]`` (to :data:`EPSILON_RTOL`, rounded down) whose
+        :func:`shuffle_epsilon` is at most ``central_epsilon``. The shuffled ε of a family
+        is taken to be non-decreasing in ε₀ (true of every bound here for the protocols;
+        a designed family should be checked); the returned ε₀ is itself verified.
+    """
+    target = check_epsilon(central_epsilon, "central_epsilon")
+    if not target > 0:
+        raise InvalidInputError(f"central_epsilon must be > 0; got {show(central_epsilon)}.")
+    d = _check_delta(delta)
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    top = check_epsilon(ceiling, "ceiling")
+    if not 0 < top < math.inf:
+        raise InvalidInputError(f"ceiling must be a positive finite number; got {show(ceiling)}.")
+    if isinstance(family, str):
+        if family != "generic":
+            raise InvalidInputError(
+                f"family must be a callable epsilon0 -> kernel or 'generic'; got {show(family)}.")
+        build: Callable[[float], object] = float
+    elif callable(family):
+        build = family
+    else:
+        raise InvalidInputError(
+            f"family must be a callable epsilon0 -> kernel or 'generic'; got {show(family)}.")
+
+    def central(eps0: float) -> float:
+        return shuffle_epsilon(build(eps0), n, d, rounds=rounds).epsilon
+
+    if central(top) <= target:
+        return top
+    lo, hi = 0.0, top
+    while hi - lo > EPSILON_RTOL * hi:
+        mid = 0.5 * (lo + hi)
+        if central(mid) <= target:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+_LOG_MAX = 709.0
+
+
+def _expit(x: float) -> float:
+    """``1/(1 + e^{−x})`` without overflow."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+def _is_number(value: object) -> bool:
+    from numbers import Real
+
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def _check_delta(value: float) -> float:
+    v = as_real(value, "delta")
+    if not 0.0 < v < 1.0:
+        raise InvalidInputError(f"delta must lie in the open interval (0, 1); got {show(value)}.")
+    return v

@@ -1,0 +1,218 @@
+"""Shuffle-model amplification (mechdesign/shuffle.py): the reduction's hockey-stick sum
+against a plain two-dimensional sum, the protocols' closed-form parameters against their
+dense kernels, limits, rounds, the local ε₀ search and compare(shuffle=...).
+
+The published values and the brute-force enumeration of shuffled histograms are in
+tests/test_shuffle_references.py (written apart from the implementation)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import mechdesign as md
+from mechdesign.accounting import DISCRETIZATION
+from mechdesign.oracles import PureOracle, implicit_protocols
+from mechdesign.shuffle import (
+    MAX_USERS,
+    Reduction,
+    clones_reduction,
+    generic_reduction,
+    reduction_delta,
+)
+
+
+def plain_delta(red: Reduction, n: int, eps: float) -> float:
+    """Σ_{a,b} (P(a,b) − e^ε Q(a,b))^+ over every cell, from the sampling process: the
+    others' counts are multinomial (n − 1; r, r, 1 − 2r), the replaced user adds one to a
+    (u), to b (v) or to neither; Q swaps u and v."""
+    others = np.zeros((n + 1, n + 1))
+    for a in range(n):
+        for b in range(n - a):
+            others[a, b] = stats.multinomial.pmf([a, b, n - 1 - a - b], n - 1,
+                                                 [red.r, red.r, 1 - 2 * red.r])
+    shifted_a = np.zeros_like(others)
+    shifted_a[1:, :] = others[:-1, :]
+    shifted_b = np.zeros_like(others)
+    shifted_b[:, 1:] = others[:, :-1]
+    rest = 1 - red.u - red.v
+    p = red.u * shifted_a + red.v * shifted_b + rest * others
+    q = red.v * shifted_a + red.u * shifted_b + rest * others
+    return float(np.maximum(p - math.exp(eps) * q, 0).sum())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.05, 0.95), st.floats(0.0, 1.0), st.floats(0.0, 0.5), st.integers(1, 40),
+       st.floats(0.0, 3.0))
+def test_reduction_delta_is_the_two_dimensional_sum(total, split, r, n, eps):
+    u, v = total * (0.5 + split / 2), total * (0.5 - split / 2)
+    red = Reduction(u, v, r * 0.999)
+    assert reduction_delta(red, n, eps) == pytest.approx(plain_delta(red, n, eps), abs=1e-12)
+
+
+@pytest.mark.parametrize("k", [3, 5, 6])
+@pytest.mark.parametrize("eps", [0.5, 1.5, 3.0])
+def test_protocol_parameters_are_those_of_their_dense_kernels(k, eps):
+    for name, build in implicit_protocols(k, eps).items():
+        oracle = build()
+        if oracle.n_outputs > 2**16:
+            continue  # OLH's dense family at ε = 3, k ≥ 5
+        closed, dense = md.shuffle_parameters(oracle), md.shuffle_parameters(oracle.dense())
+        for field in ("epsilon0", "beta", "clone", "blanket"):
+            assert getattr(closed, field) == pytest.approx(getattr(dense, field), rel=1e-9), (
+                name, field)
+        (one,) = closed.reductions
+        for red in dense.reductions:  # every row pair of a pure protocol is alike
+            assert (red.u, red.v, red.r) == pytest.approx((one.u, one.v, one.r), rel=1e-9)
+
+
+def test_any_kernel_is_within_the_generic_parameters():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        k = rng.dirichlet(np.ones(4), size=3)
+        params = md.shuffle_parameters(k)
+        generic = md.shuffle_parameters(params.epsilon0)
+        assert params.beta <= generic.beta + 1e-12          # β ≤ tanh(ε₀/2)
+        assert params.blanket >= generic.blanket - 1e-12    # Σ_y min_x K ≥ e^{−ε₀}
+        for red in params.reductions:   # each pair's r ≥ p α / q = u e^{−ε₀}
+            assert red.r >= red.u * math.exp(-params.epsilon0) * (1 - 1e-12)
+
+
+def test_extreme_levels_take_their_limits():
+    delta = 1e-6
+    # ε₀ = 700: no other user is a clone (r = e^{−700}/…), so ε = log((u − δ)/v).
+    red = generic_reduction(700.0)
+    expected = math.log(red.u - delta) - math.log(red.v)
+    assert md.shuffle_epsilon(700.0, 1000, delta).epsilon == pytest.approx(expected, abs=1e-6)
+    assert md.shuffle_epsilon(0.0, 1000, delta).epsilon == 0.0
+    assert math.isinf(md.shuffle_epsilon(math.inf, 1000, delta).epsilon)
+    assert math.isinf(md.shuffle_epsilon(np.eye(3), 1000, delta).epsilon)
+    assert md.shuffle_epsilon(np.full((3, 2), 0.5), 1000, delta).epsilon == 0.0
+    assert md.shuffle_delta(np.eye(3), 1000, 5.0).delta == pytest.approx(1.0)
+
+
+def test_one_user_is_local_randomized_response():
+    # n = 1: the release is the report itself; for binary RR, δ(ε) = (e^{ε₀} − e^ε)/(e^{ε₀} + 1).
+    e0, eps = 2.0, 0.5
+    rr = md.randomized_response(2, e0)
+    result = md.shuffle_delta(rr, 1, eps)
+    assert result.method == "exact"
+    assert result.delta == pytest.approx((math.exp(e0) - math.exp(eps)) / (math.exp(e0) + 1),
+                                         rel=1e-12)
+
+
+def test_binary_exact_is_skipped_past_its_work_cap():
+    rr = md.randomized_response(2, 1.0)
+    assert "exact" in md.shuffle_epsilon(rr, 500, 1e-6).bounds
+    assert "exact" not in md.shuffle_epsilon(rr, 10**6, 1e-6).bounds
+
+
+def test_the_smallest_bound_is_returned():
+    for K in (4.0, md.randomized_response(10, 4.0), md.randomized_response(2, 2.0)):
+        result = md.shuffle_epsilon(K, 2000, 1e-6)
+        assert result.epsilon == min(result.bounds.values())
+        assert result.bounds[result.method] == result.epsilon
+        assert result.epsilon <= result.parameters.epsilon0
+        assert float(result) == result.epsilon
+
+
+def test_one_round_by_the_privacy_loss_distribution_matches_the_direct_sum():
+    from mechdesign.shuffle import _composed
+
+    for red in (generic_reduction(2.0), clones_reduction(3.0), Reduction(0.4, 0.1, 0.08)):
+        direct = md.shuffle_epsilon(2.0, 3000, 1e-6)  # warm the imports
+        one = _composed(red, 3000, 1)
+        for eps in (0.1, 0.3, 0.6):
+            assert one.get_delta_for_epsilon(eps) >= reduction_delta(red, 3000, eps) - 1e-12
+            # pessimistic, within one grid step of the loss
+            assert one.get_delta_for_epsilon(eps + DISCRETIZATION) <= reduction_delta(
+                red, 3000, eps) + 1e-9
+        assert direct.epsilon > 0
+
+
+def test_rounds_compose():
+    single = md.shuffle_epsilon(4.0, 10**4, 1e-6)
+    two = md.shuffle_epsilon(4.0, 10**4, 1e-6, rounds=2)
+    ten = md.shuffle_epsilon(4.0, 10**4, 1e-6, rounds=10)
+    assert single.epsilon < two.epsilon < ten.epsilon < 10 * single.parameters.epsilon0
+    assert two.epsilon <= 2 * md.shuffle_epsilon(4.0, 10**4, 5e-7).epsilon + 2e-3
+    assert "exact" not in md.shuffle_epsilon(md.randomized_response(2, 1.0), 200, 1e-6,
+                                             rounds=2).bounds
+    delta = md.shuffle_delta(4.0, 10**4, ten.epsilon, rounds=10)
+    assert delta.delta <= 1e-6 * (1 + 1e-6)
+
+
+def test_protocols_at_scale_are_amplified_by_their_structure():
+    # Wang et al.: k-RR's β falls with k, and so does its shuffled ε; k = 10⁴ is implicit.
+    values = [md.shuffle_epsilon(PureOracle.grr(k, 4.0), 10**5, 1e-6).epsilon
+              for k in (10, 100, 10**4)]
+    assert values[0] > values[1] > values[2]
+    assert md.shuffle_epsilon(PureOracle.grr(100, 4.0), 10**5, 1e-6).epsilon == pytest.approx(
+        md.shuffle_epsilon(md.randomized_response(100, 4.0), 10**5, 1e-6).epsilon, rel=1e-9)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.floats(0.3, 5.0), st.integers(50, 5000))
+def test_epsilon_falls_with_users_and_rises_with_the_local_level(e0, n):
+    assert (md.shuffle_epsilon(e0, 2 * n, 1e-6).epsilon
+            <= md.shuffle_epsilon(e0, n, 1e-6).epsilon + 1e-9)
+    assert (md.shuffle_epsilon(e0, n, 1e-6).epsilon
+            <= md.shuffle_epsilon(e0 * 1.2, n, 1e-6).epsilon + 1e-9)
+    kernel = md.randomized_response(5, e0)
+    assert (md.shuffle_epsilon(kernel, 2 * n, 1e-6).epsilon
+            <= md.shuffle_epsilon(kernel, n, 1e-6).epsilon + 1e-9)
+
+
+def test_local_epsilon_meets_the_central_target_and_is_largest():
+    def family(e):
+        return PureOracle.grr(10, e)
+
+    for n in (10**3, 10**5):
+        e0 = md.local_epsilon_for(1.0, 1e-6, n, family)
+        assert md.shuffle_epsilon(family(e0), n, 1e-6).epsilon <= 1.0
+        assert md.shuffle_epsilon(family(e0 * (1 + 1e-6)), n, 1e-6).epsilon > 1.0
+    generic = md.local_epsilon_for(1.0, 1e-6, 10**5)
+    assert 0 < generic < md.local_epsilon_for(1.0, 1e-6, 10**5, family)
+    assert md.local_epsilon_for(1.0, 1e-6, 10**7, ceiling=5.0) == 5.0
+
+
+def test_bad_arguments_are_refused_by_name():
+    with pytest.raises(md.InvalidInputError, match="delta"):
+        md.shuffle_epsilon(1.0, 100, 0.0)
+    with pytest.raises(md.InvalidInputError, match="n must"):
+        md.shuffle_epsilon(1.0, 0, 1e-6)
+    with pytest.raises(md.TooLargeError, match="n = "):
+        md.shuffle_epsilon(1.0, MAX_USERS + 1, 1e-6)
+    with pytest.raises(md.InvalidInputError, match="K"):
+        md.shuffle_epsilon([[0.5, 0.6], [0.5, 0.5]], 100, 1e-6)
+    with pytest.raises(md.InvalidInputError, match="K"):
+        md.shuffle_delta(-1.0, 100, 0.5)
+    with pytest.raises(md.InvalidInputError, match="rounds"):
+        md.shuffle_delta(1.0, 100, 0.5, rounds=0)
+    with pytest.raises(md.InvalidInputError, match="family"):
+        md.local_epsilon_for(1.0, 1e-6, 100, "grr")
+    with pytest.raises(md.InvalidInputError, match="central_epsilon"):
+        md.local_epsilon_for(0.0, 1e-6, 100)
+
+
+def test_compare_behind_a_shuffler_ranks_at_one_central_epsilon():
+    prior = np.full(6, 1 / 6)
+    table = md.compare(md.LDP(1.0), prior, utilities=("mse",), n=1000, shuffle=(10**4, 1e-6))
+    assert {"local_epsilon", "central_epsilon"} <= set(table.columns)
+    assert (table["central_epsilon"] <= 1.0 + 1e-9).all()
+    assert (table["local_epsilon"] > 1.0).all()          # amplification affords more
+    errors = table["mse_blue"].to_numpy()
+    assert np.all(np.diff(errors[~np.isnan(errors)]) >= 0)
+    designed = table[table["kind"] == "designed"].iloc[0]
+    grr = table[table["mechanism"] == "GRR"].iloc[0]
+    # the design is searched in 12 steps: within that resolution of GRR's error
+    assert designed["mse_blue"] <= grr["mse_blue"] * 1.01
+    with pytest.raises(md.UnsupportedError, match="LDP"):
+        md.compare(md.PML(1.0, c=0.1), prior, utilities=(), shuffle=(100, 1e-6))
+    with pytest.raises(md.InvalidInputError, match="shuffle"):
+        md.compare(md.LDP(1.0), prior, utilities=(), shuffle=100)
