@@ -343,11 +343,12 @@ def _protocol_epsilon(name: str, k: int, central: float, behind: tuple[int, floa
 
 
 def _shuffled_design(notion: LDP, prior, utility, behind: tuple[int, float]):
-    """The design at the largest ε₀ (in SHUFFLE_DESIGN_STEPS bisection steps, from the
-    generic ε₀ up to SHUFFLE_MAX_LOCAL_EPSILON) whose kernel meets the central target."""
+    """The design at the largest ε₀ (in SHUFFLE_DESIGN_STEPS bisection steps, from the ε₀
+    any ε₀-LDP randomizer affords up to SHUFFLE_MAX_LOCAL_EPSILON) whose kernel meets the
+    central target."""
     users, delta = behind
     central = notion.epsilon
-    low = local_epsilon_for(central, delta, users, "generic",
+    low = local_epsilon_for(central, delta, users, "any",
                             ceiling=SHUFFLE_MAX_LOCAL_EPSILON)
     best = design(LDP(low), prior, utility=utility)
     high = SHUFFLE_MAX_LOCAL_EPSILON

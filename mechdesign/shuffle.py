@@ -5,35 +5,46 @@ shuffler releases the multiset of reports. Neighbouring datasets replace one use
 the central guarantee is the ``(ε, δ)`` of that release against the worst other ``n − 1``
 inputs and the worst pair for the replaced user. It is never worse than ``K``'s own
 ``ε₀ = LDP(K)`` (shuffling is post-processing of the reports, one of which changes), and
-far better at large ``n``. Every bound here is an upper bound on δ(ε); the reported value is
-the smallest, and ``method`` names it.
+far better at large ``n``. Every bound here is an upper bound on δ(ε) with a proof written
+out below; the reported value is the smallest, and ``method`` names it.
 
-**The variation-ratio reduction** (Wang, Peng, Wang, Gao, Huang, Gao, Xiao & Yang, "Privacy
-amplification via shuffling: unified, simplified, and tightened", VLDB 2024, Lemma 4.5 and
-Theorem 4.8, appendix A–E). For one pair of rows ``P⁰ = K[x⁰]``, ``P¹ = K[x¹]`` with
-``p = max_y max(P⁰/P¹, P¹/P⁰)`` and ``β = TV(P⁰, P¹)``, put ``α = β/(p − 1)``. Then
-``P⁰ = pα Q⁰ + α Q¹ + (1 − α − pα) Q*`` and ``P¹ = α Q⁰ + pα Q¹ + (1 − α − pα) Q*`` with
-``Q⁰ ∝ (P⁰ − P¹)^+``, ``Q¹ ∝ (P¹ − P⁰)^+``; and every row is ``K[x] = r Q⁰ + r Q¹ + (1 −
-2r) Q_x`` for
+**Clone reductions** (Feldman, McMillan & Talwar, "Hiding among the clones", FOCS 2021,
+Lemma 3.3; the count computation of their App. E). Suppose the replaced user's two rows
+are mixtures ``P⁰ = (1 − w) Q* + w (u W⁰ + (1 − u) W¹)`` and ``P¹ = (1 − w) Q* + w ((1 − u)
+W⁰ + u W¹)``, and every row is ``K[x] = r W⁰ + r W¹ + (1 − 2r) L_x`` with ``L_x ≥ 0``.
+Given the counts ``(a, b)`` of reports drawn from ``W⁰`` and ``W¹``, the rest of the
+release has the same distribution under both inputs (which other users are in neither
+class is a uniform subset either way), so the release is a post-processing of the counts:
+``C ~ Bin(n − 1, 2r)`` clones among the others, ``A | C ~ Bin(C, 1/2)`` of them in class 0,
+plus the replaced user's ``Bern(u)`` (``Bern(1 − u)`` under the other input). The common
+part ``Q*`` is handled by joint convexity, ``E(wX + (1−w)M ‖ wY + (1−w)M) ≤ w E(X ‖ Y)``,
+so ``δ(ε) ≤ w·δ_{u,r}(ε)``. For fixed ``a + b = s`` the likelihood ratio of the two count
+distributions increases with ``a``, so ``δ_{u,r}(ε)`` is a sum over ``s`` of binomial tails
+(Wang et al., VLDB 2024, Theorem 4.8 with their ``1 − α − pα = 0``), evaluated exactly here
+with the mass of ``C`` outside a window of tail :data:`TAIL_MASS` added to δ.
 
-.. math::
+Each unordered row pair ``(P⁰, P¹)`` with ratio ``p = max_y max(P⁰/P¹, P¹/P⁰)`` is
+reduced two ways (``u = p/(p + 1)`` in both), and the smaller δ counts; the kernel's bound
+(``"kernel"``) is the largest over its pairs:
 
-    r = \\beta \\min_{y : P^0_y \\ne P^1_y} \\frac{\\min_x K[x, y]}{|P^0_y - P^1_y|},
+* *its clones* (``w = 1``): ``W⁰ = (pP⁰ − P¹)/(p − 1)``, ``W¹ = (pP¹ − P⁰)/(p − 1)``, so
+  ``W⁰ + W¹ = P⁰ + P¹`` and ``r = min_y min_x K[x, y]/(P⁰_y + P¹_y)``; for any ε₀-LDP kernel
+  ``r ≥ e^{−ε₀}/2``, FMT's clone probability, which alone gives ``"clones"`` (any
+  ε₀-LDP randomizer: ``u = e^{ε₀}/(e^{ε₀} + 1)``, ``r = e^{−ε₀}/2``);
+* *its variation-ratio split* (Wang et al., Lemma 4.4): with ``β = TV(P⁰, P¹)`` and
+  ``α = β/(p − 1)``, ``P⁰ = pα Q⁰ + α Q¹ + (1 − α − pα) Q*`` with ``Q⁰ ∝ (P⁰ − P¹)^+``,
+  so ``w = (p + 1)α`` and ``r = β min_y min_x K[x, y]/|P⁰_y − P¹_y|``.
 
-the pair's *clone probability* (each other user is a clone of ``Q⁰`` or ``Q¹`` with
-probability ``r``). The release is then a post-processing of the counts ``(a, b)`` of
-class-0 and class-1 reports: ``C ~ Bin(n − 1, 2r)`` clones among the others, ``A | C ~
-Bin(C, 1/2)`` of them in class 0, and the replaced user adds to ``a`` with probability
-``u = pα`` (to ``b`` with ``v = α``) under ``x⁰``, the reverse under ``x¹``. For fixed
-``a + b = s`` the likelihood ratio of the two count distributions increases with ``a``,
-so the hockey-stick divergence is a sum over ``s`` of binomial tails (Theorem 4.8) — here
-evaluated exactly, with the mass of ``C`` outside a window of tail
-:data:`TAIL_MASS` added to δ. The kernel's bound is the maximum over its row pairs
-(``"variation_ratio"``). Wang et al.'s generic parameters for any ε₀-LDP randomizer
-(``p = q = e^{ε₀}``, ``β = (e^{ε₀} − 1)/(e^{ε₀} + 1)``, so ``r = α = 1/(e^{ε₀} + 1)``)
-give ``"generic"``; Feldman, McMillan & Talwar's clone reduction ("Hiding among the
-clones", FOCS 2021, Thm. 3.2 and App. E: ``u = e^{ε₀}/(e^{ε₀} + 1)``, ``v = 1 − u``,
-``2r = e^{−ε₀}``) gives ``"clones"``.
+**Not used: Wang et al.'s Theorem 4.8 with ``1 − α − pα > 0``**, which counts the replaced
+user's common part among the others' reports (their Lemma 4.5). It fails an exact
+enumeration of the shuffled histograms (tests/test_shuffle_references.py): 3-ary
+randomized response at ε₀ = 1.5, n = 3, ε = 1 has δ = 0.13729, the theorem gives 0.13172
+(and at n = 50, ε = 1.3, δ ≥ 7.7e-8 against 1.8e-10). So its k-RR values (0.110 at k = 10,
+0.069 at k = 100 for ε₀ = 4, n = 10⁵, δ = 1e-6) are not guarantees. Its generic parameters
+(``r = 1/(e^{ε₀} + 1)`` for any ε₀-LDP randomizer: 0.1182 there) are Feldman, McMillan &
+Talwar's "stronger clone" (SODA 2023), whose general proof the authors withdrew (errata of
+arXiv:2208.04591, Lemma 3.5: it holds for a restricted class). A kernel in that class gets
+it through its own clones above (k-RR's ``r`` is ``1/(e^{ε₀} + 1)``).
 
 **Binary outputs, exactly** (``"exact"``). With two outputs the release is the count of
 ones. The hockey-stick divergence is jointly convex in the pair of distributions, and the
@@ -45,12 +56,14 @@ binomials, so every term is a sum of positives). It is used while the work, abou
 ``n × window²``, is below :data:`EXACT_MAX_WORK`.
 
 **Rounds.** ``rounds = T`` releases of the same users with the same inputs: the T-fold
-composition of each reduction's pair of count distributions, by dp_accounting's privacy loss
-distribution (pessimistic, on :data:`~mechdesign.accounting.DISCRETIZATION`), beside basic
-composition ``T ε₀``. Each pair dominates one round for every dataset, so its composition
-dominates T rounds; the kernel's bound is the maximum over its row pairs (for at most
-:data:`ROUNDS_MAX_PAIRS` distinct pairs; past that only the generic bounds are composed).
-The exact binary curve is a maximum over datasets, not one pair, and is not composed.
+composition of each reduction's pair — the count distributions with an atom of mass
+``1 − w`` common to both, a dominating pair for every dataset — by dp_accounting's privacy
+loss distribution (pessimistic, on :data:`~mechdesign.accounting.DISCRETIZATION`), beside
+basic composition ``T ε₀``. The same pair of inputs differs in every round, so the
+kernel's bound is the maximum over its pairs of the better of their two composed
+reductions (for at most :data:`ROUNDS_MAX_PAIRS` distinct pairs; past that only
+``"clones"`` is composed). The exact binary curve is a maximum over datasets, not one
+pair, and is not composed.
 """
 
 from __future__ import annotations
@@ -81,7 +94,6 @@ __all__ = [
     "ShuffleEpsilon",
     "ShuffleParameters",
     "clones_reduction",
-    "generic_reduction",
     "local_epsilon_for",
     "reduction_delta",
     "shuffle_delta",
@@ -123,18 +135,26 @@ ROUNDS_MAX_PAIRS = 16
 @dataclass(frozen=True)
 class Reduction:
     """A pair of count distributions that dominates one shuffled release (module
-    docstring): the replaced user adds to class 0 with probability ``u`` and to class 1
-    with ``v`` (``u ≥ v``; the reverse under the other input), and each of the other
-    ``n − 1`` users lands in each class with probability ``r``."""
+    docstring): with probability ``1 − weight`` the replaced user's report is the same
+    under both inputs; otherwise it is in class 0 with probability ``u`` and in class 1
+    with ``v = 1 − u`` (``u ≥ v``; the reverse under the other input; both kept, so that
+    ``v = e^{−700}`` is not lost to ``1 − u``). Each of the other ``n − 1`` users is in
+    each class with probability ``r ≤ 1/2``."""
 
     u: float
     v: float
     r: float
+    weight: float = 1.0
+
+    @classmethod
+    def at_level(cls, level: float, r: float, weight: float = 1.0) -> Reduction:
+        """``u = e^ℓ/(e^ℓ + 1)``, ``v = 1/(e^ℓ + 1)`` for a pure level ``ℓ``."""
+        return cls(_expit(level), _expit(-level), r, weight)
 
     @property
     def level(self) -> float:
         """``log(u/v)``: the pair's pure level; δ(ε) = 0 from there on."""
-        if self.u <= self.v:
+        if self.weight == 0 or self.u <= self.v:
             return 0.0
         return math.inf if self.v == 0 else math.log(self.u) - math.log(self.v)
 
@@ -155,13 +175,15 @@ class ShuffleParameters:
         Wang et al.'s ``q``: the largest ratio of any row to another at one output; for
         one kernel used by everyone it is ``p``.
     clone : float
-        The smallest over row pairs of ``2r``, the probability that another user is a
-        clone of the pair (module docstring); ``2/(e^{ε₀} + 1)`` for the generic bound.
+        The smallest over row pairs of ``2r`` of their clone reduction: the probability
+        that another user's report is a clone of the pair (module docstring);
+        ``e^{−ε₀}`` for any ε₀-LDP randomizer.
     blanket : float
         Balle, Bell, Gascón & Nissim's blanket mass ``Σ_y min_x K[x, y]`` (CRYPTO 2019):
         the probability of a report independent of the input. At least ``e^{−ε₀}``.
-    reductions : tuple of Reduction
-        The distinct row pairs' reductions (one for a symmetric protocol).
+    pairs : tuple of (Reduction, Reduction)
+        The distinct row pairs' two reductions, clones then variation-ratio split (one
+        pair for a symmetric protocol).
     """
 
     epsilon0: float
@@ -170,53 +192,66 @@ class ShuffleParameters:
     q: float
     clone: float
     blanket: float
-    reductions: tuple[Reduction, ...] = field(repr=False)
-
-
-def generic_reduction(epsilon0: float) -> Reduction:
-    """Wang et al.'s reduction for any ε₀-LDP randomizer: ``u = e^{ε₀}/(e^{ε₀} + 1)``,
-    ``v = r = 1/(e^{ε₀} + 1)`` (their Table 2, first row)."""
-    return Reduction(_expit(epsilon0), _expit(-epsilon0), _expit(-epsilon0))
+    pairs: tuple[tuple[Reduction, Reduction], ...] = field(repr=False)
 
 
 def clones_reduction(epsilon0: float) -> Reduction:
-    """Feldman, McMillan & Talwar's clone reduction (FOCS 2021, Thm. 3.2): the replaced
-    user is in class 0 with probability ``e^{ε₀}/(e^{ε₀} + 1)``, each other user a clone
-    with probability ``e^{−ε₀}`` (``r = e^{−ε₀}/2``)."""
-    return Reduction(_expit(epsilon0), _expit(-epsilon0), 0.5 * math.exp(-epsilon0))
+    """Feldman, McMillan & Talwar's clone reduction for any ε₀-LDP randomizer (FOCS 2021,
+    Thm. 3.2): the replaced user is in class 0 with probability ``e^{ε₀}/(e^{ε₀} + 1)``,
+    each other user a clone with probability ``e^{−ε₀}`` (``r = e^{−ε₀}/2``)."""
+    return Reduction.at_level(epsilon0, 0.5 * math.exp(-epsilon0))
 
 
 def shuffle_parameters(K: Mechanism | ArrayLike | PureOracle | float) -> ShuffleParameters:
     """The shuffle parameters of a kernel (a :class:`~mechdesign.kernel.Mechanism`, an
-    array, a :class:`~mechdesign.oracles.PureOracle` at any size, or a number ε₀ for the
-    generic ε₀-LDP randomizer). See :class:`ShuffleParameters`.
+    array, a :class:`~mechdesign.oracles.PureOracle` at any size, or a number ε₀ for any
+    ε₀-LDP randomizer). See :class:`ShuffleParameters`.
 
     For a dense kernel every unordered row pair is reduced (``O(N² M)``). For a pure
     protocol (GRR, unary encoding, subset selection, OLH with a fresh hash, Hadamard
-    response) every pair is alike and ``β = p − q``, ``r = α = β/(e^ε − 1)`` in closed form:
-    the outputs where the two rows differ are those supporting exactly one of them, and at
-    each some other input takes the lower value.
+    response) every pair is alike, in closed form: a report takes a lower value ``b_y``
+    and ``e^ε b_y`` on the inputs it supports, and some input does not support it.
+    So ``β = p − q``, and the split's ``r = α = β/(e^ε − 1)``; the clones' ``r`` is
+    ``e^{−ε}/2`` at a report supporting both inputs of a pair but not every input, and
+    ``1/(e^ε + 1)`` for a protocol with no such report (:func:`_co_supported`).
     """
     if isinstance(K, PureOracle):
         return _oracle_parameters(K)
     if _is_number(K):
         eps0 = check_epsilon(K, "K")
-        reduction = generic_reduction(eps0)
         growth = math.exp(eps0) if eps0 < _LOG_MAX else math.inf
-        return ShuffleParameters(eps0, growth, math.tanh(eps0 / 2), growth, 2 * reduction.r,
-                                 math.exp(-eps0), (reduction,))
+        clones = clones_reduction(eps0)
+        return ShuffleParameters(eps0, growth, math.tanh(eps0 / 2), growth, 2 * clones.r,
+                                 math.exp(-eps0), ((clones, clones),))
     return _kernel_parameters(as_matrix(K, "K"))
 
 
 def _oracle_parameters(oracle: PureOracle) -> ShuffleParameters:
     eps = oracle.epsilon
     beta = oracle.gap
-    u = beta / -math.expm1(-eps)
-    v = beta * math.exp(-eps) / -math.expm1(-eps)
+    alpha = beta * math.exp(-eps) / -math.expm1(-eps)          # β/(e^ε − 1)
+    weight = min(1.0, beta / math.tanh(eps / 2))                # (e^ε + 1) α
+    r_clones = 0.5 * math.exp(-eps) if _co_supported(oracle) else _expit(-eps)
     growth = math.exp(eps) if eps < _LOG_MAX else math.inf
-    blanket = _oracle_blanket(oracle)
-    reduction = Reduction(u, v, v)
-    return ShuffleParameters(eps, growth, beta, growth, 2 * v, blanket, (reduction,))
+    pair = (Reduction.at_level(eps, r_clones), Reduction.at_level(eps, alpha, weight))
+    return ShuffleParameters(eps, growth, beta, growth, 2 * r_clones, _oracle_blanket(oracle),
+                             (pair,))
+
+
+def _co_supported(oracle: PureOracle) -> bool:
+    """Whether some report supports two inputs but not every input: never for GRR and
+    subset selection of one, nor at k = 2 (unary encoding, OLH) or k ≤ 3 (Hadamard on
+    K = 4 columns: two distinct rows agree on +1 only at column 0, which every row
+    supports); always otherwise (unary: both bits set and another clear; subset
+    selection of ω ≥ 2 ≤ k − 1; OLH at k ≥ 3: a hash colliding on two inputs and not a
+    third; Hadamard at K ≥ 8: the annihilator of two rows has K/4 ≥ 2 columns)."""
+    if oracle.family == "grr":
+        return False
+    if oracle.family == "subset":
+        return oracle.parameter >= 2
+    if oracle.family == "hadamard":
+        return oracle.parameter >= 8
+    return oracle.k >= 3
 
 
 def _oracle_blanket(oracle: PureOracle) -> float:
@@ -250,7 +285,7 @@ def _kernel_parameters(k: NDArray[np.float64]) -> ShuffleParameters:
     with np.errstate(divide="ignore"):
         logs = np.log(k)
     eps0, beta_max, clone = 0.0, 0.0, 1.0
-    triples: list[tuple[float, float, float]] = []
+    found: list[tuple[float, float, float, float]] = []
     for i in range(n_in - 1):
         d = k[i] - k[i + 1:]                                   # (N − i − 1, M)
         tv = 0.5 * np.abs(d).sum(axis=1)
@@ -258,28 +293,29 @@ def _kernel_parameters(k: NDArray[np.float64]) -> ShuffleParameters:
             ratio = np.abs(logs[i] - logs[i + 1:])             # inf where one is 0
         ratio = np.where(d == 0, 0.0, ratio)
         level = ratio.max(axis=1)
+        total = k[i] + k[i + 1:]
         with np.errstate(divide="ignore", invalid="ignore"):
+            r_clones = np.where(total > 0, floor / total, np.inf).min(axis=1)
             share = np.where(d != 0, floor / np.abs(d), np.inf).min(axis=1)
-        r = np.where(tv > 0, np.minimum(tv * np.where(np.isfinite(share), share, 0.0), 0.5),
-                     0.0)
-        for t, lev, rr in zip(tv, level, r, strict=True):
+        for t, lev, rc, sh in zip(tv, level, r_clones, share, strict=True):
             if t <= 0 or lev <= 0:
                 continue
             eps0 = max(eps0, float(lev))
             beta_max = max(beta_max, float(t))
-            clone = min(clone, 2 * float(rr))
-            u = float(t) / -math.expm1(-lev)
-            v = 0.0 if math.isinf(lev) else float(t) * math.exp(-lev) / -math.expm1(-lev)
-            triples.append((u, v, float(rr)))
+            clone = min(clone, 2 * float(rc))
+            # split: w = (p + 1)α = β/tanh(ℓ/2), r = β min floor/|d|
+            weight = float(t) if math.isinf(lev) else min(1.0, float(t) / math.tanh(lev / 2))
+            found.append((float(lev), min(0.5, float(rc)), min(0.5, float(t * sh)), weight))
     # Pairs alike up to rounding (a protocol's pairs, computed from different rows) are
     # one pair: a difference of 1e-16 moves δ by as little.
-    distinct = {tuple(float(f"{x:.{DEDUP_DIGITS}g}") for x in t): t for t in triples}
-    unique = sorted(distinct.values(), key=lambda t: (t[1] - t[0], t[2]))
+    distinct = {tuple(float(f"{x:.{DEDUP_DIGITS}g}") for x in f): f for f in found}
+    ordered = sorted(distinct.values(), key=lambda f: (-f[0], f[1]))
+    pairs = tuple((Reduction.at_level(lev, rc), Reduction.at_level(lev, rs, w))
+                  for lev, rc, rs, w in ordered)
     growth = math.exp(eps0) if eps0 < _LOG_MAX else math.inf
-    if not unique:
+    if not pairs:
         clone = 1.0
-    return ShuffleParameters(eps0, growth, beta_max, growth, clone, blanket,
-                             tuple(Reduction(*t) for t in unique))
+    return ShuffleParameters(eps0, growth, beta_max, growth, clone, blanket, pairs)
 
 
 # -- one release: the reduction's hockey-stick divergence --------------------------------
@@ -307,21 +343,13 @@ class _ReductionCurve:
             lo, hi, self.tail = 0, 0, 0.0
         else:
             lo, hi, self.tail = _binomial_window(stats.binom(trials, rate), trials)
-        s = np.arange(lo, hi + 2)                      # s = a + b, C = s or C = s − 1
-        pmf = np.zeros(hi - lo + 3)                    # index j ↔ C = lo − 1 + j
+        # s = a + b: the others' C = s − 1 clones and the replaced user's one report.
+        s = np.arange(lo + 1, hi + 2)
         if trials == 0 or rate == 0:
-            pmf[1] = 1.0
+            self.pmf_before = np.ones(1)
         else:
-            pmf[1:-1] = stats.binom.pmf(np.arange(lo, hi + 1), trials, rate)
+            self.pmf_before = stats.binom.pmf(np.arange(lo, hi + 1), trials, rate)
         self.s = s
-        self.pmf_before = pmf[:-1]                     # Pr(C = s − 1)
-        self.pmf_at = pmf[1:]                          # Pr(C = s)
-        rest = 1.0 - 2 * reduction.r
-        with np.errstate(divide="ignore"):
-            ratio = reduction.r / rest if rest > 0 else math.inf
-        others = (n - s).astype(float)
-        with np.errstate(invalid="ignore"):
-            self.others = np.where(others > 0, others * ratio, 0.0)   # (n − s) r/(1 − 2r)
 
     def delta(self, eps: float) -> float:
         red = self.reduction
@@ -329,18 +357,15 @@ class _ReductionCurve:
             return 0.0
         from scipy.special import bdtrc
 
-        gamma = max(0.0, 1.0 - red.u - red.v)
         growth, shrink = math.exp(eps), math.exp(-eps)
         s = self.s
 
         def side(a):   # e^{−ε}(P − e^ε Q) at the cell (a, s − a), up to a positive factor
-            return (a * (shrink * red.u - red.v) + (s - a) * (shrink * red.v - red.u)
-                    + (shrink - 1.0) * gamma * self.others)
+            return a * (shrink * red.u - red.v) + (s - a) * (shrink * red.v - red.u)
 
         # The cell (a, s − a) is in the region P > e^ε Q iff a > low (module docstring);
         # low is rounded, so the first integer above it is checked by the sign itself.
-        low = ((red.u - shrink * red.v) * s + (1.0 - shrink) * gamma * self.others) / (
-            (red.u - red.v) * (1.0 + shrink))
+        low = (red.u - shrink * red.v) * s / ((red.u - red.v) * (1.0 + shrink))
         start = np.clip(np.floor(low) + 1.0, 0, s + 1)
         start = np.where((start >= 1) & (side(start - 1) > 0), start - 1, start)
         start = np.where((start <= s) & (side(start) <= 0), start + 1, start)
@@ -351,11 +376,12 @@ class _ReductionCurve:
             value = bdtrc(np.where(inside, t - 1, 0), np.where(inside, m, 1), 0.5)
             return np.where(t <= 0, 1.0, np.where(t > m, 0.0, value))
 
-        before = self.pmf_before * ((red.u - growth * red.v) * tail(start - 1, s - 1)
-                                    + (red.v - growth * red.u) * tail(start, s - 1))
-        at = self.pmf_at * (1.0 - growth) * gamma * tail(start, s)
-        total = math.fsum(before) + math.fsum(at)
-        return min(1.0, max(0.0, total) + self.tail)
+        # Pr(C = s − 1) [(u − e^ε v) Pr(A ≥ start − 1) + (v − e^ε u) Pr(A ≥ start)],
+        # A ~ Bin(s − 1, 1/2): the replaced user in class 0 or in class 1.
+        terms = self.pmf_before * ((red.u - growth * red.v) * tail(start - 1, s - 1)
+                                   + (red.v - growth * red.u) * tail(start, s - 1))
+        total = math.fsum(terms)
+        return min(1.0, red.weight * (max(0.0, total) + self.tail))
 
     def epsilon(self, delta: float) -> float:
         """The least ε (to :data:`EPSILON_RTOL`, rounded up) with ``δ(ε) ≤ delta``."""
@@ -505,9 +531,10 @@ class ShuffleEpsilon:
     n : int
     rounds : int
     method : str
-        ``"exact"`` (two outputs, one round), ``"variation_ratio"`` (the kernel's own row
-        pairs), ``"generic"`` (any ε₀-LDP randomizer, Wang et al.), ``"clones"``
-        (Feldman–McMillan–Talwar) or ``"local"`` (``rounds × ε₀``: no amplification).
+        ``"exact"`` (two outputs, one round), ``"kernel"`` (the kernel's own row pairs,
+        each by its clones or its variation-ratio split), ``"clones"`` (any ε₀-LDP
+        randomizer, Feldman–McMillan–Talwar) or ``"local"`` (``rounds × ε₀``: no
+        amplification).
     bounds : dict
         Every bound computed, by name: each an upper bound on the central ε.
     parameters : ShuffleParameters
@@ -587,13 +614,12 @@ def shuffle_epsilon(
         if binary is not None:
             bounds["exact"] = binary.epsilon(d)
         if not _is_number(K):
-            bounds["variation_ratio"] = _kernel_epsilon(params.reductions, n, d)
-        bounds["generic"] = _ReductionCurve(generic_reduction(params.epsilon0), n).epsilon(d)
+            bounds["kernel"] = _kernel_epsilon(params.pairs, n, d)
         bounds["clones"] = _ReductionCurve(clones_reduction(params.epsilon0), n).epsilon(d)
     else:
-        for name, reductions in _composable(K, params):
-            bounds[name] = max((_composed(red, n, rounds).get_epsilon_for_delta(d)
-                                for red in reductions), default=0.0)
+        for name, pairs in _composable(K, params):
+            bounds[name] = max((min(_composed(red, n, rounds).get_epsilon_for_delta(d)
+                                    for red in pair) for pair in pairs), default=0.0)
     bounds["local"] = rounds * params.epsilon0
     method = min(bounds, key=bounds.__getitem__)
     return ShuffleEpsilon(bounds[method], d, n, rounds, method, bounds, params)
@@ -619,31 +645,31 @@ def shuffle_delta(
         if binary is not None:
             bounds["exact"] = binary.delta(eps)
         if not _is_number(K):
-            bounds["variation_ratio"] = max(
-                (_ReductionCurve(red, n).delta(eps) for red in params.reductions), default=0.0)
-        bounds["generic"] = _ReductionCurve(generic_reduction(params.epsilon0), n).delta(eps)
+            bounds["kernel"] = max((min(_ReductionCurve(red, n).delta(eps) for red in pair)
+                                    for pair in params.pairs), default=0.0)
         bounds["clones"] = _ReductionCurve(clones_reduction(params.epsilon0), n).delta(eps)
     else:
         query = min(eps, 700.0)
-        for name, reductions in _composable(K, params):
-            bounds[name] = max((min(1.0, float(_composed(red, n, rounds)
-                                               .get_delta_for_epsilon(query)))
-                                for red in reductions), default=0.0)
+        for name, pairs in _composable(K, params):
+            bounds[name] = max((min(min(1.0, float(_composed(red, n, rounds)
+                                                   .get_delta_for_epsilon(query)))
+                                    for red in pair) for pair in pairs), default=0.0)
     bounds["local"] = 0.0 if eps >= rounds * params.epsilon0 else 1.0
     method = min(bounds, key=bounds.__getitem__)
     return ShuffleDelta(bounds[method], eps, n, rounds, method, bounds, params)
 
 
-def _kernel_epsilon(reductions: tuple[Reduction, ...], n: int, delta: float) -> float:
-    """max over the row pairs' reductions of their ε at δ: the largest pair first, then
-    each other checked at that ε and inverted only if it exceeds δ there."""
-    if not reductions:
-        return 0.0
-    curves = [_ReductionCurve(red, n) for red in reductions]
-    worst = curves[0].epsilon(delta)
-    for curve in curves[1:]:
-        if curve.delta(worst) > delta:
-            worst = curve.epsilon(delta)
+def _kernel_epsilon(pairs: tuple[tuple[Reduction, Reduction], ...], n: int,
+                    delta: float) -> float:
+    """max over the row pairs of the smaller ε of their two reductions at δ: the first
+    pair (largest level) inverted, then each other checked at the running maximum and
+    inverted only if both its reductions exceed δ there."""
+    worst = 0.0
+    for pair in pairs:
+        curves = [_ReductionCurve(red, n) for red in pair]
+        if worst > 0 and min(curve.delta(worst) for curve in curves) <= delta:
+            continue
+        worst = max(worst, min(curve.epsilon(delta) for curve in curves))
     return worst
 
 
@@ -672,18 +698,20 @@ def _binary(K: object, n: int) -> _BinaryExact | None:
 # -- rounds: composition by privacy loss distributions -----------------------------------
 
 
-def _composable(K: object, params: ShuffleParameters) -> list[tuple[str, tuple[Reduction, ...]]]:
-    named = [("generic", (generic_reduction(params.epsilon0),)),
-             ("clones", (clones_reduction(params.epsilon0),))]
-    if not _is_number(K) and len(params.reductions) <= ROUNDS_MAX_PAIRS:
-        named.insert(0, ("variation_ratio", params.reductions))
+def _composable(K: object, params: ShuffleParameters
+                ) -> list[tuple[str, tuple[tuple[Reduction, ...], ...]]]:
+    named: list[tuple[str, tuple[tuple[Reduction, ...], ...]]] = [
+        ("clones", ((clones_reduction(params.epsilon0),),))]
+    if not _is_number(K) and len(params.pairs) <= ROUNDS_MAX_PAIRS:
+        named.insert(0, ("kernel", params.pairs))
     return named
 
 
 def _composed(reduction: Reduction, n: int, rounds: int):
     """The PLD of ``rounds`` releases dominated by ``reduction``: its two count
     distributions (cells ``(a, b)`` of the window of ``C``; the mass outside at infinite
-    loss), merged by their loss's cell of the pessimistic grid, composed by dp_accounting."""
+    loss; the common atom ``1 − w`` at loss 0), merged by their loss's cell of the
+    pessimistic grid, composed by dp_accounting."""
     from dp_accounting.pld import privacy_loss_distribution as pld
     from scipy import stats
 
@@ -710,6 +738,9 @@ def _composed(reduction: Reduction, n: int, rounds: int):
         log_upper["upper only"] = math.log(only_upper)
     if only_lower > 0:
         log_lower["lower only"] = math.log(only_lower)
+    if reduction.weight < 1:   # the common atom: loss 0, mass 1 − w under both
+        log_upper[0] = float(np.logaddexp(log_upper.get(0, -np.inf), math.log1p(-reduction.weight)))
+        log_lower[0] = float(np.logaddexp(log_lower.get(0, -np.inf), math.log1p(-reduction.weight)))
     one = pld.from_two_probability_mass_functions(
         log_lower, log_upper, pessimistic_estimate=True,
         value_discretization_interval=DISCRETIZATION)
@@ -743,11 +774,11 @@ def _count_distributions(reduction: Reduction, n: int, stats):
         split = stats.binom.pmf(np.where(ok, a_, 0), np.where(ok, total, 0), 0.5)
         return np.where(ok, c_mass * split, 0.0)
 
-    gamma = max(0.0, 1.0 - reduction.u - reduction.v)
-    to_a, to_b, neither = clones(a - 1, b), clones(a, b - 1), clones(a, b)
-    upper = reduction.u * to_a + reduction.v * to_b + gamma * neither
-    lower = reduction.v * to_a + reduction.u * to_b + gamma * neither
-    return upper, lower, left
+    to_a, to_b = clones(a - 1, b), clones(a, b - 1)
+    w = reduction.weight
+    upper = w * (reduction.u * to_a + reduction.v * to_b)
+    lower = w * (reduction.v * to_a + reduction.u * to_b)
+    return upper, lower, w * left
 
 
 # -- choosing the local ε --------------------------------------------------------------
@@ -757,7 +788,7 @@ def local_epsilon_for(
     central_epsilon: float,
     delta: float,
     n: int,
-    family: Callable[[float], Mechanism | ArrayLike | PureOracle] | str = "generic",
+    family: Callable[[float], Mechanism | ArrayLike | PureOracle] | str = "any",
     *,
     rounds: int = 1,
     ceiling: float = 20.0,
@@ -772,10 +803,10 @@ def local_epsilon_for(
     delta : float
         The central δ, ``0 < δ < 1``.
     n : int
-    family : callable or "generic"
+    family : callable or "any"
         ``ε₀ ↦`` the kernel used at ε₀ (a Mechanism, an array or a
         :class:`~mechdesign.oracles.PureOracle`, e.g. ``lambda e:
-        PureOracle.grr(40, e)``), or ``"generic"``: any ε₀-LDP randomizer.
+        PureOracle.grr(40, e)``), or ``"any"``: any ε₀-LDP randomizer.
     rounds : int
     ceiling : float
         The largest ε₀ searched (nats).
@@ -797,15 +828,15 @@ def local_epsilon_for(
     if not 0 < top < math.inf:
         raise InvalidInputError(f"ceiling must be a positive finite number; got {show(ceiling)}.")
     if isinstance(family, str):
-        if family != "generic":
+        if family != "any":
             raise InvalidInputError(
-                f"family must be a callable epsilon0 -> kernel or 'generic'; got {show(family)}.")
+                f"family must be a callable epsilon0 -> kernel or 'any'; got {show(family)}.")
         build: Callable[[float], object] = float
     elif callable(family):
         build = family
     else:
         raise InvalidInputError(
-            f"family must be a callable epsilon0 -> kernel or 'generic'; got {show(family)}.")
+            f"family must be a callable epsilon0 -> kernel or 'any'; got {show(family)}.")
 
     def central(eps0: float) -> float:
         return shuffle_epsilon(build(eps0), n, d, rounds=rounds).epsilon

@@ -1467,7 +1467,7 @@ TARGETS: list[Target] = [
     T("local_epsilon_for", "md.local_epsilon_for", real("central_epsilon", "1.0",
                                                         D(0.0, math.inf, lo_open=True)),
       real("delta", "1e-6", OPEN01), integer("n", "1000"),
-      A("family", "choice", "'generic'", choices=("generic",),
+      A("family", "choice", "'any'", choices=("any",),
         extra=(("a callable", "lambda e: md.randomized_response(3, e)", VALID),
                ("a number", "1.5", MUST))),
       real("ceiling", "20.0", D(0.0, math.inf, True, True)), heavy=True),
