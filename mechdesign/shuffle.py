@@ -75,7 +75,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_real, check_epsilon, check_positive_int, check_size, show
+from mechdesign._numerics import (
+    as_real,
+    check_epsilon,
+    check_positive_int,
+    check_real,
+    check_size,
+    show,
+)
 from mechdesign.accounting import ACCOUNTING_MAX_GRID, DISCRETIZATION
 from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -389,8 +396,12 @@ class _ReductionCurve:
 
 
 def _invert(curve: Callable[[float], float], delta: float, ceiling: float) -> float:
-    """The least ε in [0, ceiling] with ``curve(ε) ≤ delta`` for a non-increasing curve,
-    by bisection to :data:`EPSILON_RTOL` (the upper end: valid)."""
+    """The least ε in [0, ceiling] with ``curve(ε) ≤ delta`` for a continuous
+    non-increasing curve, to :data:`EPSILON_RTOL`: Brent's method on ``curve − delta``,
+    then the root is moved up by the tolerance until ``curve ≤ delta`` holds there, so
+    the ε returned is valid."""
+    from scipy.optimize import brentq
+
     if curve(0.0) <= delta:
         return 0.0
     hi = ceiling
@@ -400,14 +411,15 @@ def _invert(curve: Callable[[float], float], delta: float, ceiling: float) -> fl
             hi *= 2.0
             if hi > _LOG_MAX:
                 return math.inf
-    lo = 0.0
-    while hi - lo > EPSILON_RTOL * hi:
-        mid = 0.5 * (lo + hi)
-        if curve(mid) <= delta:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    elif curve(hi) > delta:   # only at the pure level, by rounding
+        return hi
+    tolerance = EPSILON_RTOL * hi
+    root = brentq(lambda e: curve(e) - delta, 0.0, hi, xtol=tolerance, rtol=EPSILON_RTOL)
+    step = tolerance
+    while root < hi and curve(root) > delta:
+        root = min(hi, root + step)
+        step *= 2.0
+    return root
 
 
 # -- binary outputs: the exact curve ----------------------------------------------------
@@ -792,6 +804,7 @@ def local_epsilon_for(
     *,
     rounds: int = 1,
     ceiling: float = 20.0,
+    rtol: float = 1e-6,
 ) -> float:
     """The largest local ε₀ whose shuffled guarantee meets ``(central_epsilon, delta)``
     for ``n`` users.
@@ -810,11 +823,14 @@ def local_epsilon_for(
     rounds : int
     ceiling : float
         The largest ε₀ searched (nats).
+    rtol : float
+        Relative resolution of the bisection on ε₀ (each step is one
+        :func:`shuffle_epsilon`).
 
     Returns
     -------
     float
-        The largest ε₀ in ``[0, ceiling]`` (to :data:`EPSILON_RTOL`, rounded down) whose
+        The largest ε₀ in ``[0, ceiling]`` (to ``rtol``, rounded down) whose
         :func:`shuffle_epsilon` is at most ``central_epsilon``. The shuffled ε of a family
         is taken to be non-decreasing in ε₀ (true of every bound here for the protocols;
         a designed family should be checked); the returned ε₀ is itself verified.
@@ -825,6 +841,7 @@ def local_epsilon_for(
     d = _check_delta(delta)
     n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
     top = check_epsilon(ceiling, "ceiling")
+    resolution = check_real(rtol, "rtol", low=0.0, high=1.0, low_open=True, high_open=True)
     if not 0 < top < math.inf:
         raise InvalidInputError(f"ceiling must be a positive finite number; got {show(ceiling)}.")
     if isinstance(family, str):
@@ -844,7 +861,7 @@ def local_epsilon_for(
     if central(top) <= target:
         return top
     lo, hi = 0.0, top
-    while hi - lo > EPSILON_RTOL * hi:
+    while hi - lo > resolution * hi:
         mid = 0.5 * (lo + hi)
         if central(mid) <= target:
             lo = mid

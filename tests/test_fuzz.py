@@ -1470,7 +1470,8 @@ TARGETS: list[Target] = [
       A("family", "choice", "'any'", choices=("any",),
         extra=(("a callable", "lambda e: md.randomized_response(3, e)", VALID),
                ("a number", "1.5", MUST))),
-      real("ceiling", "20.0", D(0.0, math.inf, True, True)), heavy=True),
+      real("ceiling", "20.0", D(0.0, math.inf, True, True)), real("rtol", "1e-6", OPEN01),
+      heavy=True),
     # ---- datasets
     T("categorical_pair", "md.categorical_pair",
       A("path", "name", "pair_csv()", skip=("unicode", "empty ''", "int 123", "None"),
