@@ -825,7 +825,7 @@ def local_epsilon_for(
         The largest ε₀ searched (nats).
     rtol : float
         Relative resolution of the bisection on ε₀ (each step is one
-        :func:`shuffle_epsilon`).
+        :func:`shuffle_epsilon`; it stops at the float spacing).
 
     Returns
     -------
@@ -863,6 +863,8 @@ def local_epsilon_for(
     lo, hi = 0.0, top
     while hi - lo > resolution * hi:
         mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):   # the float spacing: rtol below it is met
+            break
         if central(mid) <= target:
             lo = mid
         else:
