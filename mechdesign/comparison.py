@@ -165,7 +165,8 @@ def compare(
         :data:`SHUFFLE_DESIGN_STEPS` bisection steps whose design meets it (starting from
         the ε₀ any ε₀-LDP randomizer affords, so it never does worse), and a given
         mechanism stays at its own level. Two columns are added, ``local_epsilon`` and
-        ``central_epsilon``, and the rows are ranked by ``mse_blue`` (missing last).
+        ``central_epsilon``, and the rows are ranked by ``mse_blue`` (``mse`` where no
+        BLUE error is computed, missing last).
     """
     notion = check_notion(notion)
     p = as_distribution(prior, "prior")
@@ -376,7 +377,8 @@ def _shuffled_columns(table: pd.DataFrame, rows: list[dict], behind: tuple[int, 
         local.append(result.parameters.epsilon0)
         central.append(result.epsilon)
     table = table.assign(local_epsilon=local, central_epsilon=central)
-    table = table.sort_values("mse_blue", kind="stable", na_position="last")
+    error = table["mse_blue"].fillna(table["mse"])
+    table = table.iloc[np.argsort(error.fillna(np.inf).to_numpy(), kind="stable")]
     table = table.reset_index(drop=True)
     table.attrs.update(shuffle_users=users, shuffle_delta=delta)
     return table
