@@ -83,7 +83,7 @@ def curves(k: int = 40, eps0: float = 2.0) -> pd.DataFrame:
 
 def affordable(k: int = 40, central: float = 1.0) -> pd.DataFrame:
     rows = []
-    for name in list(implicit_protocols(k, 1.0)) + ["any eps0-LDP randomizer"]:
+    for name in [*implicit_protocols(k, 1.0), "any eps0-LDP randomizer"]:
         row: dict[str, object] = {"kernel": name}
         for n in USERS:
             if name.startswith("any"):

@@ -92,6 +92,7 @@ __all__ = [
     "DEDUP_DIGITS",
     "EPSILON_RTOL",
     "EXACT_MAX_WORK",
+    "LOCAL_EPSILON_RTOL",
     "MAX_USERS",
     "PLD_MAX_CELLS",
     "ROUNDS_MAX_PAIRS",
@@ -112,6 +113,9 @@ __all__ = [
 #: computation) left outside the summation window; it is added to δ, so every δ stays an
 #: upper bound.
 TAIL_MASS = 1e-18
+
+#: Default relative resolution of :func:`local_epsilon_for`'s bisection on ε₀.
+LOCAL_EPSILON_RTOL = 1e-6
 
 #: Significant digits to which two row pairs' ``(u, v, r)`` must agree to be reduced once.
 DEDUP_DIGITS = 12
@@ -756,7 +760,12 @@ def _composed(reduction: Reduction, n: int, rounds: int):
     one = pld.from_two_probability_mass_functions(
         log_lower, log_upper, pessimistic_estimate=True,
         value_discretization_interval=DISCRETIZATION)
-    return one.self_compose(rounds) if rounds > 1 else one
+    if rounds == 1:
+        return one
+    # dp_accounting bounds the convolution's tails through log-MGFs of large orders, where
+    # scipy's logsumexp overflows harmlessly (to +inf, which the bound discards).
+    with np.errstate(over="ignore"):
+        return one.self_compose(rounds)
 
 
 def _count_distributions(reduction: Reduction, n: int, stats):
@@ -804,7 +813,7 @@ def local_epsilon_for(
     *,
     rounds: int = 1,
     ceiling: float = 20.0,
-    rtol: float = 1e-6,
+    rtol: float = LOCAL_EPSILON_RTOL,
 ) -> float:
     """The largest local ε₀ whose shuffled guarantee meets ``(central_epsilon, delta)``
     for ``n`` users.

@@ -89,10 +89,10 @@ def test_extreme_levels_take_their_limits():
     red = clones_reduction(700.0)
     expected = math.log(red.u - delta) - math.log(red.v)
     assert md.shuffle_epsilon(700.0, 1000, delta).epsilon == pytest.approx(expected, abs=1e-6)
-    assert md.shuffle_epsilon(0.0, 1000, delta).epsilon == 0.0
+    assert md.shuffle_epsilon(0.0, 1000, delta).epsilon == 0.0  # exact: δ(0) = 0, returned as 0
     assert math.isinf(md.shuffle_epsilon(math.inf, 1000, delta).epsilon)
     assert math.isinf(md.shuffle_epsilon(np.eye(3), 1000, delta).epsilon)
-    assert md.shuffle_epsilon(np.full((3, 2), 0.5), 1000, delta).epsilon == 0.0
+    assert md.shuffle_epsilon(np.full((3, 2), 0.5), 1000, delta).epsilon == 0.0  # exact: no loss
     assert md.shuffle_delta(np.eye(3), 1000, 5.0).delta == pytest.approx(1.0)
 
 
@@ -181,7 +181,7 @@ def test_local_epsilon_meets_the_central_target_and_is_largest():
     generic = md.local_epsilon_for(1.0, 1e-6, 10**5)
     assert 0 < generic < md.local_epsilon_for(1.0, 1e-6, 10**5, family)
     assert md.shuffle_epsilon(generic, 10**5, 1e-6).epsilon <= 1.0
-    assert md.local_epsilon_for(1.0, 1e-6, 10**7, ceiling=5.0) == 5.0
+    assert md.local_epsilon_for(1.0, 1e-6, 10**7, ceiling=5.0) == 5.0  # exact: the ceiling
 
 
 def test_bad_arguments_are_refused_by_name():
