@@ -738,18 +738,20 @@ def _composed(reduction: Reduction, n: int, rounds: int):
         raise TooLargeError(
             f"rounds = {rounds} at a pair of pure level {reduction.level:.4g} need a loss grid "
             f"above ACCOUNTING_MAX_GRID = {ACCOUNTING_MAX_GRID:,} cells.")
-    upper, lower, left_out = _count_distributions(reduction, n, stats)
+    upper, lower, (upper_out, lower_out) = _count_distributions(reduction, n, stats)
     both = (upper > 0) & (lower > 0)
     with np.errstate(divide="ignore"):
         loss = np.log(upper[both]) - np.log(lower[both])
     cell = np.ceil(loss / DISCRETIZATION).astype(np.int64)
-    keys, inverse = np.unique(cell, return_inverse=True)
-    up = np.bincount(inverse, weights=upper[both])
-    low = np.bincount(inverse, weights=lower[both])
-    log_upper = {int(c): float(np.log(m)) for c, m in zip(keys, up, strict=True)}
-    log_lower = {int(c): float(np.log(m)) for c, m in zip(keys, low, strict=True)}
-    only_upper = float(upper[(upper > 0) & (lower == 0)].sum()) + left_out
-    only_lower = float(lower[(lower > 0) & (upper == 0)].sum()) + left_out
+    base = int(cell.min()) if cell.size else 0
+    up = np.bincount(cell - base, weights=upper[both])
+    low = np.bincount(cell - base, weights=lower[both])
+    used = np.nonzero((up > 0) | (low > 0))[0]
+    with np.errstate(divide="ignore"):
+        log_upper = {int(c) + base: float(np.log(up[c])) for c in used}
+        log_lower = {int(c) + base: float(np.log(low[c])) for c in used}
+    only_upper = float(upper[(upper > 0) & (lower == 0)].sum()) + upper_out
+    only_lower = float(lower[(lower > 0) & (upper == 0)].sum()) + lower_out
     if only_upper > 0:
         log_upper["upper only"] = math.log(only_upper)
     if only_lower > 0:
@@ -770,36 +772,52 @@ def _composed(reduction: Reduction, n: int, rounds: int):
 
 def _count_distributions(reduction: Reduction, n: int, stats):
     """The two count distributions of a reduction on the cells ``(a, s − a)`` of a window
-    (upper: the replaced user favours class 0), and the mass left outside."""
+    (upper: the replaced user favours class 0), and the mass of each left outside. The
+    window: ``C = s − 1`` within :func:`_binomial_window`, and ``a`` within Hoeffding's
+    ``√((s − 1) ln(2/τ)/2) + 1`` of ``(s − 1)/2``, so each split's tail is below
+    ``τ =`` :data:`TAIL_MASS`."""
+    from scipy.special import gammaln
+
     trials, rate = n - 1, min(1.0, 2 * reduction.r)
     law = stats.binom(trials, rate) if trials and rate else None
     if law is None:
-        lo, hi, left = 0, 0, 0.0
+        lo, hi = 0, 0
     else:
-        lo, hi, left = _binomial_window(law, trials)
-    sizes = np.arange(lo, hi + 2)
-    cells = int(((sizes + 1)).sum())
+        lo, hi, _ = _binomial_window(law, trials)
+    sizes = np.arange(lo + 1, hi + 2)                   # s = C + 1
+    reach = np.ceil(np.sqrt((sizes - 1) * math.log(2 / TAIL_MASS) / 2)) + 1
+    first = np.maximum(0, np.floor((sizes - 1) / 2 - reach)).astype(np.int64)
+    last = np.minimum(sizes, np.ceil((sizes - 1) / 2 + reach) + 1).astype(np.int64)
+    counts = last - first + 1
+    cells = int(counts.sum())
     if cells > PLD_MAX_CELLS:
         raise TooLargeError(
             f"composing rounds at n = {n} needs {cells:,} count cells, above PLD_MAX_CELLS = "
             f"{PLD_MAX_CELLS:,}.")
-    s = np.repeat(sizes, sizes + 1)
-    a = np.arange(cells) - np.repeat(np.cumsum(sizes + 1) - (sizes + 1), sizes + 1)
-    b = s - a
-
-    def clones(a_, b_):   # Pr(the others put a_ in class 0 and b_ in class 1)
-        total = a_ + b_
-        ok = (a_ >= 0) & (b_ >= 0) & (total <= trials)
-        c_mass = (np.where(total == 0, 1.0, 0.0) if law is None
-                  else law.pmf(np.where(ok, total, 0)))
-        split = stats.binom.pmf(np.where(ok, a_, 0), np.where(ok, total, 0), 0.5)
-        return np.where(ok, c_mass * split, 0.0)
-
-    to_a, to_b = clones(a - 1, b), clones(a, b - 1)
+    s = np.repeat(sizes, counts)
+    a = np.repeat(first, counts) + (np.arange(cells) - np.repeat(np.cumsum(counts) - counts,
+                                                                 counts))
+    # the others: C = s − 1 clones, Pr(C = s − 1) · C(s − 1, j)/2^{s − 1} with j = a − 1
+    # (the replaced user in class 0) or j = a (in class 1)
+    c_mass = np.ones(sizes.size) if law is None else law.pmf(sizes - 1)
+    t = (s - 1).astype(float)
+    inside = (a >= 0) & (a <= t)
+    j = np.where(inside, a, 0).astype(float)
+    log_half = gammaln(t + 1) - gammaln(j + 1) - gammaln(t - j + 1) - t * math.log(2)
+    at_a = np.where(inside, np.exp(log_half), 0.0) * np.repeat(c_mass, counts)  # j = a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # C(t, a − 1) = C(t, a) · a/(t − a + 1); at a = t + 1 it is C(t, t) = 1
+        at_before = np.where(inside & (a >= 1), at_a * a / (t - a + 1), 0.0)
+    top = a == t + 1
+    at_before = np.where(top, np.repeat(c_mass, counts) * np.exp(-t * math.log(2)), at_before)
     w = reduction.weight
-    upper = w * (reduction.u * to_a + reduction.v * to_b)
-    lower = w * (reduction.v * to_a + reduction.u * to_b)
-    return upper, lower, w * left
+    upper = w * (reduction.u * at_before + reduction.v * at_a)
+    lower = w * (reduction.v * at_before + reduction.u * at_a)
+    # What the window leaves out, each at its far side (upper's at infinite loss), with
+    # the rounding of numpy's pairwise summation added (about log2(cells) ulps).
+    slack = (math.log2(cells) + 2) * np.finfo(float).eps
+    return upper, lower, (max(0.0, w - float(upper.sum())) + slack,
+                          max(0.0, w - float(lower.sum())) + slack)
 
 
 # -- choosing the local ε --------------------------------------------------------------
