@@ -448,6 +448,15 @@ def test_wang_theorem_with_a_common_part_fails_the_brute_force():
     assert md.shuffle_delta(K, n, eps).delta >= truth - 1e-12
 
 
+@pytest.mark.parametrize(("k", "published"), [(10, 0.110), (100, 0.069)])
+def test_wang_krr_values_recomputed_are_not_claimed(k, published):
+    # Their formula at their k-RR parameters reproduces the published values; the library
+    # does not report them (the common-part step fails the brute force above).
+    mine = variation_ratio_epsilon(10**5, *krr_params(k, 4.0), 1e-6)
+    assert mine == pytest.approx(published, rel=1e-2)
+    assert md.shuffle_epsilon(md.randomized_response(k, 4.0), 10**5, 1e-6).epsilon > mine
+
+
 @pytest.mark.parametrize("k", [2, 10, 100])
 def test_krr_bound_is_the_formula_without_a_common_part(k):
     # k-RR's clone probability is 2/(e^ε0 + 1) (its own clones: min_x K/(P0 + P1) at the
