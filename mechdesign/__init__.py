@@ -47,6 +47,13 @@ if TYPE_CHECKING:
         disjoint_support_pair,
         rldp_amplification_bound,
     )
+    from mechdesign.channels import (
+        Capacity,
+        channel_capacity,
+        is_degraded,
+        maximal_alpha_leakage,
+        sibson_mutual_information,
+    )
     from mechdesign.comparison import compare, deployed_protocols, zipf_prior
     from mechdesign.cones import RatioCone, VertexSet
     from mechdesign.contraction import (
@@ -242,6 +249,7 @@ __all__ = [
     "ROBUST_LDP_MECHANISMS",
     "SQUARED_HELLINGER",
     "TOTAL_VARIATION",
+    "Capacity",
     "CategoricalPair",
     "Certificate",
     "ChiSquaredContraction",
@@ -296,6 +304,7 @@ __all__ = [
     "binary_mechanism",
     "block_uniform_channel",
     "categorical_pair",
+    "channel_capacity",
     "chi2_radius",
     "chi_squared_contraction",
     "chi_squared_divergence",
@@ -350,6 +359,7 @@ __all__ = [
     "independent_reporting",
     "information_density",
     "ir_distance_bound",
+    "is_degraded",
     "kairouz_dobrushin_bound",
     "kl_divergence",
     "ldp_level",
@@ -360,6 +370,7 @@ __all__ = [
     "max_cross_channel_gamma",
     "max_dobrushin",
     "max_zeros_per_column",
+    "maximal_alpha_leakage",
     "maximal_correlation",
     "maximal_leakage",
     "measure_task",
@@ -405,6 +416,7 @@ __all__ = [
     "shuffle_delta",
     "shuffle_epsilon",
     "shuffle_parameters",
+    "sibson_mutual_information",
     "squared_hellinger",
     "subset_selection",
     "sweep",
@@ -425,6 +437,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "amplification": (
         "RenyiAmplification", "block_uniform_channel", "circulant_singular_channel",
         "confusion_graph", "disjoint_support_pair", "rldp_amplification_bound",
+    ),
+    "channels": (
+        "Capacity", "channel_capacity", "is_degraded", "maximal_alpha_leakage",
+        "sibson_mutual_information",
     ),
     "comparison": ("compare", "deployed_protocols", "zipf_prior"),
     "cones": ("RatioCone", "VertexSet"),

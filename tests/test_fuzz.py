@@ -1456,6 +1456,14 @@ TARGETS: list[Target] = [
     T("privacy_loss_distribution", "md.privacy_loss_distribution", kernel(tie=""),
       real("discretization", "1e-4", POS_TOL)),
     T("tradeoff_curve", "md.tradeoff_curve", kernel(tie="")),
+    # ---- channels
+    T("channel_capacity", "md.channel_capacity", kernel("K", "K3", tie=""),
+      real("tol", "1e-9", POS_TOL), heavy=True),
+    T("sibson_mutual_information", "md.sibson_mutual_information", kernel("K", "K3"), prior(),
+      real("alpha", "2.0", ALPHA)),
+    T("maximal_alpha_leakage", "md.maximal_alpha_leakage", kernel("K", "K3", tie=""),
+      real("alpha", "2.0", D(1.0, math.inf)), heavy=True),
+    T("is_degraded", "md.is_degraded", kernel("K1", "K3"), kernel("K2", "K3"), heavy=True),
     # ---- shuffle
     *[T(name, f"md.{name}", kernel("K", "K3", tie="", force={"scalar 0.5": VALID,
                                                             "+inf": VALID}),
@@ -1642,6 +1650,7 @@ NOT_COVERED = {
     "ShuffleEpsilon": "a result record returned by shuffle_epsilon",
     "ShuffleParameters": "a result record returned by shuffle_parameters",
     "VertexSet": "a result record returned by RatioCone.vertices",
+    "Capacity": "a result record returned by channel_capacity",
     "CategoricalPair": "a result record of categorical_pair/empirical_pair; ball, n_samples, "
                        "p_hat, shape covered",
 }

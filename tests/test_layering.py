@@ -18,7 +18,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
     ("_tolerances", "_numerics", "_highs", "_evidence"),
-    ("kernel", "divergences", "leakage", "uncertainty", "robust", "estimation"),  # measures
+    ("kernel", "divergences", "leakage", "uncertainty", "robust", "estimation",
+     "channels"),  # measures
     ("cones", "notions"),  # problem descriptions
     ("design",),  # the design engine (a subpackage)
     ("contraction", "amplification", "envelope", "accounting", "sample_audit", "mechanisms",

@@ -1,0 +1,351 @@
+"""Channel measures beside leakage: Shannon capacity, Sibson's α-mutual information and
+its supremum over priors (maximal α-leakage), and Blackwell's degradation order.
+
+Rows are inputs; nats.
+
+**Capacity** (:func:`channel_capacity`). ``C(K) = max_P I(P, K)``, a concave maximisation
+over the simplex. The prior is found by a conic program (cvxpy; ``I = H(PK) − Σ_x P_x
+H(K_x)`` with ``entr``) and then polished by Blahut–Arimoto iterations (Blahut, IEEE
+T-IT 1972; Arimoto, ibid.), ``P_x ← P_x exp D(K_x ‖ PK) / Z``. Every prior certifies
+both sides: ``I(P, K) ≤ C(K) ≤ max_x D(K_x ‖ PK)`` — the upper bound is the Frank–Wolfe
+gap of the concave ``I`` (its gradient is ``D(K_x ‖ PK) − 1``), also Gallager's
+min-max bound. Iterations stop when the two are within ``tol``.
+
+**Sibson's α-mutual information** (Sibson 1969; Verdú, "α-mutual information", ITA 2015,
+eq. (11)):
+
+.. math::
+
+    I_\\alpha(P, K) = \\frac{\\alpha}{\\alpha - 1}
+        \\log \\sum_y \\Big(\\sum_x P_x K_{xy}^\\alpha\\Big)^{1/\\alpha},
+
+with the limits ``I_1 = I(P, K)`` (Shannon) and ``I_∞ = log Σ_y max_{x: P_x > 0}
+K_{xy}``. **Maximal α-leakage** (Liao, Kosut, Sankar & Calmon, "Tunable measures for
+information leakage and applications to privacy-utility tradeoffs", IEEE T-IT 2019,
+Thm. 2) is, for α ∈ (1, ∞), the Arimoto capacity of order α, which equals the Sibson
+capacity ``sup_P I_α(P, K)`` (Csiszár 1995); at α = ∞ it is maximal leakage
+``log Σ_y max_x K_{xy}``. Here α = 1 is read as the supremum over priors too, the
+Shannon capacity (at a fixed prior their α = 1 is the mutual information). For α > 1 the
+sum ``g(P) = Σ_y (Σ_x P_x K_{xy}^α)^{1/α}`` is concave in ``P`` (a conic program), and the
+minimax bound ``C_α ≤ max_x D_α(K_x ‖ Q)`` (any ``Q``; Csiszár 1995) certifies the
+conic program's answer.
+
+**Degradation** (:func:`is_degraded`). ``K₂`` is a degraded version of ``K₁`` (Blackwell:
+``K₁`` is more informative for every decision problem) iff ``K₁ R = K₂`` for a stochastic
+``R``. The LP ``min ‖K₁ R − K₂‖₁`` over stochastic ``R`` (HiGHS) is always feasible; its
+optimum is 0 exactly when ``K₂`` is degraded, and a positive optimum is the refusal's
+certificate (LP duality: a dual vector separating ``K₂`` from ``{K₁ R}``).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._highs import solve_linear_program
+from mechdesign._numerics import as_distribution, check_alpha, check_real, show
+from mechdesign.errors import InvalidInputError, SolverError
+from mechdesign.kernel import Mechanism, as_matrix
+
+__all__ = [
+    "CAPACITY_MAX_ITERATIONS",
+    "CAPACITY_TOL",
+    "CONIC_MAX_ALPHA",
+    "DEGRADATION_ATOL",
+    "PRIOR_FLOOR",
+    "Capacity",
+    "channel_capacity",
+    "is_degraded",
+    "maximal_alpha_leakage",
+    "sibson_mutual_information",
+]
+
+#: Default certified gap of :func:`channel_capacity` (nats).
+CAPACITY_TOL = 1e-9
+
+#: Most Blahut–Arimoto iterations after the conic program.
+CAPACITY_MAX_ITERATIONS = 200_000
+
+#: Mass given to every input before Blahut–Arimoto, which cannot revive an input at 0.
+PRIOR_FLOOR = 1e-12
+
+#: Largest α at which :func:`maximal_alpha_leakage` starts from a conic program (cvxpy
+#: writes x^{1/α} with second-order cones, more of them as α grows); above it the
+#: polishing starts from the uniform prior.
+CONIC_MAX_ALPHA = 1e4
+
+#: :func:`is_degraded` accepts ``R`` when the least ``max |K₁R − K₂|`` is at most this.
+DEGRADATION_ATOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The Shannon capacity of a channel; ``float()`` is :attr:`value`.
+
+    Attributes
+    ----------
+    value : float
+        ``I(prior, K)``: the capacity within :attr:`gap` (a certified lower bound).
+    prior : ndarray, shape=(N,)
+        The input distribution attaining :attr:`value`.
+    lower, upper : float
+        ``I(prior, K) ≤ C(K) ≤ max_x D(K_x ‖ prior K)``.
+    iterations : int
+        Blahut–Arimoto iterations after the conic program.
+    """
+
+    value: float
+    prior: NDArray[np.float64]
+    lower: float
+    upper: float
+    iterations: int
+
+    @property
+    def gap(self) -> float:
+        return self.upper - self.lower
+
+    def __float__(self) -> float:
+        return self.value
+
+
+def _divergences(k: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``D(K_x ‖ q)`` for every row (0 log 0 = 0; ``q > 0`` wherever a row is)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(k > 0, k * (np.log(k) - np.log(q)), 0.0)
+    return terms.sum(axis=1)
+
+
+def _mutual_information(k: NDArray[np.float64], p: NDArray[np.float64]) -> float:
+    q = p @ k
+    return float(p @ _divergences(k, np.where(q > 0, q, 1.0)))
+
+
+def channel_capacity(K: Mechanism | ArrayLike, *, tol: float = CAPACITY_TOL) -> Capacity:
+    """The Shannon capacity ``max_P I(P, K)`` (nats), certified to ``tol`` (module
+    docstring: a conic program, then Blahut–Arimoto, with ``I(P, K) ≤ C ≤ max_x
+    D(K_x ‖ PK)`` at the prior returned).
+
+    Raises
+    ------
+    SolverError
+        The bounds are still more than ``tol`` apart after
+        :data:`CAPACITY_MAX_ITERATIONS` iterations.
+    """
+    k = as_matrix(K, "K")
+    tolerance = check_real(tol, "tol", low=0.0, low_open=True, high_open=True)
+    n = k.shape[0]
+    k = k[:, k.max(axis=0) > 0]
+    p = _conic_capacity_prior(k)
+    for iteration in range(CAPACITY_MAX_ITERATIONS + 1):
+        q = p @ k
+        d = _divergences(k, q)
+        lower, upper = float(p @ d), float(d.max())
+        if upper - lower <= tolerance:
+            return Capacity(lower, p, lower, upper, iteration)
+        # Blahut–Arimoto: P_x ∝ P_x exp D(K_x ‖ PK) (shifted by max for overflow)
+        w = p * np.exp(d - d.max())
+        p = w / w.sum()
+    raise SolverError(
+        f"channel_capacity did not certify the capacity within tol = {show(tolerance)} after "
+        f"{CAPACITY_MAX_ITERATIONS} Blahut-Arimoto iterations (bounds {lower!r} and "
+        f"{upper!r}) for a channel with {n} inputs.", status="iteration_limit")
+
+
+def _conic_capacity_prior(k: NDArray[np.float64]) -> NDArray[np.float64]:
+    """A near-optimal prior from cvxpy (entropy form); the uniform prior if the solver
+    fails (Blahut–Arimoto then starts from there)."""
+    import cvxpy as cp
+
+    n = k.shape[0]
+    uniform = np.full(n, 1.0 / n)
+    if n == 1:
+        return uniform
+    with np.errstate(divide="ignore", invalid="ignore"):
+        row_entropy = -np.where(k > 0, k * np.log(k), 0.0).sum(axis=1)
+    p = cp.Variable(n, nonneg=True)
+    problem = cp.Problem(cp.Maximize(cp.sum(cp.entr(k.T @ p)) - row_entropy @ p),
+                         [cp.sum(p) == 1])
+    try:
+        problem.solve(solver=cp.CLARABEL)
+    except cp.error.SolverError:
+        return uniform
+    if p.value is None:
+        return uniform
+    value = np.clip(np.asarray(p.value, dtype=float), 0.0, None)
+    # Blahut–Arimoto cannot revive an input at exactly 0: keep every input alive.
+    value = value + PRIOR_FLOOR * uniform
+    return value / value.sum()
+
+
+def sibson_mutual_information(K: Mechanism | ArrayLike, prior: ArrayLike,
+                              alpha: float) -> float:
+    """Sibson's ``I_α(P, K)`` in nats (module docstring), α ∈ (0, ∞]; α = 1 is the
+    mutual information and α = ∞ ``log Σ_y max_{x: P_x > 0} K_{xy}``. Computed in logs
+    (``K^α`` underflows for large α)."""
+    k = as_matrix(K, "K")
+    p = as_distribution(prior, "prior")
+    a = check_alpha(alpha)
+    if p.shape[0] != k.shape[0]:
+        raise InvalidInputError(
+            f"prior has {p.shape[0]} entries; K has {k.shape[0]} inputs.")
+    used = p > 0
+    k, p = k[used], p[used]
+    if a == 1:
+        return max(0.0, _mutual_information(k, p))
+    if math.isinf(a):
+        return max(0.0, float(np.log(k.max(axis=0)[k.max(axis=0) > 0].sum())))
+    return max(0.0, _sibson(k, p, a))
+
+
+def _sibson(k: NDArray[np.float64], p: NDArray[np.float64], a: float) -> float:
+    """``I_α`` in logs, each output scaled by its largest entry ``c_y`` so that no power
+    of ``K`` overflows or underflows: ``(Σ_x P_x K^α)^{1/α} = c_y (Σ_x P_x
+    (K/c_y)^α)^{1/α}``."""
+    return a / (a - 1) * float(_log_sum_of_norms(k, p, a)[0])
+
+
+def _log_sum_of_norms(k, p, a):
+    """``log Σ_y (Σ_x P_x K_xy^α)^{1/α}`` and the per-output logs, stably (``K`` with no
+    all-zero column)."""
+    from scipy.special import logsumexp
+
+    with np.errstate(divide="ignore"):
+        log_k, log_p = np.log(k), np.log(p)
+    log_c = log_k.max(axis=0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        shifted = np.where(np.isfinite(log_k), a * (log_k - log_c), -np.inf)
+    per_output = log_c + logsumexp(shifted + log_p[:, None], axis=0) / a
+    return logsumexp(per_output), per_output
+
+
+def maximal_alpha_leakage(K: Mechanism | ArrayLike, alpha: float) -> float:
+    """Maximal α-leakage (Liao et al. 2019; module docstring): ``sup_P I_α(P, K)``, α ∈
+    [1, ∞]. α = 1 is the Shannon capacity (:func:`channel_capacity`), α = ∞ maximal
+    leakage; in between a conic program, polished and certified to :data:`CAPACITY_TOL`
+    by Sibson's minimax bound (:func:`_sibson_capacity`). The value returned is the
+    certified lower end, at a prior.
+
+    Raises
+    ------
+    InvalidInputError
+        α < 1 (the measure is defined for α ≥ 1).
+    SolverError
+        The bounds are still more than :data:`CAPACITY_TOL` apart after
+        :data:`CAPACITY_MAX_ITERATIONS` polishing steps.
+    """
+    k = as_matrix(K, "K")
+    a = check_alpha(alpha)
+    if a < 1:
+        raise InvalidInputError(
+            f"alpha must be >= 1 for maximal alpha-leakage (Liao et al. define it on "
+            f"[1, inf]); got {show(alpha)}. For a fixed prior use sibson_mutual_information.")
+    k = k[:, k.max(axis=0) > 0]
+    if a == 1:
+        return channel_capacity(k).value
+    if math.isinf(a):
+        return max(0.0, float(np.log(k.max(axis=0).sum())))
+    return _sibson_capacity(k, a)
+
+
+def _sibson_capacity(k: NDArray[np.float64], a: float) -> float:
+    """``max_P I_α(P, K)`` for 1 < α < ∞, certified: every prior ``P`` gives
+    ``I_α(P, K) ≤ C_α ≤ max_x D_α(K_x ‖ Q_P)`` with Sibson's ``Q_P ∝ (Σ_x P_x
+    K_{xy}^α)^{1/α}`` (the minimax identity ``C_α = min_Q max_x D_α(K_x ‖ Q)``, Csiszár,
+    IEEE T-IT 1995). The conic program's prior (up to α = :data:`CONIC_MAX_ALPHA`; the
+    uniform prior above) is polished by ``P_x ∝ P_x exp D_α(K_x ‖ Q_P)`` (Blahut–Arimoto
+    at α = 1) until the bounds meet."""
+    from scipy.special import logsumexp
+
+    n = k.shape[0]
+    if n == 1:
+        return 0.0
+    with np.errstate(divide="ignore"):
+        log_k = np.log(k)
+    p = _conic_sibson_prior(k, a) if a <= CONIC_MAX_ALPHA else np.full(n, 1.0 / n)
+    lower = upper = math.nan
+    for _ in range(CAPACITY_MAX_ITERATIONS):
+        total, per_output = _log_sum_of_norms(k, p, a)
+        lower = a / (a - 1) * float(total)
+        log_q = per_output - total
+        # D_α(K_x ‖ Q) = 1/(α − 1) log Σ_y K^α Q^{1−α} = α/(α − 1) m_x + L_x/(α − 1),
+        # m_x = max_y log(K/Q), L_x = log Σ_y Q (K/Q)^α e^{−α m_x}: nothing overflows.
+        ratio = log_k - log_q[None, :]
+        top = ratio.max(axis=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            shifted = np.where(np.isfinite(ratio), a * (ratio - top[:, None]), -np.inf)
+        renyi = a / (a - 1) * top + logsumexp(shifted + log_q[None, :], axis=1) / (a - 1)
+        upper = float(renyi.max())
+        if upper - lower <= CAPACITY_TOL:
+            return max(0.0, lower)
+        w = p * np.exp(renyi - renyi.max())
+        p = w / w.sum()
+    raise SolverError(
+        f"maximal_alpha_leakage did not certify the value within {CAPACITY_TOL} after "
+        f"{CAPACITY_MAX_ITERATIONS} iterations (alpha = {a}; bounds {lower!r}, {upper!r}).",
+        status="iteration_limit")
+
+
+def _conic_sibson_prior(k: NDArray[np.float64], a: float) -> NDArray[np.float64]:
+    """A near-optimal prior for Sibson's capacity from cvxpy: ``g(P) = Σ_y c_y (Σ_x P_x
+    (K_xy/c_y)^α)^{1/α}`` with ``c_y = max_x K_xy`` (no underflow), concave for α > 1;
+    the uniform prior if the solver fails. Every input keeps :data:`PRIOR_FLOOR`."""
+    import cvxpy as cp
+
+    n = k.shape[0]
+    uniform = np.full(n, 1.0 / n)
+    scale = k.max(axis=0)
+    powered = (k / scale) ** a
+    p = cp.Variable(n, nonneg=True)
+    with warnings.catch_warnings():
+        # cvxpy (≥ 1.6) notes that it writes x^{1/α} with second-order cones; the
+        # polishing below certifies the answer whatever the cones.
+        warnings.simplefilter("ignore", UserWarning)
+        problem = cp.Problem(cp.Maximize(scale @ cp.power(powered.T @ p, 1 / a)),
+                             [cp.sum(p) == 1])
+        try:
+            problem.solve(solver=cp.CLARABEL)
+        except cp.error.SolverError:
+            return uniform
+    if p.value is None:
+        return uniform
+    value = np.clip(np.asarray(p.value, dtype=float), 0.0, None) + PRIOR_FLOOR * uniform
+    return value / value.sum()
+
+
+def is_degraded(K1: Mechanism | ArrayLike, K2: Mechanism | ArrayLike
+                ) -> NDArray[np.float64] | None:
+    """A stochastic ``R`` (``M₁ × M₂``) with ``K₁ R = K₂`` — ``K₂`` is a post-processing
+    of ``K₁`` (Blackwell's order) — or ``None`` (module docstring: the LP ``min ‖K₁R −
+    K₂‖₁``; ``R`` is accepted when every entry of ``K₁R − K₂`` is within
+    :data:`DEGRADATION_ATOL`, after its rows are renormalised)."""
+    k1, k2 = as_matrix(K1, "K1"), as_matrix(K2, "K2")
+    if k1.shape[0] != k2.shape[0]:
+        raise InvalidInputError(
+            f"K1 and K2 must have the same inputs (rows); got {k1.shape[0]} and {k2.shape[0]}.")
+    n, m1 = k1.shape
+    m2 = k2.shape[1]
+    # variables: R (m1·m2, row-major), then s⁺ and s⁻ (n·m2 each)
+    cells = m1 * m2
+    slack = n * m2
+    rows_match = sp.kron(sp.csr_array(k1), sp.identity(m2, format="csr"))   # (K1 R)_{xy}
+    eye = sp.identity(slack, format="csr")
+    match = sp.hstack([rows_match, -eye, eye])
+    stochastic = sp.hstack([sp.kron(sp.identity(m1, format="csr"),
+                                    sp.csr_array(np.ones((1, m2)))),
+                            sp.csr_array((m1, 2 * slack))])
+    matrix = sp.vstack([match, stochastic]).tocsc()
+    target = np.concatenate([k2.ravel(), np.ones(m1)])
+    cost = np.concatenate([np.zeros(cells), np.ones(2 * slack)])
+    solution = solve_linear_program(cost, matrix, target, target, sense="minimize",
+                                    known_feasible=True)
+    r = np.clip(solution.x[:cells].reshape(m1, m2), 0.0, None)
+    totals = r.sum(axis=1, keepdims=True)
+    r = np.where(totals > 0, r / np.where(totals > 0, totals, 1.0), 1.0 / m2)
+    if np.abs(k1 @ r - k2).max() <= DEGRADATION_ATOL:
+        return r
+    return None
