@@ -53,10 +53,14 @@ from mechdesign.errors import InvalidInputError, SolverError
 from mechdesign.kernel import Mechanism, as_matrix
 
 __all__ = [
+    "ALPHA_LEAKAGE_MAX_ITERATIONS",
+    "ALPHA_LEAKAGE_TOL",
     "CAPACITY_MAX_ITERATIONS",
     "CAPACITY_TOL",
     "CONIC_MAX_ALPHA",
+    "CONIC_MIN_BETA",
     "DEGRADATION_ATOL",
+    "NEAR_ONE",
     "PRIOR_FLOOR",
     "Capacity",
     "channel_capacity",
@@ -73,6 +77,20 @@ CAPACITY_MAX_ITERATIONS = 200_000
 
 #: Mass given to every input before Blahut–Arimoto, which cannot revive an input at 0.
 PRIOR_FLOOR = 1e-12
+
+#: :func:`sibson_mutual_information` expands around α = 1 within this distance of it.
+NEAR_ONE = 0.5
+
+#: Certified gap of :func:`maximal_alpha_leakage` for 1 < α < ∞ (nats): its polishing
+#: converges more slowly than Blahut–Arimoto on nearly equal rows.
+ALPHA_LEAKAGE_TOL = 1e-8
+
+#: Most polishing steps of :func:`maximal_alpha_leakage`.
+ALPHA_LEAKAGE_MAX_ITERATIONS = 20_000
+
+#: Below α = 1 + this, :func:`maximal_alpha_leakage` starts from the Shannon capacity's
+#: prior (the Sibson capacity is continuous in α; cvxpy's x^{1/α} is then ill-conditioned).
+CONIC_MIN_BETA = 1e-3
 
 #: Largest α at which :func:`maximal_alpha_leakage` starts from a conic program (cvxpy
 #: writes x^{1/α} with second-order cones, more of them as α grows); above it the
@@ -203,10 +221,24 @@ def sibson_mutual_information(K: Mechanism | ArrayLike, prior: ArrayLike,
 
 
 def _sibson(k: NDArray[np.float64], p: NDArray[np.float64], a: float) -> float:
-    """``I_α`` in logs, each output scaled by its largest entry ``c_y`` so that no power
-    of ``K`` overflows or underflows: ``(Σ_x P_x K^α)^{1/α} = c_y (Σ_x P_x
-    (K/c_y)^α)^{1/α}``."""
-    return a / (a - 1) * float(_log_sum_of_norms(k, p, a)[0])
+    """``I_α`` in logs. Near α = 1 (``|α − 1| ≤`` :data:`NEAR_ONE`) the sum is written
+    around its value at α = 1, ``Σ_y (Σ_x P_x K^α)^{1/α} = E_q exp g_y`` with ``q = PK``,
+    the posterior ``w_{x|y}``, and ``g_y = (log E_w K^{α−1} − (α − 1) log q_y)/α``, and
+    both logs are taken with ``log1p``/``expm1``: the ``O(α − 1)`` quantity is computed
+    directly instead of as a difference of numbers near 1. Elsewhere each output is
+    scaled by its largest entry (:func:`_log_sum_of_norms`)."""
+    beta = a - 1
+    if abs(beta) > NEAR_ONE:
+        return a / beta * float(_log_sum_of_norms(k, p, a)[0])
+    q = p @ k
+    used = q > 0
+    k, q = k[:, used], q[used]
+    w = p[:, None] * k / q                       # posterior P(x | y), columns sum to 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tilt = np.where(w > 0, np.expm1(beta * np.log(k)), 0.0)   # K^β − 1 where w > 0
+    log_moment = np.log1p((w * tilt).sum(axis=0))                  # log E_w K^β
+    g = (log_moment - beta * np.log(q)) / a
+    return a / beta * float(np.log1p(q @ np.expm1(g)))
 
 
 def _log_sum_of_norms(k, p, a):
@@ -226,17 +258,17 @@ def _log_sum_of_norms(k, p, a):
 def maximal_alpha_leakage(K: Mechanism | ArrayLike, alpha: float) -> float:
     """Maximal α-leakage (Liao et al. 2019; module docstring): ``sup_P I_α(P, K)``, α ∈
     [1, ∞]. α = 1 is the Shannon capacity (:func:`channel_capacity`), α = ∞ maximal
-    leakage; in between a conic program, polished and certified to :data:`CAPACITY_TOL`
-    by Sibson's minimax bound (:func:`_sibson_capacity`). The value returned is the
-    certified lower end, at a prior.
+    leakage; in between a conic program, polished and certified to
+    :data:`ALPHA_LEAKAGE_TOL` by Sibson's minimax bound (:func:`_sibson_capacity`). The
+    value returned is the certified lower end, at a prior.
 
     Raises
     ------
     InvalidInputError
         α < 1 (the measure is defined for α ≥ 1).
     SolverError
-        The bounds are still more than :data:`CAPACITY_TOL` apart after
-        :data:`CAPACITY_MAX_ITERATIONS` polishing steps.
+        The bounds are still more than :data:`ALPHA_LEAKAGE_TOL` apart after
+        :data:`ALPHA_LEAKAGE_MAX_ITERATIONS` polishing steps.
     """
     k = as_matrix(K, "K")
     a = check_alpha(alpha)
@@ -256,38 +288,54 @@ def _sibson_capacity(k: NDArray[np.float64], a: float) -> float:
     """``max_P I_α(P, K)`` for 1 < α < ∞, certified: every prior ``P`` gives
     ``I_α(P, K) ≤ C_α ≤ max_x D_α(K_x ‖ Q_P)`` with Sibson's ``Q_P ∝ (Σ_x P_x
     K_{xy}^α)^{1/α}`` (the minimax identity ``C_α = min_Q max_x D_α(K_x ‖ Q)``, Csiszár,
-    IEEE T-IT 1995). The conic program's prior (up to α = :data:`CONIC_MAX_ALPHA`; the
-    uniform prior above) is polished by ``P_x ∝ P_x exp D_α(K_x ‖ Q_P)`` (Blahut–Arimoto
+    IEEE T-IT 1995). The conic program's prior (the Shannon capacity's below α = 1 +
+    :data:`CONIC_MIN_BETA`, the uniform prior above :data:`CONIC_MAX_ALPHA`) is polished by ``P_x ∝ P_x exp D_α(K_x ‖ Q_P)`` (Blahut–Arimoto
     at α = 1) until the bounds meet."""
-    from scipy.special import logsumexp
-
     n = k.shape[0]
     if n == 1:
         return 0.0
-    with np.errstate(divide="ignore"):
-        log_k = np.log(k)
-    p = _conic_sibson_prior(k, a) if a <= CONIC_MAX_ALPHA else np.full(n, 1.0 / n)
+    if a - 1 <= CONIC_MIN_BETA:       # x^{1/α} near x: start from the capacity's prior
+        p = channel_capacity(k).prior
+    elif a <= CONIC_MAX_ALPHA:
+        p = _conic_sibson_prior(k, a)
+    else:
+        p = np.full(n, 1.0 / n)
     lower = upper = math.nan
-    for _ in range(CAPACITY_MAX_ITERATIONS):
+    for _ in range(ALPHA_LEAKAGE_MAX_ITERATIONS):
         total, per_output = _log_sum_of_norms(k, p, a)
-        lower = a / (a - 1) * float(total)
-        log_q = per_output - total
-        # D_α(K_x ‖ Q) = 1/(α − 1) log Σ_y K^α Q^{1−α} = α/(α − 1) m_x + L_x/(α − 1),
-        # m_x = max_y log(K/Q), L_x = log Σ_y Q (K/Q)^α e^{−α m_x}: nothing overflows.
-        ratio = log_k - log_q[None, :]
-        top = ratio.max(axis=1)
-        with np.errstate(over="ignore", invalid="ignore"):
-            shifted = np.where(np.isfinite(ratio), a * (ratio - top[:, None]), -np.inf)
-        renyi = a / (a - 1) * top + logsumexp(shifted + log_q[None, :], axis=1) / (a - 1)
+        log_q = per_output - total                     # Sibson's Q_P, normalised
+        lower = _sibson(k, p, a)
+        renyi = _renyi_rows(k, log_q, a)
         upper = float(renyi.max())
-        if upper - lower <= CAPACITY_TOL:
+        if upper - lower <= ALPHA_LEAKAGE_TOL:
             return max(0.0, lower)
         w = p * np.exp(renyi - renyi.max())
         p = w / w.sum()
     raise SolverError(
-        f"maximal_alpha_leakage did not certify the value within {CAPACITY_TOL} after "
-        f"{CAPACITY_MAX_ITERATIONS} iterations (alpha = {a}; bounds {lower!r}, {upper!r}).",
+        f"maximal_alpha_leakage did not certify the value within {ALPHA_LEAKAGE_TOL} after "
+        f"{ALPHA_LEAKAGE_MAX_ITERATIONS} iterations (alpha = {a}; bounds {lower!r}, "
+        f"{upper!r}).",
         status="iteration_limit")
+
+
+def _renyi_rows(k: NDArray[np.float64], log_q: NDArray[np.float64],
+                a: float) -> NDArray[np.float64]:
+    """``D_α(K_x ‖ Q)`` for every row, without overflow: near α = 1 as ``log1p(Σ_y K
+    expm1(β log(K/Q)))/β`` (``β = α − 1``), elsewhere as ``α/(α − 1) m_x + L_x/(α −
+    1)`` with ``m_x = max_y log(K/Q)`` and ``L_x = log Σ_y Q (K/Q)^α e^{−α m_x}``."""
+    from scipy.special import logsumexp
+
+    beta = a - 1
+    with np.errstate(divide="ignore"):
+        ratio = np.log(k) - log_q[None, :]
+    if abs(beta) <= NEAR_ONE:
+        with np.errstate(invalid="ignore"):
+            tilt = np.where(k > 0, np.expm1(beta * ratio), 0.0)
+        return np.log1p((k * tilt).sum(axis=1)) / beta
+    top = ratio.max(axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        shifted = np.where(np.isfinite(ratio), a * (ratio - top[:, None]), -np.inf)
+    return a / beta * top + logsumexp(shifted + log_q[None, :], axis=1) / beta
 
 
 def _conic_sibson_prior(k: NDArray[np.float64], a: float) -> NDArray[np.float64]:
