@@ -289,8 +289,9 @@ def _sibson_capacity(k: NDArray[np.float64], a: float) -> float:
     ``I_α(P, K) ≤ C_α ≤ max_x D_α(K_x ‖ Q_P)`` with Sibson's ``Q_P ∝ (Σ_x P_x
     K_{xy}^α)^{1/α}`` (the minimax identity ``C_α = min_Q max_x D_α(K_x ‖ Q)``, Csiszár,
     IEEE T-IT 1995). The conic program's prior (the Shannon capacity's below α = 1 +
-    :data:`CONIC_MIN_BETA`, the uniform prior above :data:`CONIC_MAX_ALPHA`) is polished by ``P_x ∝ P_x exp D_α(K_x ‖ Q_P)`` (Blahut–Arimoto
-    at α = 1) until the bounds meet."""
+    :data:`CONIC_MIN_BETA`, the uniform prior above :data:`CONIC_MAX_ALPHA`) is polished
+    by ``P_x ∝ P_x exp D_α(K_x ‖ Q_P)`` (Blahut–Arimoto at α = 1) until the bounds
+    meet."""
     n = k.shape[0]
     if n == 1:
         return 0.0

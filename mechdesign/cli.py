@@ -192,8 +192,20 @@ def _format_report(title: str, report: dict[str, Any]) -> str:
             f"mutual information  I(X;Y)  [prior {'uniform' if uniform else 'given'}]",
             report["mutual_information"],
         ),
+        (
+            f"channel capacity  max_P I(X;Y)  (certified within "
+            f"{report['channel_capacity']['upper'] - report['channel_capacity']['lower']:.1g})",
+            report["channel_capacity"]["value"],
+        ),
+        (
+            f"Sibson I_α  (α = {report['sibson_mutual_information']['alpha']:g})",
+            report["sibson_mutual_information"]["value"],
+        ),
         ("PML level  max_y ℓ(X→y)", report["pml_level"]),
     ]
+    if report["maximal_alpha_leakage"]["value"] is not None:
+        rows.append((f"maximal α-leakage  (α = {report['maximal_alpha_leakage']['alpha']:g})",
+                     report["maximal_alpha_leakage"]["value"]))
     for entry in report["pml_capacity"]:
         rows.append((f"(ε,c)-PML level  C(K, Q_X(c)), c = {entry['c']:g}", entry["pml_capacity"]))
         verdict = "holds" if entry["dobrushin_within_bound"] else "VIOLATED"

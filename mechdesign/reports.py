@@ -21,6 +21,11 @@ from mechdesign._numerics import (
 from mechdesign._tolerances import (
     AUDIT_ATOL,
 )
+from mechdesign.channels import (
+    channel_capacity,
+    maximal_alpha_leakage,
+    sibson_mutual_information,
+)
 from mechdesign.cones import (
     MAX_VERTICES,
 )
@@ -236,10 +241,14 @@ def measure_report(
     """Every foundation measure of ``kernel``, as a JSON-ready dict (nats).
 
     For each ``c`` the report holds the (ε,c)-PML level ``ε_c = C(K, Q_X(c))`` and the
-    check of Theorem 1 of the Dobrushin paper, ``η_TV(K) ≤ Ξ(ε_c, c)``.
+    check of Theorem 1 of the Dobrushin paper, ``η_TV(K) ≤ Ξ(ε_c, c)``. Beside them: the
+    Shannon capacity with its certified bracket and prior, and Sibson's α-mutual
+    information at the prior and maximal α-leakage at ``alpha`` (``None`` for α < 1,
+    where maximal α-leakage is not defined).
     """
     n = kernel.n_inputs
     eta = dobrushin_coefficient(kernel)
+    capacity = channel_capacity(kernel)
     capacities = []
     for c in c_values:
         eps_c = pml_capacity(kernel, c)
@@ -261,6 +270,13 @@ def measure_report(
         "dobrushin_coefficient": eta,
         "renyi_ldp_level": {"alpha": alpha, "value": renyi_ldp_level(kernel, alpha)},
         "mutual_information": mutual_information(kernel, prior),
+        "channel_capacity": {"value": capacity.value, "lower": capacity.lower,
+                             "upper": capacity.upper, "prior": capacity.prior.tolist()},
+        "sibson_mutual_information": {
+            "alpha": alpha, "value": sibson_mutual_information(kernel, prior, alpha)},
+        "maximal_alpha_leakage": {
+            "alpha": alpha,
+            "value": maximal_alpha_leakage(kernel, alpha) if alpha >= 1 else None},
         "pml_level": pml_level(kernel, prior),
         "pointwise_leakage": pointwise_leakage(kernel, prior).tolist(),
         "pml_capacity": capacities,

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import mechdesign as md
 
 
-def channels(draw_n=st.integers(2, 5), draw_m=st.integers(2, 6)):
-    return st.tuples(draw_n, draw_m, st.integers(0, 2**32 - 1)).map(
+def channels():
+    return st.tuples(st.integers(2, 5), st.integers(2, 6), st.integers(0, 2**32 - 1)).map(
         lambda t: np.random.default_rng(t[2]).dirichlet(np.full(t[1], 0.7), size=t[0]))
 
 
@@ -33,7 +33,8 @@ def mutual_information(k, p):
 def test_capacity_is_bracketed_and_bounds_every_prior(k):
     c = md.channel_capacity(k)
     assert c.lower <= c.upper <= c.lower + 1e-9
-    assert c.prior.sum() == pytest.approx(1.0) and (c.prior >= 0).all()
+    assert c.prior.sum() == pytest.approx(1.0)
+    assert (c.prior >= 0).all()
     assert mutual_information(k, c.prior) == pytest.approx(c.value, abs=1e-12)
     rng = np.random.default_rng(0)
     for prior in rng.dirichlet(np.ones(k.shape[0]), size=100):
@@ -67,7 +68,8 @@ def test_degradation_witness_and_refusal():
     r = rng.dirichlet(np.ones(5), size=4)
     found = md.is_degraded(k1, k1 @ r)
     assert found is not None
-    assert np.allclose(k1 @ found, k1 @ r, atol=1e-9) and np.allclose(found.sum(axis=1), 1)
+    assert np.allclose(k1 @ found, k1 @ r, atol=1e-9)
+    assert np.allclose(found.sum(axis=1), 1)
     # post-processing never raises the LDP level: 1-LDP k-RR cannot give a 2-LDP one
     strong, weak = md.randomized_response(4, 2.0), md.randomized_response(4, 1.0)
     assert md.is_degraded(weak, strong) is None

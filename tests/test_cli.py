@@ -52,10 +52,20 @@ def test_audit_json(kernel_csv, capsys):
         "dobrushin_coefficient",
         "renyi_ldp_level",
         "mutual_information",
+        "channel_capacity",
+        "sibson_mutual_information",
+        "maximal_alpha_leakage",
         "pml_level",
         "pointwise_leakage",
         "pml_capacity",
     }
+    capacity = report["channel_capacity"]
+    assert capacity["lower"] <= capacity["upper"] <= capacity["lower"] + 1e-9
+    assert report["mutual_information"] <= capacity["upper"]
+    assert sum(capacity["prior"]) == pytest.approx(1.0)
+    # I ≤ C ≤ maximal 2-leakage ≤ maximal leakage
+    assert capacity["value"] <= report["maximal_alpha_leakage"]["value"] + 1e-8
+    assert report["maximal_alpha_leakage"]["value"] <= report["maximal_leakage"] + 1e-9
 
 
 def test_audit_table_with_prior_file(kernel_csv, tmp_path, capsys):
