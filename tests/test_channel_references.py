@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
@@ -76,13 +76,16 @@ def blahut_arimoto(K: np.ndarray, tol: float = 1e-12, max_iter: int = 50_000):
     n, m = K.shape
     p = np.full(n, 1.0 / n)
     lower, upper = 0.0, math.inf
-    for _ in range(max_iter):
+    for it in range(max_iter):
         q = p @ K
         d = _divergences_to_output(K, q)
         live = p > 0
         lower = max(lower, float(p[live] @ d[live]))  # = I(p)
-        for eta in (0.0, 1e-15, 1e-12, 1e-9, 1e-6):
-            upper = min(upper, float(_divergences_to_output(K, (1 - eta) * q + eta / m).max()))
+        upper = min(upper, float(d.max()))
+        if upper - lower >= tol and (it % 100 == 0 or it == max_iter - 1):
+            for eta in (1e-15, 1e-12, 1e-9, 1e-6):
+                r = (1 - eta) * q + eta / m
+                upper = min(upper, float(_divergences_to_output(K, r).max()))
         if upper - lower < tol:
             break
         top = float(d[live].max())
@@ -117,24 +120,60 @@ def _sibson_F_and_grad(K: np.ndarray, p: np.ndarray, alpha: float):
     return F, grad
 
 
-def sibson_capacity(K: np.ndarray, alpha: float, tol: float = 1e-11, max_iter: int = 40_000):
+def _sibson_bracket(K: np.ndarray, p: np.ndarray, alpha: float) -> tuple[float, float]:
+    """(I_alpha(p), Frank-Wolfe upper bound on sup I_alpha) at the prior p."""
+    c = alpha / (alpha - 1.0)
+    F, g = _sibson_F_and_grad(K, p, alpha)
+    s = p @ K**alpha
+    if np.any((s <= 0) & (K.max(axis=0) > 0)):  # gradient +inf in some direction
+        return c * math.log(F), math.inf
+    return c * math.log(F), c * math.log(F + float(g.max() - g @ p))
+
+
+def sibson_capacity(K: np.ndarray, alpha: float, tol: float = 1e-11, max_iter: int = 5_000):
     """Certified bracket (lower, upper) of sup_p Sibson I_alpha for 1 < alpha < inf.
 
     Multiplicative update p <- p (g/<g,p>)^(alpha/(alpha-1)) (Blahut-Arimoto in the limit
-    alpha -> 1); each iterate gives lower = I_alpha(p) and the Frank-Wolfe upper bound."""
+    alpha -> 1); each iterate gives lower = I_alpha(p) and the Frank-Wolfe upper bound. On
+    ill-conditioned channels (rows equal up to 1e-6) that converges slowly, so the result is
+    then polished with SLSQP on the simplex (bounded Brent for two inputs), and the best
+    bracket of all the priors visited is returned."""
+    from scipy.optimize import minimize, minimize_scalar
+
     K = np.asarray(K, dtype=float)
     n = K.shape[0]
     p = np.full(n, 1.0 / n)
     c = alpha / (alpha - 1.0)
     lower, upper = -math.inf, math.inf
     for _ in range(max_iter):
-        F, g = _sibson_F_and_grad(K, p, alpha)
-        lower = max(lower, c * math.log(F))
-        upper = min(upper, c * math.log(F + float(g.max() - g @ p)))
+        lo, up = _sibson_bracket(K, p, alpha)
+        lower, upper = max(lower, lo), min(upper, up)
         if upper - lower < tol:
-            break
+            return lower, upper
+        g = _sibson_F_and_grad(K, p, alpha)[1]
         p = p * (g / float(g @ p)) ** c
         p /= p.sum()
+    candidates = []
+    if n == 2:
+        def neg_F2(t):
+            return -_sibson_F_and_grad(K, np.array([1 - t, t]), alpha)[0]
+
+        t = minimize_scalar(neg_F2, bounds=(0.0, 1.0), method="bounded",
+                            options={"xatol": 1e-14}).x
+        candidates.append(np.array([1 - t, t]))
+    polished = minimize(
+        lambda v: -_sibson_F_and_grad(K, v, alpha)[0], p,
+        jac=lambda v: -_sibson_F_and_grad(K, v, alpha)[1], method="SLSQP",
+        bounds=[(0.0, 1.0)] * n,
+        constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1.0,
+                      "jac": lambda v: np.ones(n)}],
+        options={"ftol": 1e-16, "maxiter": 1000},
+    )
+    candidates.append(polished.x)
+    for v in candidates:
+        v = np.clip(v, 0.0, None)
+        lo, up = _sibson_bracket(K, v / v.sum(), alpha)
+        lower, upper = max(lower, lo), min(upper, up)
     return lower, upper
 
 
@@ -261,7 +300,7 @@ def test_capacity_binary_erasure_channel(e):
         assert np.linalg.norm(np.asarray(c.prior) - 0.5) <= tol, c.prior
 
 
-@pytest.mark.parametrize("p", [0.1, 0.3, 0.5, 0.9])
+@pytest.mark.parametrize("p", [1e-6, 0.1, 0.3, 0.5, 0.9, 1 - 1e-6])
 def test_capacity_z_channel(p):
     """Z channel [[1, 0], [p, 1-p]]. With q = P(X=1), z = q(1-p):
     I(q) = h(z) - q h(p); I'(q) = (1-p) log((1-z)/z) - h(p) = 0 gives
@@ -269,7 +308,7 @@ def test_capacity_z_channel(p):
     C = h(z*) - q* h(p) = log(1 + (1-p) p^{p/(1-p)}) (checked numerically when written)."""
     K = z_channel(p)
     c = md.channel_capacity(K)
-    exact = math.log(1 + (1 - p) * p ** (p / (1 - p)))
+    exact = math.log1p((1 - p) * math.exp(p / (1 - p) * math.log(p)))
     q1 = 1.0 / ((1 - p) * (1 + math.exp(binary_entropy(p) / (1 - p))))
     # The two closed forms agree with each other (the prior attains the capacity).
     assert mutual_information(K, np.array([1 - q1, q1])) == pytest.approx(exact, abs=1e-13)
@@ -506,7 +545,13 @@ def test_maximal_leakage_of_k_rr_is_sibson_at_uniform(k, eps, alpha):
     assert got == pytest.approx(exact, abs=1e-9)
 
 
-@settings(max_examples=20, deadline=None)
+# No shrink phase for the two maximal-leakage properties: a library call that fails by
+# exhausting its iterations takes seconds, and shrinking repeats it hundreds of times. The
+# verdict is the same; the reported example is just not minimised.
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+@settings(max_examples=20, deadline=None, phases=NO_SHRINK)
 @given(
     K=kernels(min_size=2, max_size=5),
     alpha=st.one_of(st.sampled_from([1.5, 2.0, 5.0]), st.floats(1.05, 30.0)),
@@ -522,7 +567,7 @@ def test_maximal_leakage_random_channels(K, alpha, seed):
     assert lo - ALPHA_LEAKAGE_TOL <= got <= up + 1e-9, (lo, got, up)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20, deadline=None, phases=NO_SHRINK)
 @given(
     K=kernels(min_size=2, max_size=5),
     alphas=st.lists(
@@ -537,6 +582,34 @@ def test_maximal_leakage_is_nondecreasing_in_alpha(K, alphas):
     for i in range(len(grid) - 1):
         assert values[i] <= values[i + 1] + ALPHA_LEAKAGE_TOL, (
             grid[i], values[i], grid[i + 1], values[i + 1])
+
+
+# Channels hypothesis found (rows equal up to ~1e-6: ill-conditioned but valid input).
+ILL_CONDITIONED = [
+    pytest.param(
+        np.array([[9.999990e-07, 9.999990e-01], [1.999996e-06, 9.999980e-01]]), 1.5,
+        id="2x2-nearly-useless",
+    ),
+    pytest.param(
+        np.array([[0.0, 0.0, 1.0],
+                  [9.99997293e-01, 1.35354824e-06, 1.35354824e-06],
+                  [9.99990440e-01, 4.78020733e-06, 4.78020733e-06],
+                  [0.0, 9.06395952e-01, 9.36040484e-02]]), 1.5,
+        id="4x3-two-near-duplicate-rows",
+    ),
+]
+
+
+@pytest.mark.parametrize(("K", "alpha"), ILL_CONDITIONED)
+def test_maximal_leakage_ill_conditioned_channels(K, alpha):
+    """The value must still be returned (the API returns a float) and lie in our bracket
+    (2x2: bounded Brent plus the Frank-Wolfe bound, ~1.26597e-7, width ~3e-12; 4x3: SLSQP
+    polish, ~1.0257549, width ~2e-9)."""
+    K = K / K.sum(axis=1, keepdims=True)
+    lo, up = sibson_capacity(K, alpha)
+    assert up - lo < 1e-8, (lo, up)  # the oracle itself is tight here
+    got = md.maximal_alpha_leakage(K, alpha)
+    assert lo - 1e-9 <= got <= up + 1e-9, (lo, got, up)
 
 
 @pytest.mark.parametrize("alpha", [1 + 1e-9, 1 + 1e-12])
