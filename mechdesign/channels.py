@@ -60,8 +60,14 @@ __all__ = [
     "CONIC_MAX_ALPHA",
     "CONIC_MIN_BETA",
     "DEGRADATION_ATOL",
+    "INTERIOR",
+    "LINE_SEARCH_STEPS",
     "NEAR_ONE",
+    "NEWTON_DAMPING",
+    "NEWTON_SUPPORT",
     "PRIOR_FLOOR",
+    "PRIOR_MIN",
+    "ROUNDING",
     "Capacity",
     "channel_capacity",
     "is_degraded",
@@ -72,11 +78,33 @@ __all__ = [
 #: Default certified gap of :func:`channel_capacity` (nats).
 CAPACITY_TOL = 1e-9
 
-#: Most Blahut–Arimoto iterations after the conic program.
-CAPACITY_MAX_ITERATIONS = 200_000
+#: Most polishing iterations (a Newton step and a Blahut–Arimoto step each) after the
+#: conic program.
+CAPACITY_MAX_ITERATIONS = 2_000
 
-#: Mass given to every input before Blahut–Arimoto, which cannot revive an input at 0.
+#: Mass given to every input before polishing, which cannot revive an input at 0.
 PRIOR_FLOOR = 1e-12
+
+#: No input's mass goes below this while polishing: an input the optimum starves below
+#: floating point (mass like e^{−6000}) keeps a representable mass, whose loss in the
+#: lower bound is of its own order, and every output keeps a finite log-probability.
+PRIOR_MIN = 1e-300
+
+#: The Newton step moves the inputs whose mass is at least this fraction of the largest.
+NEWTON_SUPPORT = 1e-12
+
+#: A step keeps at least this fraction of each input's mass (an interior step: an input
+#: at exactly 0 could not come back).
+INTERIOR = 1e-2
+
+#: The Newton step's Hessian is damped by this fraction of its largest diagonal entry.
+NEWTON_DAMPING = 1e-13
+
+#: A step accepted by its slope may show the objective lower by this relative rounding.
+ROUNDING = 1e-12
+
+#: Halvings of a step before it is given up (the step must not lower the objective).
+LINE_SEARCH_STEPS = 40
 
 #: :func:`sibson_mutual_information` expands around α = 1 within this distance of it.
 NEAR_ONE = 0.5
@@ -85,8 +113,8 @@ NEAR_ONE = 0.5
 #: converges more slowly than Blahut–Arimoto on nearly equal rows.
 ALPHA_LEAKAGE_TOL = 1e-8
 
-#: Most polishing steps of :func:`maximal_alpha_leakage`.
-ALPHA_LEAKAGE_MAX_ITERATIONS = 20_000
+#: Most polishing iterations of :func:`maximal_alpha_leakage`.
+ALPHA_LEAKAGE_MAX_ITERATIONS = 2_000
 
 #: Below α = 1 + this, :func:`maximal_alpha_leakage` starts from the Shannon capacity's
 #: prior (the Sibson capacity is continuous in α; cvxpy's x^{1/α} is then ill-conditioned).
@@ -131,47 +159,218 @@ class Capacity:
         return self.value
 
 
-def _divergences(k: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``D(K_x ‖ q)`` for every row (0 log 0 = 0; ``q > 0`` wherever a row is)."""
+def _divergences(k: NDArray[np.float64], log_q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``D(K_x ‖ q)`` for every row from ``log q`` (0 log 0 = 0; ``log q`` finite wherever
+    a row has mass)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(k > 0, k * (np.log(k) - np.log(q)), 0.0)
+        terms = np.where(k > 0, k * (np.log(k) - log_q), 0.0)
     return terms.sum(axis=1)
 
 
 def _mutual_information(k: NDArray[np.float64], p: NDArray[np.float64]) -> float:
     q = p @ k
-    return float(p @ _divergences(k, np.where(q > 0, q, 1.0)))
+    with np.errstate(divide="ignore"):
+        return float(p @ _divergences(k, np.log(np.where(q > 0, q, 1.0))))
 
 
 def channel_capacity(K: Mechanism | ArrayLike, *, tol: float = CAPACITY_TOL) -> Capacity:
-    """The Shannon capacity ``max_P I(P, K)`` (nats), certified to ``tol`` (module
-    docstring: a conic program, then Blahut–Arimoto, with ``I(P, K) ≤ C ≤ max_x
-    D(K_x ‖ PK)`` at the prior returned).
+    """The Shannon capacity ``max_P I(P, K)`` (nats), certified to ``tol``: a conic
+    program's prior, polished (:func:`_polish`), with ``I(P, K) ≤ C ≤ max_x D(K_x ‖ PK)``
+    at the prior returned (module docstring).
+
+    Parameters
+    ----------
+    K : Mechanism or array_like, shape=(N, M)
+        The channel; rows are inputs.
+    tol : float, default :data:`CAPACITY_TOL`
+        The certified gap ``upper − lower`` (nats), > 0.
 
     Raises
     ------
     SolverError
         The bounds are still more than ``tol`` apart after
-        :data:`CAPACITY_MAX_ITERATIONS` iterations.
+        :data:`CAPACITY_MAX_ITERATIONS` iterations (status ``"iteration_limit"``).
     """
     k = as_matrix(K, "K")
     tolerance = check_real(tol, "tol", low=0.0, low_open=True, high_open=True)
     n = k.shape[0]
     k = k[:, k.max(axis=0) > 0]
-    p = _conic_capacity_prior(k)
-    for iteration in range(CAPACITY_MAX_ITERATIONS + 1):
-        q = p @ k
-        d = _divergences(k, q)
-        lower, upper = float(p @ d), float(d.max())
-        if upper - lower <= tolerance:
-            return Capacity(lower, p, lower, upper, iteration)
-        # Blahut–Arimoto: P_x ∝ P_x exp D(K_x ‖ PK) (shifted by max for overflow)
-        w = p * np.exp(d - d.max())
-        p = w / w.sum()
+    lower, upper, p, iterations = _polish(k, 1.0, _conic_capacity_prior(k), tolerance,
+                                          CAPACITY_MAX_ITERATIONS)
+    if upper - lower <= tolerance:
+        return Capacity(lower, p, lower, upper, iterations)
     raise SolverError(
         f"channel_capacity did not certify the capacity within tol = {show(tolerance)} after "
-        f"{CAPACITY_MAX_ITERATIONS} Blahut-Arimoto iterations (bounds {lower!r} and "
-        f"{upper!r}) for a channel with {n} inputs.", status="iteration_limit")
+        f"{iterations} iterations (bounds {lower!r} and {upper!r}) for a channel with "
+        f"{n} inputs.", status="iteration_limit")
+
+
+class _Order:
+    """One order α ∈ [1, ∞) of Sibson's capacity, evaluated at priors: the objective
+    ``I_α(P, K)`` (the lower bound), the rows ``D_α(K_x ‖ Q_P)`` (their maximum is the
+    upper bound; ``Q_P = PK`` at α = 1), and the Newton direction of ``g(P) = Σ_y (Σ_x
+    P_x K_xy^α)^{1/α}`` (concave; ``I_α = α/(α − 1) log g``, and ``I`` itself at α = 1)."""
+
+    def __init__(self, k: NDArray[np.float64], a: float) -> None:
+        self.k, self.a = k, a
+        with np.errstate(divide="ignore"):
+            self.log_k = np.log(k)
+
+    def lower(self, p: NDArray[np.float64]) -> float:
+        if self.a == 1:
+            return float(p @ self.evaluate(p)[0])
+        return _sibson(self.k, p, self.a)
+
+    def evaluate(self, p: NDArray[np.float64]):
+        """``D_α(K_x ‖ Q_P)`` for every row, ``log g`` and ``log(g Q_P)`` per output (in
+        logs: an output reached only by starved inputs keeps a finite log-probability)."""
+        total, per_output = _log_sum_of_norms(self.k, p, self.a)
+        log_q = per_output - total
+        if self.a == 1:
+            return _divergences(self.k, log_q), total, per_output
+        return _renyi_rows(self.k, log_q, self.a), total, per_output
+
+    def slope(self, p: NDArray[np.float64], velocity: NDArray[np.float64]) -> float:
+        """The sign-faithful slope of ``g`` at ``p`` along ``velocity`` (``Σ = 0``): the
+        gradient ``∂g/∂P_x ∝ e^{β D_α(K_x ‖ Q_P)}`` (``D(K_x ‖ PK)`` at α = 1) up to a
+        positive factor and a constant, as ``expm1(β (D_x − max D))/β``."""
+        rows = self.evaluate(p)[0]
+        spread = rows - rows.max()
+        beta = self.a - 1
+        gradient = spread if beta == 0 else np.expm1(beta * spread) / beta
+        return float(gradient @ velocity)
+
+    def newton(self, p, rows, total, per_output) -> NDArray[np.float64] | None:
+        """The Newton direction of ``g`` on the inputs with mass ≥ :data:`NEWTON_SUPPORT`
+        of the largest, in the coordinates ``P_x − P_b`` (``b`` the largest; the direction
+        sums to 0). With ``W_xy = (K_xy / (g Q_y))^α``, ``β = α − 1`` and ``D_t`` the
+        largest row divergence moved, up to the positive factor ``β/α`` (the step is the
+        same): gradient differences ``e^{β(D_t − log g)} (G_x − G_b)`` with ``G_x =
+        expm1(β (D_x − D_t))/β`` (``D_x − D_b`` at α = 1; ``e^{β(D_t − log g)} = α
+        ∂g/∂P_t ≤ 1/P_t`` cannot overflow), Hessian ``−Σ_y g Q_y
+        (W_x − W_b)(W_x' − W_b)ᵀ / α``, less :data:`NEWTON_DAMPING` of its largest
+        diagonal entry (Levenberg–Marquardt). The damping matters where the Hessian is
+        singular: at α = 1 an input whose row is a mixture of others leaves ``PK`` unchanged
+        along a direction in which ``I`` is linear, and the damped step follows that
+        direction to the boundary (the step is then cut to stay interior). ``None`` when
+        fewer than two inputs move."""
+        free = np.flatnonzero(p >= NEWTON_SUPPORT * p.max())
+        if free.size < 2:
+            return None
+        base = free[np.argmax(p[free])]
+        others = free[free != base]
+        beta = self.a - 1
+        top = float(rows[free].max())
+        spread = rows[free] - top                      # ≤ 0: no overflow at large α
+        tilted = spread if beta == 0 else np.expm1(beta * spread) / beta
+        gradient = math.exp(beta * (top - total)) * (tilted[free != base]
+                                                     - tilted[free == base])
+        with np.errstate(under="ignore"):
+            w = np.exp(self.a * (self.log_k[free] - per_output))
+        v = w[free != base] - w[free == base]
+        hessian = -(v * np.exp(per_output)) @ v.T / self.a
+        damping = NEWTON_DAMPING * float(np.abs(np.diag(hessian)).max(initial=0.0))
+        if damping <= 0:
+            return None
+        step = np.linalg.solve(hessian - damping * np.eye(others.size), -gradient)
+        direction = np.zeros_like(p)
+        direction[others] = step
+        direction[base] = -step.sum()
+        return direction
+
+
+def _polish(k: NDArray[np.float64], a: float, p: NDArray[np.float64], tol: float,
+            max_iterations: int) -> tuple[float, float, NDArray[np.float64], int]:
+    """Maximise Sibson's ``I_α(P, K)`` over priors from ``p`` (α = 1: the mutual
+    information) until ``I_α(P, K) ≤ C_α ≤ max_x D_α(K_x ‖ Q_P)`` are within ``tol``.
+    Each iteration takes a Newton step (:meth:`_Order.newton`, quadratic near the optimum
+    where Blahut–Arimoto is linear and stalls on nearly equal rows) and then the
+    multiplicative step ``P_x ∝ P_x e^{τ D_α(K_x ‖ Q_P)}`` (Blahut–Arimoto at α = 1, τ =
+    1; it moves mass onto inputs the Newton step leaves out, and is an ascent direction
+    because ``∂g/∂P_x ∝ e^{(α−1) D_α(K_x ‖ Q_P)}`` is increasing in the row's
+    divergence). A step is taken only if it does not lower ``I_α``: interior (every input
+    keeps :data:`INTERIOR` of its mass) and halved up to :data:`LINE_SEARCH_STEPS` times.
+    Returns ``(lower, upper, prior, iterations)``."""
+    order = _Order(k, a)
+    p = np.maximum(p, PRIOR_MIN)
+    p = p / p.sum()
+    lower = order.lower(p)
+    for iteration in range(max_iterations + 1):
+        rows, total, per_output = order.evaluate(p)
+        upper = float(rows.max())
+        if upper - lower <= tol or iteration == max_iterations:
+            return lower, upper, p, iteration
+        direction = order.newton(p, rows, total, per_output)
+        if direction is not None:
+            shrinking = direction < 0
+            step = 1.0
+            if shrinking.any():
+                step = min(step, (1 - INTERIOR) * float(np.min(p[shrinking]
+                                                                / -direction[shrinking])))
+            p, lower = _ascend(order, p, lower, _along, direction, step)
+            rows = order.evaluate(p)[0]
+        p, lower = _ascend(order, p, lower, _tilted, rows - rows.max(), 1.0,
+                           extend=True)
+    raise AssertionError("unreachable")
+
+
+def _along(p: NDArray[np.float64], direction: NDArray[np.float64], t: float
+           ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``p + t Δ`` and its velocity ``Δ`` (``Σ Δ = 0``)."""
+    return p + t * direction, direction
+
+
+def _tilted(p: NDArray[np.float64], tilt: NDArray[np.float64], t: float
+            ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``p e^{t r} / Z`` and its velocity ``p(t) (r − E_{p(t)} r)``."""
+    moved = p * np.exp(t * tilt)
+    moved = moved / moved.sum()
+    return moved, moved * (tilt - moved @ tilt)
+
+
+def _ascend(order: _Order, p: NDArray[np.float64], lower: float, move, argument,
+            step: float, *, extend: bool = False) -> tuple[NDArray[np.float64], float]:
+    """The first ``move(p, argument, t)`` for ``t = step, step/2, …`` (floored at
+    :data:`PRIOR_MIN`) that does not lower the objective, with its value; else ``p``.
+    With ``extend``, a first step that is accepted is doubled while the longer step is
+    accepted against the shorter (up to :data:`LINE_SEARCH_STEPS` times): a
+    multiplicative step moves an input by ``e^{t (D_x − max D)}``, slow for an input the
+    optimum nearly starves, whose divergence is then barely above the others'.
+
+    Near the optimum a step changes the objective by less than its rounding, so a trial
+    is also accepted when the objective is still increasing there (its slope along the
+    path ``≥ 0``): along a Newton line the objective is concave, so it then increased on
+    the whole step, which the comparison of two rounded values cannot tell."""
+    first = step
+    for _ in range(LINE_SEARCH_STEPS):
+        trial, value = _trial(order, p, move, argument, step, lower)
+        if trial is not None:
+            break
+        step /= 2
+    else:
+        return p, lower
+    while extend and step >= first and step < first * 2.0**LINE_SEARCH_STEPS:
+        step *= 2
+        longer, longer_value = _trial(order, p, move, argument, step, value)
+        if longer is None:
+            break
+        trial, value = longer, longer_value
+    return trial, value
+
+
+def _trial(order: _Order, p: NDArray[np.float64], move, argument, step: float,
+           reference: float) -> tuple[NDArray[np.float64] | None, float]:
+    """``move(p, argument, step)`` floored and renormalised, with its objective, if it is
+    not below ``reference`` (by value, or within rounding with a non-negative slope);
+    else ``(None, reference)``."""
+    trial, velocity = move(p, argument, step)
+    trial = np.maximum(trial, PRIOR_MIN)
+    trial = trial / trial.sum()
+    value = order.lower(trial)
+    if value > reference or (value >= reference - ROUNDING * max(1.0, abs(reference))
+                             and order.slope(trial, velocity) >= 0):
+        return trial, value
+    return None, reference
 
 
 def _conic_capacity_prior(k: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -188,11 +387,14 @@ def _conic_capacity_prior(k: NDArray[np.float64]) -> NDArray[np.float64]:
     p = cp.Variable(n, nonneg=True)
     problem = cp.Problem(cp.Maximize(cp.sum(cp.entr(k.T @ p)) - row_entropy @ p),
                          [cp.sum(p) == 1])
-    try:
-        problem.solve(solver=cp.CLARABEL)
-    except cp.error.SolverError:
-        return uniform
-    if p.value is None:
+    with warnings.catch_warnings():
+        # "Solution may be inaccurate": the polishing certifies whatever prior it gets.
+        warnings.simplefilter("ignore", UserWarning)
+        try:
+            problem.solve(solver=cp.CLARABEL)
+        except cp.error.SolverError:
+            return uniform
+    if p.value is None or not np.all(np.isfinite(p.value)):
         return uniform
     value = np.clip(np.asarray(p.value, dtype=float), 0.0, None)
     # Blahut–Arimoto cannot revive an input at exactly 0: keep every input alive.
@@ -225,8 +427,9 @@ def _sibson(k: NDArray[np.float64], p: NDArray[np.float64], a: float) -> float:
     around its value at α = 1, ``Σ_y (Σ_x P_x K^α)^{1/α} = E_q exp g_y`` with ``q = PK``,
     the posterior ``w_{x|y}``, and ``g_y = (log E_w K^{α−1} − (α − 1) log q_y)/α``, and
     both logs are taken with ``log1p``/``expm1``: the ``O(α − 1)`` quantity is computed
-    directly instead of as a difference of numbers near 1. Elsewhere each output is
-    scaled by its largest entry (:func:`_log_sum_of_norms`)."""
+    directly instead of as a difference of numbers near 1 (an output whose ``E_w K^β``
+    is below 1/2, where ``K^β − 1`` rounds to −1, takes its log directly). Elsewhere each
+    output is scaled by its largest entry (:func:`_log_sum_of_norms`)."""
     beta = a - 1
     if abs(beta) > NEAR_ONE:
         return a / beta * float(_log_sum_of_norms(k, p, a)[0])
@@ -236,7 +439,16 @@ def _sibson(k: NDArray[np.float64], p: NDArray[np.float64], a: float) -> float:
     w = p[:, None] * k / q                       # posterior P(x | y), columns sum to 1
     with np.errstate(divide="ignore", invalid="ignore"):
         tilt = np.where(w > 0, np.expm1(beta * np.log(k)), 0.0)   # K^β − 1 where w > 0
-    log_moment = np.log1p((w * tilt).sum(axis=0))                  # log E_w K^β
+    moment = (w * tilt).sum(axis=0)                                # E_w K^β − 1
+    with np.errstate(divide="ignore"):
+        log_moment = np.log1p(np.maximum(moment, -0.5))            # log E_w K^β
+    far = moment < -0.5          # K^β ≪ 1 where the posterior is: K^β − 1 rounds to −1
+    if far.any():
+        from scipy.special import logsumexp
+
+        with np.errstate(divide="ignore"):
+            log_moment[far] = logsumexp(np.log(w[:, far]) + beta * np.log(k[:, far]),
+                                        axis=0)
     g = (log_moment - beta * np.log(q)) / a
     return a / beta * float(np.log1p(q @ np.expm1(g)))
 
@@ -290,8 +502,7 @@ def _sibson_capacity(k: NDArray[np.float64], a: float) -> float:
     K_{xy}^α)^{1/α}`` (the minimax identity ``C_α = min_Q max_x D_α(K_x ‖ Q)``, Csiszár,
     IEEE T-IT 1995). The conic program's prior (the Shannon capacity's below α = 1 +
     :data:`CONIC_MIN_BETA`, the uniform prior above :data:`CONIC_MAX_ALPHA`) is polished
-    by ``P_x ∝ P_x exp D_α(K_x ‖ Q_P)`` (Blahut–Arimoto at α = 1) until the bounds
-    meet."""
+    (:func:`_polish`) until the bounds meet."""
     n = k.shape[0]
     if n == 1:
         return 0.0
@@ -301,21 +512,13 @@ def _sibson_capacity(k: NDArray[np.float64], a: float) -> float:
         p = _conic_sibson_prior(k, a)
     else:
         p = np.full(n, 1.0 / n)
-    lower = upper = math.nan
-    for _ in range(ALPHA_LEAKAGE_MAX_ITERATIONS):
-        total, per_output = _log_sum_of_norms(k, p, a)
-        log_q = per_output - total                     # Sibson's Q_P, normalised
-        lower = _sibson(k, p, a)
-        renyi = _renyi_rows(k, log_q, a)
-        upper = float(renyi.max())
-        if upper - lower <= ALPHA_LEAKAGE_TOL:
-            return max(0.0, lower)
-        w = p * np.exp(renyi - renyi.max())
-        p = w / w.sum()
+    lower, upper, p, iterations = _polish(k, a, p, ALPHA_LEAKAGE_TOL,
+                                          ALPHA_LEAKAGE_MAX_ITERATIONS)
+    if upper - lower <= ALPHA_LEAKAGE_TOL:
+        return max(0.0, lower)
     raise SolverError(
         f"maximal_alpha_leakage did not certify the value within {ALPHA_LEAKAGE_TOL} after "
-        f"{ALPHA_LEAKAGE_MAX_ITERATIONS} iterations (alpha = {a}; bounds {lower!r}, "
-        f"{upper!r}).",
+        f"{iterations} iterations (alpha = {a}; bounds {lower!r}, {upper!r}).",
         status="iteration_limit")
 
 
@@ -332,7 +535,15 @@ def _renyi_rows(k: NDArray[np.float64], log_q: NDArray[np.float64],
     if abs(beta) <= NEAR_ONE:
         with np.errstate(invalid="ignore"):
             tilt = np.where(k > 0, np.expm1(beta * ratio), 0.0)
-        return np.log1p((k * tilt).sum(axis=1)) / beta
+        moment = (k * tilt).sum(axis=1)                 # E_K (K/Q)^β − 1
+        with np.errstate(divide="ignore"):
+            rows = np.log1p(np.maximum(moment, -0.5)) / beta
+        far = moment < -0.5                              # as in _sibson
+        if far.any():
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = np.where(k[far] > 0, np.log(k[far]) + beta * ratio[far], -np.inf)
+            rows[far] = logsumexp(terms, axis=1) / beta
+        return rows
     top = ratio.max(axis=1)
     with np.errstate(over="ignore", invalid="ignore"):
         shifted = np.where(np.isfinite(ratio), a * (ratio - top[:, None]), -np.inf)
@@ -360,7 +571,7 @@ def _conic_sibson_prior(k: NDArray[np.float64], a: float) -> NDArray[np.float64]
             problem.solve(solver=cp.CLARABEL)
         except cp.error.SolverError:
             return uniform
-    if p.value is None:
+    if p.value is None or not np.all(np.isfinite(p.value)):
         return uniform
     value = np.clip(np.asarray(p.value, dtype=float), 0.0, None) + PRIOR_FLOOR * uniform
     return value / value.sum()
