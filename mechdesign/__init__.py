@@ -29,9 +29,11 @@ if TYPE_CHECKING:
     # and dp_accounting. tests/test_startup.py checks that this block, ``_EXPORTS`` and
     # ``__all__`` name the same objects.
     from mechdesign.accounting import (
+        AttackRisk,
         ComposedDelta,
         ComposedEpsilon,
         DominatingPair,
+        attack_risk,
         composed_delta,
         composed_epsilon,
         dominating_pair,
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
         Capacity,
         channel_capacity,
         is_degraded,
+        is_less_noisy,
         maximal_alpha_leakage,
         sibson_mutual_information,
     )
@@ -249,6 +252,7 @@ __all__ = [
     "ROBUST_LDP_MECHANISMS",
     "SQUARED_HELLINGER",
     "TOTAL_VARIATION",
+    "AttackRisk",
     "Capacity",
     "CategoricalPair",
     "Certificate",
@@ -297,6 +301,7 @@ __all__ = [
     "adaptive_composition",
     "asoodeh_zhang_kl_bound",
     "asoodeh_zhang_kl_contraction",
+    "attack_risk",
     "audit_pairs",
     "audit_samples",
     "bayes_vulnerability",
@@ -360,6 +365,7 @@ __all__ = [
     "information_density",
     "ir_distance_bound",
     "is_degraded",
+    "is_less_noisy",
     "kairouz_dobrushin_bound",
     "kl_divergence",
     "ldp_level",
@@ -431,16 +437,17 @@ __all__ = [
 #: A name is imported from its submodule on first access and then cached in the package.
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "accounting": (
-        "ComposedDelta", "ComposedEpsilon", "DominatingPair", "composed_delta", "composed_epsilon",
-        "dominating_pair", "pml_composition_bound", "privacy_loss_distribution", "tradeoff_curve",
+        "AttackRisk", "ComposedDelta", "ComposedEpsilon", "DominatingPair", "attack_risk",
+        "composed_delta", "composed_epsilon", "dominating_pair", "pml_composition_bound",
+        "privacy_loss_distribution", "tradeoff_curve",
     ),
     "amplification": (
         "RenyiAmplification", "block_uniform_channel", "circulant_singular_channel",
         "confusion_graph", "disjoint_support_pair", "rldp_amplification_bound",
     ),
     "channels": (
-        "Capacity", "channel_capacity", "is_degraded", "maximal_alpha_leakage",
-        "sibson_mutual_information",
+        "Capacity", "channel_capacity", "is_degraded", "is_less_noisy",
+        "maximal_alpha_leakage", "sibson_mutual_information",
     ),
     "comparison": ("compare", "deployed_protocols", "zipf_prior"),
     "cones": ("RatioCone", "VertexSet"),

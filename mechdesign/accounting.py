@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -60,6 +60,7 @@ from mechdesign._numerics import (
     as_stochastic_matrix,
     check_epsilon,
     check_positive_int,
+    check_real,
     show,
 )
 from mechdesign._tolerances import COLLINEAR_ATOL, STOCHASTIC_ATOL
@@ -73,10 +74,13 @@ __all__ = [
     "ACCOUNTING_MAX_GRID",
     "COMPOSED_MAX_EPSILON",
     "DISCRETIZATION",
+    "FINITE_MASS_FLOOR",
     "PML_COMPOSITION_MAX_HISTORY",
+    "AttackRisk",
     "ComposedDelta",
     "ComposedEpsilon",
     "DominatingPair",
+    "attack_risk",
     "composed_delta",
     "composed_epsilon",
     "dominating_pair",
@@ -97,6 +101,11 @@ DISCRETIZATION = 1e-4
 #: loss range / discretization``; dp_accounting convolves arrays of that length by FFT,
 #: some 30 bytes a cell at its peak): 5·10⁷ cells is about 1.5 GB.
 ACCOUNTING_MAX_GRID = 5 * 10**7
+
+#: A composition whose finite privacy losses carry at most this mass (under the upper
+#: distribution) is reported at δ = 1 for every ε: dp_accounting cannot represent it
+#: (it truncates tails of 1e-15), and δ = 1 is within this mass of the truth.
+FINITE_MASS_FLOOR = 1e-12
 
 #: Most entries of the joint history ``N × Π M_i`` that :func:`pml_composition_bound`
 #: builds (the chain rule runs over every output sequence): 2²⁴ doubles, 128 MB.
@@ -407,6 +416,167 @@ def composed_delta(
     )
 
 
+@dataclass(frozen=True)
+class AttackRisk:
+    """What the best attack on one individual's reports achieves: the operational reading
+    of the trade-off curve (Dong, Roth & Su 2022; Kulynych et al., "Attack-aware noise
+    calibration for differential privacy", NeurIPS 2024, whose riskcal computes the same
+    three measures from a privacy loss distribution).
+
+    The attack tests ``H₀: the input is x`` against ``H₁: it is x'`` for the worst two
+    inputs, from every report of :attr:`uses` uses. ``T(α)``, the least type II error
+    at type I error α, is the kernel's trade-off curve (:func:`tradeoff_curve`) for one
+    use, and for several the curve of their composed dominating pair,
+    ``T(α) = max(0, sup_{η ≥ 0} max(1 − δ(η) − e^η α, e^{−η}(1 − δ(η) − α)))``
+    (Dong–Roth–Su, Prop. 2.12, for the symmetric δ of a dominating pair), with δ the
+    composed privacy profile of dp_accounting, discretised pessimistically: δ is then an
+    upper bound, so ``T`` is a lower bound and every risk below an upper bound.
+
+    Attributes
+    ----------
+    advantage : float
+        ``max_α (1 − α − T(α)) = δ(0)``: the largest true-positive rate minus
+        false-positive rate of any attack (the total variation of the pair).
+    uses : int
+        Kernel uses composed.
+    """
+
+    advantage: float
+    uses: int
+    _tradeoff: object = field(repr=False)
+
+    def true_positive_rate(self, false_positive_rate: float) -> float:
+        """``1 − T(α)``: the power of the best attack whose false-positive rate is at
+        most ``α`` (``false_positive_rate`` ∈ [0, 1])."""
+        a = check_real(false_positive_rate, "false_positive_rate", low=0.0, high=1.0)
+        return min(1.0, max(0.0, 1.0 - self._tradeoff(a)))
+
+    def bayes_risk(self, prior: float) -> float:
+        """The least error probability of an attack that knows ``P(H₀) = prior`` (∈ [0,
+        1]): ``min_α (π α + (1 − π) T(α)) = min(π, 1 − π) (1 − δ(|log(π/(1 − π))|))``
+        (``Σ_o min(π P(o), (1 − π) Q(o))``, and δ is symmetric for a dominating pair).
+        It is ``min(π, 1 − π)`` for a kernel that reveals nothing, 0 for one that
+        reveals the input surely."""
+        pi = check_real(prior, "prior", low=0.0, high=1.0)
+        return min(pi, 1.0 - pi, max(0.0, self._bayes(pi)))
+
+    def _bayes(self, pi: float) -> float:
+        curve = getattr(self._tradeoff, "curve", None)
+        if curve is not None:   # one use: the exact curve, minimised at a breakpoint
+            return float(np.min(pi * curve[:, 0] + (1.0 - pi) * curve[:, 1]))
+        if pi in (0.0, 1.0):
+            return 0.0
+        eta = abs(math.log(pi) - math.log1p(-pi))
+        return min(pi, 1.0 - pi) * (1.0 - self._tradeoff.delta(eta))
+
+
+class _ExactTradeoff:
+    """``T`` from the breakpoints of :func:`tradeoff_curve` (linear between them)."""
+
+    def __init__(self, curve: NDArray[np.float64]) -> None:
+        self.curve = curve
+
+    def __call__(self, alpha: float) -> float:
+        return float(np.interp(alpha, self.curve[:, 0], self.curve[:, 1]))
+
+
+class _ProfileTradeoff:
+    """``T`` from a composed privacy profile δ(η) (:class:`AttackRisk`). The profile of a
+    PLD on a grid of ``interval`` nats is piecewise linear in ``e^η`` with breaks on the
+    grid, and each branch of the supremum is concave in ``e^{±η}``, so its maximum over
+    the grid points ``η = k · interval``, ``0 ≤ k ≤ span / interval``, is the supremum;
+    it is found by ternary search over ``k`` (a concave function of a monotone
+    reparametrisation is unimodal, flat only at its top)."""
+
+    def __init__(self, delta, span: float, interval: float) -> None:
+        self.delta = delta
+        self.last = max(1, math.ceil(span / interval) + 1)
+        self.interval = interval
+
+    def __call__(self, alpha: float) -> float:
+        def reject_first(k: int) -> float:
+            eta = k * self.interval
+            return 1.0 - self.delta(eta) - math.exp(eta) * alpha
+
+        def accept_first(k: int) -> float:
+            eta = k * self.interval
+            return math.exp(-eta) * (1.0 - self.delta(eta) - alpha)
+
+        return max(0.0, _unimodal_max(reject_first, self.last),
+                   _unimodal_max(accept_first, self.last))
+
+
+def _unimodal_max(f, last: int) -> float:
+    """``max_{0 ≤ k ≤ last} f(k)`` for ``f`` non-decreasing then non-increasing
+    (ternary search; on a tie the maximum lies between the two points)."""
+    lo, hi = 0, last
+    while hi - lo > 2:
+        m1 = lo + (hi - lo) // 3
+        m2 = hi - (hi - lo) // 3
+        f1, f2 = f(m1), f(m2)
+        if f1 < f2:
+            lo = m1 + 1
+        elif f1 > f2:
+            hi = m2 - 1
+        else:
+            lo, hi = m1, m2
+    return max(f(k) for k in range(lo, hi + 1))
+
+
+def attack_risk(
+    kernels: Mechanism | ArrayLike | Sequence[Mechanism | ArrayLike],
+    uses: int = 1,
+    *,
+    discretization: float = DISCRETIZATION,
+) -> AttackRisk:
+    """The operational risk of ``uses`` repetitions of the kernel (or of a sequence of
+    kernels, each once per repetition): the best attack's advantage, its true-positive
+    rate at a false-positive rate, and the Bayes risk at a prior (:class:`AttackRisk`).
+
+    One use of one kernel is read from its exact trade-off curve; compositions from the
+    privacy loss distribution of :func:`composed_delta` (an upper bound on every risk,
+    within the discretisation).
+
+    Parameters
+    ----------
+    kernels : Mechanism, array_like, or a sequence of them
+        Rows are inputs.
+    uses : int, default 1
+        Repetitions (``≥ 1``).
+    discretization : float, default :data:`DISCRETIZATION`
+        The loss grid (nats) of the composition.
+
+    Raises
+    ------
+    TooLargeError
+        As :func:`composed_delta`.
+    """
+    count = check_positive_int(uses, "uses")
+    _check_discretization(discretization)
+    sequence, count = _sequence(kernels, count)
+    if count * len(sequence) == 1:
+        curve = tradeoff_curve(sequence[0])
+        advantage = float(np.max(1.0 - curve[:, 0] - curve[:, 1]))
+        return AttackRisk(min(1.0, max(0.0, advantage)), 1, _ExactTradeoff(curve))
+    composed, _, count, total, interval = _composition(kernels, count, discretization, None)
+    if composed is None:     # some use reveals the input surely: δ = 1 everywhere
+        tradeoff = _ProfileTradeoff(lambda eta: 1.0, interval, interval)
+        return AttackRisk(1.0, total, tradeoff)
+    pairs = [dominating_pair(k) for k in sequence]
+    span = count * math.fsum(_largest_finite_loss(pair) for pair in pairs)
+
+    def delta(eta: float) -> float:
+        return min(1.0, float(composed.get_delta_for_epsilon(min(eta, COMPOSED_MAX_EPSILON))))
+
+    tradeoff = _ProfileTradeoff(delta, span, interval)
+    return AttackRisk(min(1.0, max(0.0, delta(0.0))), total, tradeoff)
+
+
+def _largest_finite_loss(pair: DominatingPair) -> float:
+    both = (pair.p > 0) & (pair.q > 0)
+    return float(np.abs(np.log(pair.q[both]) - np.log(pair.p[both])).max())
+
+
 def _smallest(bounds: dict[str, float]) -> str:
     """The name of the smallest of several valid upper bounds on one quantity; on a tie
     the first (the tight accounting before the closed forms)."""
@@ -500,8 +670,9 @@ def _is_one_matrix(kernels: list | tuple) -> bool:
 def _composition(kernels, n, discretization, notion):
     """The validated arguments of composed_epsilon/composed_delta, composed: the PLD of
     ``n`` repetitions of the sequence (``None`` when some use reveals the input
-    surely: every loss is infinite, δ = 1 at every ε), each kernel's LDP level, ``n``,
-    the uses, the grid."""
+    surely: every loss is infinite, δ = 1 at every ε; and when the composition's finite
+    losses carry at most :data:`FINITE_MASS_FLOOR`), each kernel's LDP level, ``n``, the
+    uses, the grid."""
     sequence, count = _sequence(kernels, n)
     _check_notion(notion)
     interval = _check_discretization(discretization)
@@ -509,6 +680,13 @@ def _composition(kernels, n, discretization, notion):
     pairs = [dominating_pair(k) for k in sequence]
     uses = count * len(sequence)
     if any(not np.any((pair.p > 0) & (pair.q > 0)) for pair in pairs):
+        return None, levels, count, uses, interval
+    # dp_accounting truncates tails of about 1e-15 and fails when the whole finite part
+    # of a composition is below that; δ = 1 is then a valid upper bound, within the
+    # finite mass of the truth (δ ≥ 1 − that mass).
+    log_finite = count * math.fsum(math.log(float(pair.q[(pair.p > 0) & (pair.q > 0)].sum()))
+                                   for pair in pairs)
+    if log_finite <= math.log(FINITE_MASS_FLOOR):
         return None, levels, count, uses, interval
     _check_grid(pairs, count, interval)
     plds = [_pld(pair, interval) for pair in pairs]

@@ -203,6 +203,14 @@ def _format_report(title: str, report: dict[str, Any]) -> str:
         ),
         ("PML level  max_y ℓ(X→y)", report["pml_level"]),
     ]
+    if report["attack_risk"] is not None:
+        attack = report["attack_risk"]
+        rows.append(("best attack's advantage  max TPR − FPR  (one use; a probability)",
+                     attack["advantage"]))
+        rows.append((f"best attack's TPR at FPR {attack['false_positive_rate']:g}  "
+                     "(a probability)", attack["true_positive_rate"]))
+        rows.append(("Bayes risk of the best attack  (even prior; a probability)",
+                     attack["bayes_risk_even_prior"]))
     if report["maximal_alpha_leakage"]["value"] is not None:
         rows.append((f"maximal α-leakage  (α = {report['maximal_alpha_leakage']['alpha']:g})",
                      report["maximal_alpha_leakage"]["value"]))

@@ -21,6 +21,7 @@ from mechdesign._numerics import (
 from mechdesign._tolerances import (
     AUDIT_ATOL,
 )
+from mechdesign.accounting import attack_risk
 from mechdesign.channels import (
     channel_capacity,
     maximal_alpha_leakage,
@@ -244,7 +245,8 @@ def measure_report(
     check of Theorem 1 of the Dobrushin paper, ``η_TV(K) ≤ Ξ(ε_c, c)``. Beside them: the
     Shannon capacity with its certified bracket and prior, and Sibson's α-mutual
     information at the prior and maximal α-leakage at ``alpha`` (``None`` for α < 1,
-    where maximal α-leakage is not defined).
+    where maximal α-leakage is not defined), and the best attack's risk from one use
+    (:func:`_attack_report`).
     """
     n = kernel.n_inputs
     eta = dobrushin_coefficient(kernel)
@@ -277,11 +279,31 @@ def measure_report(
         "maximal_alpha_leakage": {
             "alpha": alpha,
             "value": maximal_alpha_leakage(kernel, alpha) if alpha >= 1 else None},
+        "attack_risk": _attack_report(kernel),
         "pml_level": pml_level(kernel, prior),
         "pointwise_leakage": pointwise_leakage(kernel, prior).tolist(),
         "pml_capacity": capacities,
     }
 
+
+
+
+#: The false-positive rate at which the audit reports the best attack's power.
+AUDIT_FALSE_POSITIVE_RATE = 0.01
+
+
+def _attack_report(kernel: Mechanism) -> dict[str, float] | None:
+    """One use's operational risk (:func:`~mechdesign.accounting.attack_risk`): the best
+    attack's advantage, its true-positive rate at :data:`AUDIT_FALSE_POSITIVE_RATE`, and
+    the Bayes risk at an even prior; ``None`` for a one-input kernel (nothing to tell
+    apart)."""
+    if kernel.n_inputs < 2:
+        return None
+    risk = attack_risk(kernel)
+    return {"advantage": risk.advantage,
+            "false_positive_rate": AUDIT_FALSE_POSITIVE_RATE,
+            "true_positive_rate": risk.true_positive_rate(AUDIT_FALSE_POSITIVE_RATE),
+            "bayes_risk_even_prior": risk.bayes_risk(0.5)}
 
 
 def bounds_report(epsilon: float, c: float, n: int, tv: float = 1.0) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +56,7 @@ def test_audit_json(kernel_csv, capsys):
         "channel_capacity",
         "sibson_mutual_information",
         "maximal_alpha_leakage",
+        "attack_risk",
         "pml_level",
         "pointwise_leakage",
         "pml_capacity",
@@ -66,6 +68,19 @@ def test_audit_json(kernel_csv, capsys):
     # I ≤ C ≤ maximal 2-leakage ≤ maximal leakage
     assert capacity["value"] <= report["maximal_alpha_leakage"]["value"] + 1e-8
     assert report["maximal_alpha_leakage"]["value"] <= report["maximal_leakage"] + 1e-9
+    # The attack: the advantage is the largest total variation between two rows, 2/3 for
+    # rows 0 and 2 (one common output). Testing row 0 against row 2, the two outputs
+    # only row 2 gives are rejected at no false positives (power 2/3), then the common
+    # one at likelihood ratio 1: power 2/3 + 0.01 at a false-positive rate of 0.01.
+    attack = report["attack_risk"]
+    rows = np.array([[float(Fraction(v)) for v in line.split(",")]
+                     for line in Path(kernel_csv).read_text().splitlines()[1:]])
+    tv = max(0.5 * np.abs(rows[i] - rows[j]).sum() for i in range(len(rows))
+             for j in range(len(rows)))
+    assert tv == pytest.approx(2 / 3, abs=1e-12)
+    assert attack["advantage"] == pytest.approx(tv, abs=1e-12)
+    assert attack["true_positive_rate"] == pytest.approx(2 / 3 + 0.01, abs=1e-12)
+    assert attack["bayes_risk_even_prior"] == pytest.approx((1 - tv) / 2, abs=1e-12)
 
 
 def test_audit_table_with_prior_file(kernel_csv, tmp_path, capsys):

@@ -1456,6 +1456,11 @@ TARGETS: list[Target] = [
     T("privacy_loss_distribution", "md.privacy_loss_distribution", kernel(tie=""),
       real("discretization", "1e-4", POS_TOL)),
     T("tradeoff_curve", "md.tradeoff_curve", kernel(tie="")),
+    T("attack_risk", "md.attack_risk", kernel("kernels", "K2", tie=""), integer("uses", "3"),
+      real("discretization", "1e-4", POS_TOL), heavy=True),
+    T("AttackRisk.true_positive_rate", "md.attack_risk(K3, 2).true_positive_rate",
+      real("false_positive_rate", "0.1", PROB)),
+    T("AttackRisk.bayes_risk", "md.attack_risk(K3).bayes_risk", real("prior", "0.3", PROB)),
     # ---- channels
     T("channel_capacity", "md.channel_capacity", kernel("K", "K3", tie=""),
       real("tol", "1e-9", POS_TOL), heavy=True),
@@ -1464,6 +1469,7 @@ TARGETS: list[Target] = [
     T("maximal_alpha_leakage", "md.maximal_alpha_leakage", kernel("K", "K3", tie=""),
       real("alpha", "2.0", D(1.0, math.inf)), heavy=True),
     T("is_degraded", "md.is_degraded", kernel("K1", "K3"), kernel("K2", "K3"), heavy=True),
+    T("is_less_noisy", "md.is_less_noisy", kernel("K1", "K2"), kernel("K2", "K2"), heavy=True),
     # ---- shuffle
     *[T(name, f"md.{name}", kernel("K", "K3", tie="", force={"scalar 0.5": VALID,
                                                             "+inf": VALID}),
@@ -1633,6 +1639,7 @@ NOT_COVERED = {
     "Certificate": "a result record (no validation by design); its gap property is covered",
     "ChiSquaredContraction": "a result record returned by chi_squared_contraction",
     "ColumnGenerationReport": "a result record; its gap property is covered",
+    "AttackRisk": "a result record returned by attack_risk",
     "ComposedDelta": "a result record returned by composed_delta",
     "ComposedEpsilon": "a result record returned by composed_epsilon",
     "Design": "a result record returned by design; audit_passed, epsilon, summary covered",
