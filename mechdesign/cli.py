@@ -170,7 +170,9 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _fmt(value: float) -> str:
+def _fmt(value: float | str) -> str:
+    if isinstance(value, str):
+        return value
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     return f"{value:.6g}"
@@ -211,6 +213,10 @@ def _format_report(title: str, report: dict[str, Any]) -> str:
                      "(a probability)", attack["true_positive_rate"]))
         rows.append(("Bayes risk of the best attack  (even prior; a probability)",
                      attack["bayes_risk_even_prior"]))
+    below = report["post_processing_of_randomized_response"]
+    if below is not None:
+        rows.append(("a post-processing of k-RR at its LDP level  (Blackwell)",
+                     "yes" if below else "no"))
     if report["maximal_alpha_leakage"]["value"] is not None:
         rows.append((f"maximal α-leakage  (α = {report['maximal_alpha_leakage']['alpha']:g})",
                      report["maximal_alpha_leakage"]["value"]))

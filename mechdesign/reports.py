@@ -24,6 +24,7 @@ from mechdesign._tolerances import (
 from mechdesign.accounting import attack_risk
 from mechdesign.channels import (
     channel_capacity,
+    is_degraded,
     maximal_alpha_leakage,
     sibson_mutual_information,
 )
@@ -280,6 +281,7 @@ def measure_report(
             "alpha": alpha,
             "value": maximal_alpha_leakage(kernel, alpha) if alpha >= 1 else None},
         "attack_risk": _attack_report(kernel),
+        "post_processing_of_randomized_response": _below_randomized_response(kernel),
         "pml_level": pml_level(kernel, prior),
         "pointwise_leakage": pointwise_leakage(kernel, prior).tolist(),
         "pml_capacity": capacities,
@@ -290,6 +292,17 @@ def measure_report(
 
 #: The false-positive rate at which the audit reports the best attack's power.
 AUDIT_FALSE_POSITIVE_RATE = 0.01
+
+
+def _below_randomized_response(kernel: Mechanism) -> bool | None:
+    """Whether ``K`` is a post-processing of N-ary randomized response at ``K``'s own LDP
+    level (Blackwell: then k-RR is at least as useful for every task at the same ε;
+    always so for two inputs, Kairouz, Oh & Viswanath, JMLR 2016); ``None`` for one input
+    or an infinite level."""
+    level = ldp_level(kernel)
+    if kernel.n_inputs < 2 or not math.isfinite(level):
+        return None
+    return is_degraded(randomized_response(kernel.n_inputs, level), kernel) is not None
 
 
 def _attack_report(kernel: Mechanism) -> dict[str, float] | None:

@@ -57,6 +57,7 @@ def test_audit_json(kernel_csv, capsys):
         "sibson_mutual_information",
         "maximal_alpha_leakage",
         "attack_risk",
+        "post_processing_of_randomized_response",
         "pml_level",
         "pointwise_leakage",
         "pml_capacity",
@@ -81,6 +82,7 @@ def test_audit_json(kernel_csv, capsys):
     assert attack["advantage"] == pytest.approx(tv, abs=1e-12)
     assert attack["true_positive_rate"] == pytest.approx(2 / 3 + 0.01, abs=1e-12)
     assert attack["bayes_risk_even_prior"] == pytest.approx((1 - tv) / 2, abs=1e-12)
+    assert report["post_processing_of_randomized_response"] is None    # LDP level ∞
 
 
 def test_audit_table_with_prior_file(kernel_csv, tmp_path, capsys):

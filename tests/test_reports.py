@@ -65,6 +65,22 @@ def test_measure_report_checks_theorem_1_on_a_kernel():
     assert all(row["dobrushin_within_bound"] for row in report["pml_capacity"])
 
 
+def test_measure_report_places_kernels_below_randomized_response():
+    """Kairouz, Oh & Viswanath (JMLR 2016, Thm. 2): every ε-LDP kernel on two inputs is a
+    post-processing of binary randomized response at ε; k-RR itself is one (R = I); an
+    infinite level has no randomized response to compare with."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        kernel = md.Mechanism(rng.dirichlet(np.ones(rng.integers(2, 6)), 2))
+        report = measure_report(kernel, np.full(2, 0.5), c_values=())
+        assert report["post_processing_of_randomized_response"] is True
+    rr = md.randomized_response(4, 1.3)
+    assert measure_report(rr, np.full(4, 0.25), c_values=())[
+        "post_processing_of_randomized_response"] is True
+    assert measure_report(md.Mechanism(np.eye(3)), np.full(3, 1 / 3), c_values=())[
+        "post_processing_of_randomized_response"] is None          # infinite level
+
+
 def test_bounds_report_lp_meets_the_closed_form():
     report = bounds_report(1.0, 0.1, 4)
     assert report["dobrushin_lp"] == pytest.approx(report["dobrushin_bound"], abs=1e-9)
