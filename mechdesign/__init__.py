@@ -86,6 +86,13 @@ if TYPE_CHECKING:
         categorical_pair,
         empirical_pair,
     )
+    from mechdesign.deployment import (
+        Aggregator,
+        ImplementationCheck,
+        RationalMechanism,
+        check_implementation,
+        rational_mechanism,
+    )
     from mechdesign.design import (
         Certificate,
         ColumnGenerationReport,
@@ -252,6 +259,7 @@ __all__ = [
     "ROBUST_LDP_MECHANISMS",
     "SQUARED_HELLINGER",
     "TOTAL_VARIATION",
+    "Aggregator",
     "AttackRisk",
     "Capacity",
     "CategoricalPair",
@@ -269,6 +277,7 @@ __all__ = [
     "FGenerator",
     "FrequencyOracle",
     "GainUtility",
+    "ImplementationCheck",
     "IndependentReporting",
     "InfeasibleError",
     "InvalidInputError",
@@ -283,6 +292,7 @@ __all__ = [
     "PureOracle",
     "RandomizedResponseEnvelope",
     "RatioCone",
+    "RationalMechanism",
     "RenyiAmplification",
     "RenyiBall",
     "RobustLDP",
@@ -310,6 +320,7 @@ __all__ = [
     "block_uniform_channel",
     "categorical_pair",
     "channel_capacity",
+    "check_implementation",
     "chi2_radius",
     "chi_squared_contraction",
     "chi_squared_divergence",
@@ -407,6 +418,7 @@ __all__ = [
     "projection_level",
     "randomized_response",
     "randomized_response_envelope",
+    "rational_mechanism",
     "realised_epsilon",
     "renyi_divergence",
     "renyi_from_f_alpha",
@@ -450,6 +462,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "maximal_alpha_leakage", "sibson_mutual_information",
     ),
     "comparison": ("compare", "deployed_protocols", "zipf_prior"),
+    "deployment": (
+        "Aggregator", "ImplementationCheck", "RationalMechanism", "check_implementation",
+        "rational_mechanism",
+    ),
     "cones": ("RatioCone", "VertexSet"),
     "contraction": (
         "ChiSquaredContraction", "DobrushinMaximum", "asoodeh_zhang_kl_bound",
@@ -529,25 +545,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
 _SOURCE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
 
 
-def _installed_version() -> str:
-    """The version pip installed (pyproject.toml is its one source), read on request.
-
-    ``importlib.metadata`` costs tens of milliseconds to import, so it is read only when
-    ``__version__`` is asked for. A source tree imported without being installed has no
-    metadata; it reports ``0+unknown`` rather than a number that may be stale.
-    """
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("mechdesign")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
 def __getattr__(name: str) -> Any:
     """Import a public name (or a submodule such as ``mechdesign.sweeps``) on first use."""
     if name == "__version__":
-        value: Any = _installed_version()
+        value: Any = importlib.import_module(f"{__name__}._version").installed_version()
     elif name in _SOURCE:
         value = getattr(importlib.import_module(f"{__name__}.{_SOURCE[name]}"), name)
     elif name.startswith("__"):

@@ -305,3 +305,26 @@ def as_indices(values: ArrayLike | Sequence[int], name: str, upper: int) -> NDAr
         )
     return array.astype(np.int64)
 
+
+
+def json_document(text: str, name: str, kind: str, latest: int) -> dict:
+    """A parsed JSON document whose ``format`` is ``kind`` and whose ``format_version`` is
+    1 to ``latest``, or raise naming ``name``."""
+    import json
+
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidInputError(f"{name} must be JSON text; got {show(text)}.")
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise InvalidInputError(f"{name} is not valid JSON: {exc}.") from exc
+    if not isinstance(document, dict) or document.get("format") != kind:
+        found = document.get("format") if isinstance(document, dict) else None
+        raise InvalidInputError(
+            f"{name} is not a {kind!r} document (its 'format' is {show(found)}).")
+    version = document.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= latest:
+        raise InvalidInputError(
+            f"{name} has format_version {show(version)}; this mechdesign reads versions 1 to "
+            f"{latest}.")
+    return document

@@ -288,10 +288,9 @@ def _read_prior(spec: str, n: int | None) -> np.ndarray:
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from mechdesign.kernel import Mechanism
     from mechdesign.reports import measure_report
 
-    kernel = Mechanism(read_matrix(args.kernel))
+    kernel = read_kernel(args.kernel)
     prior = _read_prior(args.prior, kernel.n_inputs)
     report = measure_report(kernel, prior, c_values=args.c or (), alpha=args.alpha)
     if args.json:
@@ -481,11 +480,40 @@ def _cmd_design(args: argparse.Namespace) -> int:
     else:
         notion = PML(args.epsilon, prior=prior)
     result = _run_design(notion, prior, backend=args.backend, **_design_options(args))
+    if args.out is not None:
+        _write_kernel(args.out, result.mechanism.to_json(notion=repr(notion),
+                                                         epsilon=args.epsilon))
     if args.json:
         print(json.dumps(_jsonable(_design_json(result)), indent=2))
     else:
         print(_format_design("design", result))
     return 0 if _design_evidence_holds(result) else 1
+
+
+def _write_kernel(path: Path, text: str) -> None:
+    """Write ``design --out``'s JSON document (a user's path: errors by name)."""
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"--out {path}: cannot write the kernel ({exc.strerror}).") from exc
+
+
+def read_kernel(path: str | Path):
+    """A kernel file: a mechdesign JSON document (``design --out``, ``Mechanism.to_json``)
+    or a CSV of decimals or fractions."""
+    from mechdesign.kernel import Mechanism
+
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            head = handle.read(1 << 16).lstrip()
+    except (OSError, UnicodeDecodeError):
+        head = ""          # read_matrix says what is wrong with the file
+    if head.startswith("{"):
+        try:
+            return Mechanism.from_json(Path(path).read_text(encoding="utf-8-sig"))
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{path}: {exc}") from exc
+    return Mechanism(read_matrix(path))
 
 def _format_rldp(report: dict[str, Any]) -> str:
     shape = report["shape"]
@@ -652,10 +680,9 @@ def _format_envelope(title: str, report: dict[str, Any]) -> str:
 
 
 def _cmd_envelope(args: argparse.Namespace) -> int:
-    from mechdesign.kernel import Mechanism
     from mechdesign.reports import envelope_report
 
-    kernel = Mechanism(read_matrix(args.kernel))
+    kernel = read_kernel(args.kernel)
     prior = _read_prior(args.prior, kernel.n_inputs)
     report = envelope_report(kernel, prior, args.delta)
     if args.json:
@@ -784,12 +811,11 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _cmd_audit_samples(args: argparse.Namespace) -> int:
-    from mechdesign.kernel import Mechanism
     from mechdesign.sample_audit import audit_pairs
 
     pairs = _read_pairs(args.pairs, args.header)
     inputs, outputs = pairs["inputs"], pairs["outputs"]
-    claimed = Mechanism(read_matrix(args.kernel)) if args.kernel else None
+    claimed = read_kernel(args.kernel) if args.kernel else None
     audit = audit_pairs(inputs, outputs, confidence=args.confidence, claimed=claimed,
                         claimed_inputs=range(claimed.n_inputs) if claimed else None)
     exceeds = args.epsilon is not None and audit.exceeds(args.epsilon)
@@ -1154,6 +1180,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="rldp: which mechanism (default polyopt, the default variant)",
     )
     des.add_argument("--json", action="store_true", help="machine-readable output")
+    des.add_argument("--out", type=Path, help="also write the kernel to this JSON file "
+                     "(Mechanism.to_json: exact, with the notion and epsilon), which audit, "
+                     "envelope and audit-samples read")
     des.set_defaults(handler=_cmd_design)
 
     bnd = sub.add_parser("bounds", help="contraction bounds for (ε,c)-PML (Dobrushin paper)")

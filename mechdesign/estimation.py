@@ -224,7 +224,7 @@ def blue_estimator(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> NDArray[n
     """
     k = as_matrix(kernel)
     p = as_distribution(prior, "prior", k.shape[0])
-    inverse = _inverse(information_matrix(k, p))
+    inverse = _inverse(information_matrix(kernel, p))   # the object: validated once
     if inverse is None:
         raise InvalidInputError(
             "kernel cannot identify the input distribution (its information matrix J = "

@@ -7,8 +7,10 @@ A mechanism is ``K[x, y] = P(Y = y | X = x)``: rows are inputs, columns are outp
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,6 +28,7 @@ from mechdesign._numerics import (
     check_real,
     check_real_dtype,
     check_tolerance,
+    json_document,
     show,
 )
 from mechdesign._tolerances import (
@@ -34,9 +37,12 @@ from mechdesign._tolerances import (
     RANK_RTOL,
     STOCHASTIC_ATOL,
 )
+from mechdesign._version import installed_version
 from mechdesign.errors import InvalidInputError, SolverError
 
 __all__ = [
+    "JSON_FORMAT",
+    "JSON_FORMAT_VERSION",
     "Mechanism",
     "NotIdentifiableWarning",
     "as_matrix",
@@ -212,6 +218,38 @@ class Mechanism:
                 self.n_outputs, size=where.size, p=self.matrix[value]
             )
         return out
+
+    # -- saving --------------------------------------------------------------------------------
+
+    def to_json(self, *, input_labels: Sequence[str | int] | None = None,
+                output_labels: Sequence[str | int] | None = None,
+                notion: str | None = None, epsilon: float | None = None) -> str:
+        """The kernel as JSON text, for :meth:`from_json`.
+
+        The matrix is written with Python's shortest round-trip float repr, so it reads
+        back bit for bit. Beside it: optional labels of the inputs and outputs (strings
+        or integers, N and M of them), the notion and ε it was designed for (``ε = ∞``
+        is written as the string ``"inf"``: JSON has no infinity), and the versions of
+        the format and of mechdesign.
+        """
+        document = {
+            "format": JSON_FORMAT,
+            "format_version": JSON_FORMAT_VERSION,
+            "mechdesign_version": installed_version(),
+            "matrix": self.matrix.tolist(),
+            "input_labels": _labels(input_labels, "input_labels", self.n_inputs),
+            "output_labels": _labels(output_labels, "output_labels", self.n_outputs),
+            "notion": None if notion is None else str(notion),
+            "epsilon": None if epsilon is None else _json_epsilon(epsilon),
+        }
+        return json.dumps(document, allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Mechanism:
+        """The kernel of :meth:`to_json`'s text (validated as any kernel is). The labels,
+        notion and ε are in the document itself: ``json.loads(text)``."""
+        document = json_document(text, "text", JSON_FORMAT, JSON_FORMAT_VERSION)
+        return cls(document["matrix"])
 
     # -- value semantics ---------------------------------------------------------------------
 
@@ -416,3 +454,30 @@ def _empirical_output_distribution(
             f"{given} must hold at least one privatised sample; got {show(value)}."
         )
     return tally / total
+
+
+#: The ``format`` field of :meth:`Mechanism.to_json`'s documents.
+JSON_FORMAT = "mechdesign.mechanism"
+
+#: Its version: readers refuse documents of a later one.
+JSON_FORMAT_VERSION = 1
+
+
+def _labels(labels, name: str, count: int) -> list | None:
+    """``count`` JSON-safe labels (str or int, not bool), or None."""
+    if labels is None:
+        return None
+    values = list(labels) if not isinstance(labels, str) else [labels]
+    if len(values) != count or not all(
+            isinstance(v, (str, int, np.integer)) and not isinstance(v, (bool, np.bool_))
+            for v in values):
+        raise InvalidInputError(
+            f"{name} must be {count} strings or integers; got {show(labels)}.")
+    return [v if isinstance(v, str) else int(v) for v in values]
+
+
+def _json_epsilon(epsilon: float) -> float | str:
+    from mechdesign._numerics import check_epsilon
+
+    value = check_epsilon(epsilon)
+    return "inf" if math.isinf(value) else value

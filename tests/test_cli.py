@@ -787,3 +787,24 @@ def test_compare_with_the_mse_utility_lists_both_estimators(tmp_path):
     bad = _run("compare", "--epsilon", "1", "--k", "5", "--utilities", "mi,variance")
     assert bad.returncode == 2
     assert "--utilities" in bad.stderr
+
+
+def test_design_out_writes_a_kernel_that_audit_reads(tmp_path, capsys):
+    out = tmp_path / "k.json"
+    assert main(["design", "--notion", "ldp", "--epsilon", "1", "--n", "3", "--out",
+                 str(out), "--json"]) == 0
+    designed = np.array(json.loads(capsys.readouterr().out)["mechanism"])
+    saved = md.Mechanism.from_json(out.read_text())
+    assert np.array_equal(saved.matrix, designed)    # exact: JSON keeps every bit
+    document = json.loads(out.read_text())
+    assert document["epsilon"] == pytest.approx(1.0, abs=0.0)
+    assert "LDP" in document["notion"]
+    assert main(["audit", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ldp_level"] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_a_bad_kernel_document_is_refused_by_file_name(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}')
+    assert main(["audit", str(bad)]) == 2
+    assert f"{bad}: text is not a 'mechdesign.mechanism' document" in capsys.readouterr().err

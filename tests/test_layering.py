@@ -17,14 +17,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 #: Ξ with the notions) the note on the pipeline issue says why.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("_tolerances", "_numerics", "_highs", "_evidence"),
+    ("_tolerances", "_numerics", "_highs", "_evidence", "_version"),
     ("kernel", "divergences", "leakage", "uncertainty", "robust", "estimation",
      "channels"),  # measures
     ("cones", "notions"),  # problem descriptions
     ("design",),  # the design engine (a subpackage)
     ("contraction", "amplification", "envelope", "accounting", "sample_audit", "mechanisms",
      "oracles", "protocols", "paper_examples", "datasets"),
-    ("shuffle",),  # reads oracles' and accounting's public names
+    ("shuffle", "deployment"),  # read oracles', accounting's and sample_audit's names
     ("reports", "comparison", "sweeps"),  # every quantity of one question, for the front ends
     ("reproduce", "cli", "__init__"),  # front ends
 )

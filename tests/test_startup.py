@@ -28,7 +28,7 @@ HEAVY = ("dp_accounting", "pandas", "matplotlib", "scipy", "cvxpy", "tqdm", "dis
 
 #: What the command line may import before it knows which command runs.
 CLI_LIGHT = {"mechdesign", "mechdesign.cli", "mechdesign._numerics", "mechdesign._tolerances",
-             "mechdesign.errors"}
+             "mechdesign.errors", "mechdesign._version"}
 
 
 def _run(code: str) -> str:
