@@ -92,6 +92,7 @@ if TYPE_CHECKING:
         RationalMechanism,
         check_implementation,
         rational_mechanism,
+        to_opendp,
     )
     from mechdesign.design import (
         Certificate,
@@ -438,6 +439,7 @@ __all__ = [
     "squared_hellinger",
     "subset_selection",
     "sweep",
+    "to_opendp",
     "total_variation",
     "tradeoff_curve",
     "unary_encoding",
@@ -464,7 +466,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "comparison": ("compare", "deployed_protocols", "zipf_prior"),
     "deployment": (
         "Aggregator", "ImplementationCheck", "RationalMechanism", "check_implementation",
-        "rational_mechanism",
+        "rational_mechanism", "to_opendp",
     ),
     "cones": ("RatioCone", "VertexSet"),
     "contraction": (

@@ -328,3 +328,22 @@ def json_document(text: str, name: str, kind: str, latest: int) -> dict:
             f"{name} has format_version {show(version)}; this mechdesign reads versions 1 to "
             f"{latest}.")
     return document
+
+
+def grouped_search(table: NDArray, keys: NDArray[np.int64], draws: NDArray) -> NDArray[np.int64]:
+    """``searchsorted(table[keys[i]], d_i, side="right")`` for every ``i``, row by row: the
+    keys are sorted stably and ``draws`` are taken in that order (the ``j``-th draw goes
+    to the ``j``-th key of the sorted order), one binary search per distinct key. The
+    result is in the keys' original order (inverse-transform sampling of many rows)."""
+    flat = keys.ravel()
+    out = np.empty(flat.size, dtype=np.int64)
+    if flat.size == 0:
+        return out
+    order = np.argsort(flat, kind="stable")
+    grouped = flat[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    ends = np.r_[starts[1:], flat.size]
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        out[order[start:end]] = np.searchsorted(table[grouped[start]], draws[start:end],
+                                                side="right")
+    return out

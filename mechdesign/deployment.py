@@ -21,6 +21,8 @@ estimated by one of the estimators of :mod:`mechdesign.estimation` and
 intervals (the exact multinomial variance of a linear estimator, or the MLE's asymptotic
 covariance).
 
+**OpenDP** (:func:`to_opendp`): the rational kernel as an OpenDP measurement.
+
 **Conformance** (:func:`check_implementation`): an implementation passes when Pearson's
 χ² test does not reject that its samples come from the kernel it claims and the
 Clopper–Pearson lower confidence bound on its LDP level (:func:`~mechdesign.sample_audit.
@@ -47,6 +49,7 @@ from mechdesign._numerics import (
     check_epsilon,
     check_int,
     check_positive_int,
+    grouped_search,
     json_document,
     show,
 )
@@ -74,6 +77,7 @@ __all__ = [
     "RationalMechanism",
     "check_implementation",
     "rational_mechanism",
+    "to_opendp",
 ]
 
 #: Fewest bits of the common denominator of :func:`rational_mechanism`.
@@ -190,14 +194,9 @@ class RationalMechanism:
         uniform integer ``u ∈ [0, D)`` per input and the output ``y`` with ``Σ_{y' < y}
         n[x, y'] ≤ u < Σ_{y' ≤ y} n[x, y']``."""
         indices = as_indices(inputs, "inputs", self.numerators.shape[0])
-        generator = as_generator(rng)
-        flat = indices.ravel()
-        draws = generator.integers(0, self.denominator, size=flat.size, dtype=np.int64)
-        out = np.empty(flat.size, dtype=np.int64)
-        for value in np.unique(flat):
-            where = np.flatnonzero(flat == value)
-            out[where] = np.searchsorted(self._cumulative[value], draws[where], side="right")
-        return out.reshape(indices.shape)
+        draws = as_generator(rng).integers(0, self.denominator, size=indices.size,
+                                           dtype=np.int64)
+        return grouped_search(self._cumulative, indices, draws).reshape(indices.shape)
 
 
 def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
@@ -254,27 +253,36 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
 def _exp_lower_bound(eps: float) -> Fraction:
     """A rational ``b ≤ e^ε``: ``exp`` is within an ulp, so two steps down are below
     (above ε = 709, where ``exp`` overflows, ``e^709`` is a lower bound)."""
+    if eps == 0:
+        return Fraction(1)          # e^0 = 1 exactly: identical rows certify ε = 0
     value = math.exp(min(eps, 709.0))
     return Fraction(math.nextafter(math.nextafter(value, 0.0), 0.0))
 
 
 def _round_rows(k: NDArray[np.float64], denominator: int) -> NDArray[np.int64]:
-    """Integer rows summing to ``denominator`` exactly, within 1 of ``k · D`` entrywise
-    (largest remainders), with every positive entry at least 1 and every zero 0."""
+    """Integer rows summing to ``denominator`` exactly, with every positive entry at
+    least 1 and every zero 0. ``k · D`` is exact in floating point (``D`` a power of two)
+    and is floored; a deficit ``D − Σ ⌊k D⌋`` of at least one unit per entry is first
+    spread in proportion to the row (truncated toward zero: a row's float sum may miss 1
+    by ``M`` ulps, which at 62 bits is hundreds of units); what remains, fewer units than
+    entries, goes one unit each to the largest remainders (or is taken from the largest
+    entries), so every entry is within one unit of ``k D`` but for the positive entries
+    raised to 1 and the units they take."""
     scaled = k * denominator
-    base = np.floor(scaled).astype(np.int64)
-    base = np.where(k > 0, np.maximum(base, 1), 0)
+    base = np.where(k > 0, np.maximum(np.floor(scaled), 1.0), 0.0).astype(np.int64)
     out = np.empty_like(base)
     for x in range(k.shape[0]):
         row = base[x].copy()
         deficit = denominator - int(row.sum())
-        remainder = np.where(k[x] > 0, scaled[x] - np.floor(scaled[x]), -np.inf)
+        if abs(deficit) >= np.count_nonzero(k[x]):
+            share = np.trunc(deficit * (k[x] / k[x].sum())).astype(np.int64)
+            row += np.where(row + share >= np.where(k[x] > 0, 1, 0), share, 0)
+            deficit = denominator - int(row.sum())
         if deficit > 0:
-            order = np.argsort(-remainder, kind="stable")
-            row[order[:deficit]] += 1
-        elif deficit < 0:      # entries raised to 1 took mass: take it from the largest
-            order = np.argsort(-row, kind="stable")
-            row[order[:-deficit]] -= 1
+            remainder = np.where(k[x] > 0, scaled[x] - np.floor(scaled[x]), -np.inf)
+            row[np.argsort(-remainder, kind="stable")[:deficit]] += 1
+        elif deficit < 0:
+            row[np.argsort(-row, kind="stable")[:-deficit]] -= 1
         out[x] = row
     return out
 
@@ -294,12 +302,17 @@ def _exact_ratio(numerators: NDArray[np.int64]) -> Fraction | float:
 
 
 def _upper_log(ratio: Fraction | float, eps: float) -> float:
-    """An upper bound on ``log ratio``: the log of the nearest float, two ulps up; and
-    ``ratio ≤ b ≤ e^ε`` (certified) makes ε one too."""
+    """An upper bound on ``log ratio``: the log of a float at or above the ratio, two ulps
+    up (``log`` is within an ulp); and ``ratio ≤ b ≤ e^ε`` (certified) makes ε one
+    too."""
     if not isinstance(ratio, Fraction):
         return math.inf
-    return min(eps, math.nextafter(math.nextafter(math.log(float(ratio)), math.inf),
-                                   math.inf))
+    if ratio == 1:
+        return 0.0
+    above = float(ratio)
+    if Fraction(above) < ratio:          # the nearest float may lie below the ratio
+        above = math.nextafter(above, math.inf)
+    return min(eps, math.nextafter(math.nextafter(math.log(above), math.inf), math.inf))
 
 
 def _kernel(K: Mechanism | ArrayLike) -> tuple[NDArray[np.float64], Mechanism]:
@@ -440,6 +453,65 @@ class Aggregator:
         if self.n == 0:
             raise InvalidInputError("the aggregator holds no reports yet: call add first.")
         return self._counts / self.n
+
+
+# -- OpenDP ---------------------------------------------------------------------------------
+
+
+def to_opendp(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 32,
+              rng: np.random.Generator | int | None = None):
+    """``K`` as an OpenDP ``Measurement`` (the optional extra ``mechdesign[opendp]``) for
+    one individual's value: input an integer in ``[0, N)`` (OpenDP's ``atom_domain`` with
+    those bounds, ``T=int``), ``discrete_distance`` between inputs (any two values are
+    neighbours: local DP), ``max_divergence`` (pure ε-DP) as the output measure.
+
+    The invocation samples the exact rational kernel of :func:`rational_mechanism` (so
+    the released law is exactly the kernel audited), and the privacy map is its certified
+    level: ``map(0) = 0``, ``map(d) = level ≤ ε`` for ``d ≥ 1``. OpenDP does not check
+    a user measurement's input against its domain; the sampler refuses a value outside
+    ``[0, N)`` (an error naming the inputs, raised through OpenDP).
+
+    OpenDP features: the measurement is built with ``make_user_measurement``, which needs
+    ``"contrib"`` and ``"honest-but-curious"``; this function enables both
+    (``opendp.prelude.enable_features``), a process-wide setting of OpenDP. The privacy
+    guarantee is this package's certificate, not a proof checked by OpenDP.
+
+    Parameters
+    ----------
+    K : Mechanism or array_like, shape=(N, M)
+    epsilon : float
+        The level to certify (:func:`rational_mechanism`).
+    bits : int, default 32
+        Precision of the rational kernel.
+    rng : numpy.random.Generator or int, optional
+        The randomness of the invocations (fresh operating-system entropy by default).
+
+    Raises
+    ------
+    UnsupportedError
+        OpenDP is not installed.
+    """
+    try:
+        import opendp.prelude as dp
+    except ImportError as exc:
+        from mechdesign.errors import UnsupportedError
+
+        raise UnsupportedError(
+            "to_opendp needs OpenDP: pip install 'mechdesign[opendp]'.") from exc
+    rational = rational_mechanism(K, epsilon, bits=bits)
+    generator = as_generator(rng)
+    n = rational.numerators.shape[0]
+    dp.enable_features("contrib", "honest-but-curious")
+
+    def release(x: int) -> int:
+        return int(rational.sample(np.array([x]), generator)[0])
+
+    def privacy_map(distance: int) -> float:
+        return 0.0 if distance == 0 else rational.level
+
+    return dp.m.make_user_measurement(
+        dp.atom_domain(bounds=(0, n - 1), T=int), dp.discrete_distance(),
+        dp.max_divergence(), function=release, privacy_map=privacy_map, TO=int)
 
 
 # -- conformance ----------------------------------------------------------------------------

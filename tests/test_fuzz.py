@@ -1389,6 +1389,8 @@ TARGETS: list[Target] = [
                                                            SAMPLER, fuzz=False),
       kernel("K", "K2", tie=""), integer("n_samples", "200"),
       real("confidence", "0.99", OPEN01), heavy=True),
+    T("to_opendp", "md.to_opendp", kernel("K", "K3", tie=""), eps(base="2.0"),
+      integer("bits", "32", D(8, 62)), A("rng", "rng", "0", optional=True), heavy=True),
     # ---- uncertainty
     T("RenyiBall", "md.RenyiBall", prior("center", "PHAT", tie=""),
       real("alpha", "2.0", ALPHA_FIN), real("radius", "0.05", D(0.0, math.inf))),

@@ -7,7 +7,7 @@ import math
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -178,6 +178,24 @@ def test_sample_matches_rows_goodness_of_fit():
         expected = 20_000 * k.matrix[row]
         # Fixed seed, so deterministic; the threshold guards against a wrong distribution.
         assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+@settings(max_examples=40, deadline=None)
+@given(K=kernels(min_size=1, max_size=6), seed=st.integers(0, 2**32 - 1),
+       size=st.integers(0, 60))
+def test_sample_draws_what_generator_choice_draws(K, seed, size):
+    """The documented contract: the draws are those of numpy's ``Generator.choice(M,
+    p=K[x])`` called once per input value, in increasing order, over the draws of that
+    value in their original order."""
+    mechanism = md.Mechanism(K)
+    x = np.random.default_rng(seed).integers(0, K.shape[0], size)
+    reference = np.empty(size, dtype=np.int64)
+    generator = np.random.default_rng(seed + 1)
+    for value in np.unique(x):
+        where = np.flatnonzero(x == value)
+        reference[where] = generator.choice(K.shape[1], size=where.size,
+                                            p=mechanism.matrix[value])
+    assert np.array_equal(mechanism.sample(x, seed + 1), reference)
 
 
 def test_sample_never_draws_zero_probability_outputs_and_keeps_shape():
