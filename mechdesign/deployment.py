@@ -69,6 +69,7 @@ from mechdesign.sample_audit import SampleAudit, audit_samples
 
 __all__ = [
     "ESTIMATORS",
+    "LEVEL_RTOL",
     "MAX_BITS",
     "MIN_BITS",
     "RATIONAL_FORMAT",
@@ -86,6 +87,11 @@ MIN_BITS = 8
 #: Most bits: numerators stay below 2⁶³ (int64), and uniform integers in ``[0, 2^bits)``
 #: come from numpy's exact integer generator.
 MAX_BITS = 62
+
+#: :func:`rational_mechanism` tries a kernel whose computed level exceeds ε by at most
+#: this (relative): k-RR built at ε computes to ε plus an ulp or two, and a mixture
+#: restores the slack; the exact check decides.
+LEVEL_RTOL = 1e-9
 
 #: The ``format`` field of :meth:`RationalMechanism.to_json`'s documents.
 RATIONAL_FORMAT = "mechdesign.rational_mechanism"
@@ -220,7 +226,8 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
     Raises
     ------
     InvalidInputError
-        ``LDP(K) > epsilon`` (naming ``epsilon``); ``bits`` out of range; or no mixture
+        ``LDP(K) > epsilon`` beyond :data:`LEVEL_RTOL` (naming ``epsilon``); ``bits`` out
+        of range; or no mixture
         up to 1/2 makes the rounding certifiable at this precision (naming ``bits``: the
         kernel has no slack there; more bits give more).
     """
@@ -228,10 +235,10 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
     eps = check_epsilon(epsilon)
     width = check_int(bits, "bits", low=MIN_BITS, high=MAX_BITS)
     own = ldp_level(mechanism)
-    if own > eps:
+    if own > eps + LEVEL_RTOL * max(1.0, eps):
         raise InvalidInputError(
             f"epsilon = {show(eps)} is below the kernel's own LDP level {own!r}: no "
-            "rounding of K can certify it.")
+            "rational kernel this close to K certifies it.")
     denominator = 1 << width
     used = k.max(axis=0) > 0
     bound = None if math.isinf(eps) else _exp_lower_bound(eps)
