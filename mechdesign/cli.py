@@ -209,8 +209,9 @@ def _format_report(title: str, report: dict[str, Any]) -> str:
         attack = report["attack_risk"]
         rows.append(("best attack's advantage  max TPR − FPR  (one use; a probability)",
                      attack["advantage"]))
-        rows.append((f"best attack's TPR at FPR {attack['false_positive_rate']:g}  "
-                     "(a probability)", attack["true_positive_rate"]))
+        if attack["true_positive_rate"] is not None:
+            rows.append((f"best attack's TPR at FPR {attack['false_positive_rate']:g}  "
+                         "(a probability)", attack["true_positive_rate"]))
         rows.append(("Bayes risk of the best attack  (even prior; a probability)",
                      attack["bayes_risk_even_prior"]))
     below = report["post_processing_of_randomized_response"]

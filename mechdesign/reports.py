@@ -294,24 +294,39 @@ def measure_report(
 AUDIT_FALSE_POSITIVE_RATE = 0.01
 
 
+#: Above this many inputs the audit report leaves out its pairwise measures (the trade-off
+#: envelope over all N² row pairs and the Blackwell LP with N·M unknowns): at N = 128 they
+#: take some 25 s, at N = 256 minutes; the advantage and the Bayes risk stay (a max of
+#: total variations).
+AUDIT_PAIRWISE_MAX_INPUTS = 64
+
+
 def _below_randomized_response(kernel: Mechanism) -> bool | None:
     """Whether ``K`` is a post-processing of N-ary randomized response at ``K``'s own LDP
     level (Blackwell: then k-RR is at least as useful for every task at the same ε;
-    always so for two inputs, Kairouz, Oh & Viswanath, JMLR 2016); ``None`` for one input
-    or an infinite level."""
+    always so for two inputs, Kairouz, Oh & Viswanath, JMLR 2016); ``None`` for one input,
+    an infinite level, or more than :data:`AUDIT_PAIRWISE_MAX_INPUTS` inputs."""
     level = ldp_level(kernel)
-    if kernel.n_inputs < 2 or not math.isfinite(level):
+    if not 2 <= kernel.n_inputs <= AUDIT_PAIRWISE_MAX_INPUTS or not math.isfinite(level):
         return None
     return is_degraded(randomized_response(kernel.n_inputs, level), kernel) is not None
 
 
-def _attack_report(kernel: Mechanism) -> dict[str, float] | None:
+def _attack_report(kernel: Mechanism) -> dict[str, float | None] | None:
     """One use's operational risk (:func:`~mechdesign.accounting.attack_risk`): the best
-    attack's advantage, its true-positive rate at :data:`AUDIT_FALSE_POSITIVE_RATE`, and
-    the Bayes risk at an even prior; ``None`` for a one-input kernel (nothing to tell
-    apart)."""
-    if kernel.n_inputs < 2:
+    attack's advantage (the largest total variation between two rows), the Bayes risk at
+    an even prior (``(1 − advantage)/2``), and its true-positive rate at
+    :data:`AUDIT_FALSE_POSITIVE_RATE` (``None`` above :data:`AUDIT_PAIRWISE_MAX_INPUTS`
+    inputs); ``None`` for a one-input kernel (nothing to tell apart)."""
+    n = kernel.n_inputs
+    if n < 2:
         return None
+    if n > AUDIT_PAIRWISE_MAX_INPUTS:
+        k = kernel.matrix
+        advantage = max(float(0.5 * np.abs(k[x] - k[x + 1:]).sum(axis=1).max())
+                        for x in range(n - 1))
+        return {"advantage": advantage, "false_positive_rate": AUDIT_FALSE_POSITIVE_RATE,
+                "true_positive_rate": None, "bayes_risk_even_prior": (1 - advantage) / 2}
     risk = attack_risk(kernel)
     return {"advantage": risk.advantage,
             "false_positive_rate": AUDIT_FALSE_POSITIVE_RATE,

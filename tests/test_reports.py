@@ -84,3 +84,26 @@ def test_measure_report_places_kernels_below_randomized_response():
 def test_bounds_report_lp_meets_the_closed_form():
     report = bounds_report(1.0, 0.1, 4)
     assert report["dobrushin_lp"] == pytest.approx(report["dobrushin_bound"], abs=1e-9)
+
+
+def test_measure_report_of_a_large_kernel_keeps_the_cheap_attack_measures():
+    """Above AUDIT_PAIRWISE_MAX_INPUTS the advantage (largest total variation between two
+    rows, computed here directly) and the Bayes risk stay; the power and the Blackwell LP
+    are left out."""
+    from mechdesign.reports import AUDIT_PAIRWISE_MAX_INPUTS
+
+    n = AUDIT_PAIRWISE_MAX_INPUTS + 1
+    rr = md.randomized_response(n, 2.0)
+    report = measure_report(rr, np.full(n, 1 / n), c_values=())
+    e = math.exp(2.0)
+    tv = (e - 1) / (e + n - 1)
+    assert report["attack_risk"]["advantage"] == pytest.approx(tv, abs=1e-12)
+    assert report["attack_risk"]["bayes_risk_even_prior"] == pytest.approx((1 - tv) / 2,
+                                                                           abs=1e-12)
+    assert report["attack_risk"]["true_positive_rate"] is None
+    assert report["post_processing_of_randomized_response"] is None
+    small = md.randomized_response(AUDIT_PAIRWISE_MAX_INPUTS, 2.0)
+    below = measure_report(small, np.full(AUDIT_PAIRWISE_MAX_INPUTS, 1 / AUDIT_PAIRWISE_MAX_INPUTS),
+                           c_values=())
+    assert below["attack_risk"]["advantage"] == pytest.approx(
+        (e - 1) / (e + AUDIT_PAIRWISE_MAX_INPUTS - 1), abs=1e-12)
