@@ -94,6 +94,7 @@ __all__ = [
     "EXACT_MAX_WORK",
     "LOCAL_EPSILON_RTOL",
     "MAX_USERS",
+    "MIN_RATE",
     "PLD_MAX_CELLS",
     "ROUNDS_MAX_PAIRS",
     "TAIL_MASS",
@@ -113,6 +114,12 @@ __all__ = [
 #: computation) left outside the summation window; it is added to δ, so every δ stays an
 #: upper bound.
 TAIL_MASS = 1e-18
+
+#: A binomial rate below this is read as 0 (scipy's binomial overflows near the smallest
+#: normal double, 2e-308): the outcomes it would add, of probability at most ``trials ×
+#: rate``, go to the tail mass added to δ (and in the composition of rounds they change
+#: δ by less than that).
+MIN_RATE = 1e-290
 
 #: Default relative resolution of :func:`local_epsilon_for`'s bisection on ε₀.
 LOCAL_EPSILON_RTOL = 1e-6
@@ -350,8 +357,10 @@ class _ReductionCurve:
 
         self.reduction, self.n = reduction, n
         trials, rate = n - 1, min(1.0, 2 * reduction.r)
-        if trials == 0 or rate == 0:
-            lo, hi, self.tail = 0, 0, 0.0
+        if trials == 0 or rate < MIN_RATE:
+            # no clones; a tiny rate's clones (probability ≤ trials · rate) go to the tail
+            lo, hi, self.tail = 0, 0, min(1.0, trials * rate)
+            rate = 0.0
         else:
             lo, hi, self.tail = _binomial_window(stats.binom(trials, rate), trials)
         # s = a + b: the others' C = s − 1 clones and the replaced user's one report.
@@ -472,6 +481,8 @@ def _window(stats, trials: int, rate: float):
     mass left out."""
     if trials == 0 or rate in (0.0, 1.0):
         return np.array([1.0]), 0.0
+    if rate < MIN_RATE:       # all zeros but with probability ≤ trials · rate: the tail
+        return np.array([1.0]), min(1.0, trials * rate)
     pmf = stats.binom.pmf(np.arange(trials + 1), trials, rate)
     left = np.cumsum(pmf)
     right = np.cumsum(pmf[::-1])[::-1]
@@ -779,7 +790,7 @@ def _count_distributions(reduction: Reduction, n: int, stats):
     from scipy.special import gammaln
 
     trials, rate = n - 1, min(1.0, 2 * reduction.r)
-    law = stats.binom(trials, rate) if trials and rate else None
+    law = stats.binom(trials, rate) if trials and rate >= MIN_RATE else None
     if law is None:
         lo, hi = 0, 0
     else:

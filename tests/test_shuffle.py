@@ -54,6 +54,16 @@ def test_reduction_delta_is_the_two_dimensional_sum(level, r, weight, n, eps):
     assert reduction_delta(red, n, eps) == pytest.approx(plain_delta(red, n, eps), abs=1e-12)
 
 
+@pytest.mark.parametrize("r", [1.1125369292536007e-308, 1e-300, 5e-324])
+def test_reduction_delta_with_a_clone_rate_near_the_smallest_double(r):
+    """Hypothesis found scipy's binomial overflowing at a rate of 2e-308 (boost's
+    ibeta_derivative); such a rate is read as no clones plus its mass in the tail."""
+    for level, eps in [(0.0, 0.0), (2.0, 0.5)]:
+        red = Reduction.at_level(level, r, 1.0)
+        assert reduction_delta(red, 15, eps) == pytest.approx(plain_delta(red, 15, eps),
+                                                               abs=1e-12)
+
+
 @pytest.mark.parametrize("k", [3, 5, 6])
 @pytest.mark.parametrize("eps", [0.5, 1.5, 3.0])
 def test_protocol_parameters_are_those_of_their_dense_kernels(k, eps):
