@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
 from mechdesign._numerics import (
+    as_distribution,
     as_generator,
     as_indices,
     as_real,
@@ -64,7 +65,7 @@ from mechdesign.kernel import (
     estimate_input_distribution,
     project_to_simplex,
 )
-from mechdesign.leakage import ldp_level, mutual_information
+from mechdesign.leakage import ldp_level, mutual_information, pml_level
 from mechdesign.sample_audit import SampleAudit, audit_samples
 
 __all__ = [
@@ -115,9 +116,11 @@ class RationalMechanism:
         ``2^bits``.
     ratio : fractions.Fraction
         The exact largest ``n[x, y] / n[x', y]`` over the outputs (1 for one input;
-        ``inf`` cannot occur below a finite ε).
+        ``inf`` cannot occur below a finite ε); with a :attr:`prior`, the exact largest
+        ``n[x, y] / Σ_x' P_x' n[x', y]``.
     level : float
-        An upper bound on ``log ratio``, the exact LDP level, at most :attr:`epsilon`.
+        An upper bound on ``log ratio`` — the exact LDP level, or with a :attr:`prior`
+        the exact PML level for it — at most :attr:`epsilon`.
     epsilon : float
         The level requested.
     mixture : float
@@ -126,6 +129,8 @@ class RationalMechanism:
         ``max_x TV(K_x, n_x / D)``: how far the exact kernel is from ``K``.
     utility_lost : float
         ``I(U; K) − I(U; n/D)`` at the uniform prior (nats).
+    prior : ndarray, shape=(N,), optional
+        The known prior of a PML certificate (``None``: LDP).
     """
 
     numerators: NDArray[np.int64]
@@ -137,6 +142,7 @@ class RationalMechanism:
     distance: float
     utility_lost: float
     _cumulative: NDArray[np.int64] = field(repr=False)
+    prior: NDArray[np.float64] | None = None
 
     @property
     def matrix(self) -> NDArray[np.float64]:
@@ -160,6 +166,7 @@ class RationalMechanism:
             "mixture": self.mixture,
             "distance": self.distance,
             "utility_lost": self.utility_lost,
+            "prior": None if self.prior is None else self.prior.tolist(),
         }, allow_nan=False)
 
     @classmethod
@@ -183,8 +190,11 @@ class RationalMechanism:
             raise InvalidInputError(
                 "text is not a valid rational kernel: its numerators must be a non-negative "
                 "integer matrix whose rows sum to the denominator, a power of two.")
+        prior = document.get("prior")
+        if prior is not None:
+            prior = as_distribution(prior, "text's prior", numerators.shape[0])
         used = numerators.max(axis=0) > 0
-        ratio = _exact_ratio(numerators[:, used])
+        ratio = _exact_ratio(numerators[:, used], prior)
         if not math.isinf(eps) and not ratio <= _exp_lower_bound(eps):
             raise InvalidInputError(
                 f"text's kernel has level log({ratio}) above its epsilon = {show(eps)}: it "
@@ -192,7 +202,7 @@ class RationalMechanism:
         return cls(numerators=numerators, denominator=denominator, ratio=ratio,
                    level=_upper_log(ratio, eps), epsilon=eps, mixture=recorded[0],
                    distance=recorded[1], utility_lost=recorded[2],
-                   _cumulative=np.cumsum(numerators, axis=1))
+                   _cumulative=np.cumsum(numerators, axis=1), prior=prior)
 
     def sample(self, inputs: ArrayLike,
                rng: np.random.Generator | int | None = None) -> NDArray[np.int64]:
@@ -205,10 +215,18 @@ class RationalMechanism:
         return grouped_search(self._cumulative, indices, draws).reshape(indices.shape)
 
 
-def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
-                       bits: int = 32) -> RationalMechanism:
-    """An exact rational version of ``K`` whose LDP level is verified ``≤ epsilon`` in
-    integer arithmetic (module docstring).
+def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 32,
+                       prior: ArrayLike | None = None) -> RationalMechanism:
+    """An exact rational version of ``K`` whose LDP level — or, given a ``prior``, its
+    PML level for that known prior — is verified ``≤ epsilon`` in integer arithmetic
+    (module docstring).
+
+    With a prior ``P`` (its float entries are exact rationals), the certificate is the
+    PML one (envelope paper, the pointwise leakage ``ℓ(X → y) = log max_x K[x, y] /
+    (PK)_y``): ``max_x n[x, y] · b_den ≤ b_num · Σ_x P_x n[x, y]`` for every output, in
+    exact rational arithmetic; mixing with the uniform kernel lowers every such ratio
+    above 1 as it does the LDP ones. (ε, c)-PML's level is a maximum over a set of priors
+    (an LP), which has no exact certificate here: pass its worst prior, or certify LDP.
 
     Parameters
     ----------
@@ -218,6 +236,8 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
         The level to certify (nats, ``≥ 0``; ``inf`` certifies nothing but exactness).
     bits : int, default 32
         The denominator is ``2^bits``, ``MIN_BITS ≤ bits ≤ MAX_BITS``.
+    prior : array_like, shape=(N,), optional
+        A known prior: certify the PML level for it instead of the LDP level.
 
     Returns
     -------
@@ -234,10 +254,12 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
     k, mechanism = _kernel(K)
     eps = check_epsilon(epsilon)
     width = check_int(bits, "bits", low=MIN_BITS, high=MAX_BITS)
-    own = ldp_level(mechanism)
+    p = None if prior is None else as_distribution(prior, "prior", k.shape[0])
+    own = ldp_level(mechanism) if p is None else pml_level(mechanism, p)
     if own > eps + LEVEL_RTOL * max(1.0, eps):
+        which = "LDP level" if p is None else "PML level for this prior"
         raise InvalidInputError(
-            f"epsilon = {show(eps)} is below the kernel's own LDP level {own!r}: no "
+            f"epsilon = {show(eps)} is below the kernel's own {which} {own!r}: no "
             "rational kernel this close to K certifies it.")
     denominator = 1 << width
     used = k.max(axis=0) > 0
@@ -248,9 +270,9 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *,
         if mixture > 0:
             mixed[:, used] = (1 - mixture) * k[:, used] + mixture / used.sum()
         numerators = _round_rows(mixed, denominator)
-        ratio = _exact_ratio(numerators[:, used])
+        ratio = _exact_ratio(numerators[:, used], p)
         if bound is None or ratio <= bound:
-            return _rational(mechanism, numerators, denominator, ratio, eps, mixture)
+            return _rational(mechanism, numerators, denominator, ratio, eps, mixture, p)
     raise InvalidInputError(
         f"bits = {width}: the kernel has no slack at this precision; no mixture with the "
         f"uniform kernel up to 1/2 rounds to a kernel whose level is certified <= "
@@ -294,17 +316,35 @@ def _round_rows(k: NDArray[np.float64], denominator: int) -> NDArray[np.int64]:
     return out
 
 
-def _exact_ratio(numerators: NDArray[np.int64]) -> Fraction | float:
+def _exact_ratio(numerators: NDArray[np.int64],
+                 prior: NDArray[np.float64] | None = None) -> Fraction | float:
     """``max_y max_x n[x, y] / min_x n[x, y]`` exactly (``inf`` for a zero below a
-    nonzero; 1 with no columns)."""
+    nonzero; 1 with no columns); with a prior, ``max_y max_x n[x, y] / Σ_x P_x n[x, y]``
+    over the columns the prior reaches (``inf`` for a column only inputs of prior 0
+    reach), with the floats ``P_x`` read as the rationals they are."""
     ratio = Fraction(1)
-    for top, low in zip(numerators.max(axis=0).tolist(), numerators.min(axis=0).tolist(),
-                        strict=True):
-        if low == 0:
-            if top > 0:
-                return math.inf
+    if prior is None:
+        for top, low in zip(numerators.max(axis=0).tolist(),
+                            numerators.min(axis=0).tolist(), strict=True):
+            if low == 0:
+                if top > 0:
+                    return math.inf
+                continue
+            ratio = max(ratio, Fraction(top, low))
+        return ratio
+    weights = [Fraction(float(v)) for v in prior]
+    scale = math.lcm(*(w.denominator for w in weights))
+    integers = [int(w * scale) for w in weights]          # P_x = integers[x] / scale
+    for y in range(numerators.shape[1]):
+        column = numerators[:, y].tolist()
+        # the top over the inputs the prior reaches: PML's ℓ(X → y) looks at x with P_x > 0
+        reached = [n for n, w in zip(column, integers, strict=True) if w > 0]
+        mass = sum(w * n for w, n in zip(integers, column, strict=True))
+        if not reached or max(reached) == 0:
             continue
-        ratio = max(ratio, Fraction(top, low))
+        if mass == 0:
+            return math.inf
+        ratio = max(ratio, Fraction(max(reached) * scale, mass))
     return ratio
 
 
@@ -329,7 +369,8 @@ def _kernel(K: Mechanism | ArrayLike) -> tuple[NDArray[np.float64], Mechanism]:
     return k, K if isinstance(K, Mechanism) else Mechanism._validated(k, STOCHASTIC_ATOL)
 
 
-def _rational(mechanism, numerators, denominator, ratio, eps, mixture) -> RationalMechanism:
+def _rational(mechanism, numerators, denominator, ratio, eps, mixture,
+              prior=None) -> RationalMechanism:
     k = mechanism.matrix
     exact = numerators / denominator
     level = _upper_log(ratio, eps)
@@ -346,6 +387,7 @@ def _rational(mechanism, numerators, denominator, ratio, eps, mixture) -> Ration
                       - mutual_information(Mechanism._validated(exact, STOCHASTIC_ATOL),
                                            uniform)),
         _cumulative=np.cumsum(numerators, axis=1),
+        prior=prior,
     )
 
 
@@ -390,8 +432,6 @@ class Aggregator:
         self.estimator = check_choice(estimator, "estimator", ESTIMATORS)
         self._prior = None
         if prior is not None:
-            from mechdesign._numerics import as_distribution
-
             self._prior = as_distribution(prior, "prior", n)
         if labels is not None:
             labels = list(labels)

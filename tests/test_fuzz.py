@@ -1371,7 +1371,7 @@ TARGETS: list[Target] = [
     # ---- deployment
     T("rational_mechanism", "md.rational_mechanism", kernel("K", "K3", tie=""),
       eps(base="2.0"),
-      integer("bits", "32", D(8, 62))),
+      integer("bits", "32", D(8, 62)), prior(optional=True)),
     T("RationalMechanism.sample", "md.rational_mechanism(K3, 2.0).sample",
       A("inputs", "index", "[0, 1, 2, 0]", dom=D(0, 3),
         extra=(("scalar index", "1", VALID), ("empty []", "[]", VALID))),

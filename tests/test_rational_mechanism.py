@@ -573,3 +573,51 @@ def test_random_kernels_at_every_precision(K, slack, bits):
     if eps == 0:  # exact: identical rows; test_identical_rows_at_epsilon_zero covers it
         return
     _certify_or_no_slack(K, eps, bits)
+
+
+# -- PML for a known prior ------------------------------------------------------------------
+
+
+def pml_ratio(rows: list[list[int]], prior: list[float]) -> Fraction:
+    """max_y max_{x: P_x > 0} n[x, y] / Σ_x P_x n[x, y] over outputs of positive mass,
+    with the prior's floats as exact rationals."""
+    weights = [Fraction(p) for p in prior]
+    best = Fraction(1)
+    for y in range(len(rows[0])):
+        mass = sum(w * row[y] for w, row in zip(weights, rows, strict=True))
+        if mass > 0:
+            top = max(row[y] for w, row in zip(weights, rows, strict=True) if w > 0)
+            best = max(best, Fraction(top) / mass)
+    return best
+
+
+@pytest.mark.parametrize(("K", "prior"), [
+    (K3, [0.5, 0.3, 0.2]),
+    (krr(4, 1.0), [0.4, 0.3, 0.2, 0.1]),
+    (np.array([[0.7, 0.3, 0.0], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8]]), [0.2, 0.5, 0.3]),
+    (krr(3, 2.0), [0.5, 0.5, 0.0]),          # an input outside the prior's support
+])
+def test_pml_for_a_known_prior_is_certified_exactly(K, prior):
+    """At ε = the kernel's own PML level for the prior (md.pml_level), the rational kernel
+    certifies exactly: every output's max_x n / Σ P n is at most a rational below e^ε,
+    written out here with Fractions. PML allows zeros that LDP forbids."""
+    eps = md.pml_level(K, prior)
+    rm = md.rational_mechanism(K, eps, prior=prior)
+    rows = rm.numerators.tolist()
+    assert all(sum(row) == rm.denominator for row in rows)   # ints: exact
+    mine = pml_ratio(rows, prior)
+    assert mine == rm.ratio                                    # Fractions: exact
+    assert mine <= exp_lower(eps)
+    assert rm.level <= eps
+    assert md.pml_level(rm.matrix, prior) <= eps + 1e-12
+    assert np.array_equal(rm.prior, np.asarray(prior))
+    back = md.RationalMechanism.from_json(rm.to_json())
+    assert back.ratio == rm.ratio
+    assert np.array_equal(back.prior, rm.prior)
+
+
+def test_pml_refuses_an_epsilon_below_the_kernel_level():
+    with pytest.raises(md.InvalidInputError, match="PML level"):
+        md.rational_mechanism(K3, 0.01, prior=[0.5, 0.3, 0.2])
+    with pytest.raises(md.InvalidInputError, match="prior"):
+        md.rational_mechanism(K3, 1.0, prior=[0.5, 0.5])
