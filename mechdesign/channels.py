@@ -378,33 +378,38 @@ def _trial(order: _Order, p: NDArray[np.float64], move, argument, step: float,
 
 
 def _conic_capacity_prior(k: NDArray[np.float64]) -> NDArray[np.float64]:
-    """A near-optimal prior from cvxpy (entropy form); the uniform prior if the solver
-    fails (Blahut–Arimoto then starts from there)."""
+    """A near-optimal prior from cvxpy, ``I = H(PK) − Σ_x P_x H(K_x)`` with ``entr``
+    (:func:`_conic_prior`)."""
     import cvxpy as cp
 
-    n = k.shape[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        row_entropy = -np.where(k > 0, k * np.log(k), 0.0).sum(axis=1)
+    return _conic_prior(k.shape[0], lambda p: cp.sum(cp.entr(k.T @ p)) - row_entropy @ p)
+
+
+def _conic_prior(n: int, objective) -> NDArray[np.float64]:
+    """The prior maximising the concave cvxpy ``objective(p)`` over the simplex
+    (Clarabel), every input kept at :data:`PRIOR_FLOOR` or more (a multiplicative step
+    cannot revive an input at 0); the uniform prior if the solver fails — the polishing
+    certifies whatever prior it gets, so a "solution may be inaccurate" warning and
+    cvxpy's note on the cones it writes ``x^{1/α}`` with are silenced."""
+    import cvxpy as cp
+
     uniform = np.full(n, 1.0 / n)
     if n == 1:
         return uniform
-    with np.errstate(divide="ignore", invalid="ignore"):
-        row_entropy = -np.where(k > 0, k * np.log(k), 0.0).sum(axis=1)
     p = cp.Variable(n, nonneg=True)
-    problem = cp.Problem(cp.Maximize(cp.sum(cp.entr(k.T @ p)) - row_entropy @ p),
-                         [cp.sum(p) == 1])
     with warnings.catch_warnings():
-        # "Solution may be inaccurate": the polishing certifies whatever prior it gets.
         warnings.simplefilter("ignore", UserWarning)
+        problem = cp.Problem(cp.Maximize(objective(p)), [cp.sum(p) == 1])
         try:
             problem.solve(solver=cp.CLARABEL)
         except cp.error.SolverError:
             return uniform
     if p.value is None or not np.all(np.isfinite(p.value)):
         return uniform
-    value = np.clip(np.asarray(p.value, dtype=float), 0.0, None)
-    # Blahut–Arimoto cannot revive an input at exactly 0: keep every input alive.
-    value = value + PRIOR_FLOOR * uniform
+    value = np.clip(np.asarray(p.value, dtype=float), 0.0, None) + PRIOR_FLOOR * uniform
     return value / value.sum()
-
 
 def sibson_mutual_information(K: Mechanism | ArrayLike, prior: ArrayLike,
                               alpha: float) -> float:
@@ -555,31 +560,14 @@ def _renyi_rows(k: NDArray[np.float64], log_q: NDArray[np.float64],
 
 
 def _conic_sibson_prior(k: NDArray[np.float64], a: float) -> NDArray[np.float64]:
-    """A near-optimal prior for Sibson's capacity from cvxpy: ``g(P) = Σ_y c_y (Σ_x P_x
-    (K_xy/c_y)^α)^{1/α}`` with ``c_y = max_x K_xy`` (no underflow), concave for α > 1;
-    the uniform prior if the solver fails. Every input keeps :data:`PRIOR_FLOOR`."""
+    """A near-optimal prior for Sibson's capacity from cvxpy (:func:`_conic_prior`):
+    ``g(P) = Σ_y c_y (Σ_x P_x (K_xy/c_y)^α)^{1/α}`` with ``c_y = max_x K_xy`` (no
+    underflow), concave for α > 1."""
     import cvxpy as cp
 
-    n = k.shape[0]
-    uniform = np.full(n, 1.0 / n)
     scale = k.max(axis=0)
     powered = (k / scale) ** a
-    p = cp.Variable(n, nonneg=True)
-    with warnings.catch_warnings():
-        # cvxpy (≥ 1.6) notes that it writes x^{1/α} with second-order cones; the
-        # polishing below certifies the answer whatever the cones.
-        warnings.simplefilter("ignore", UserWarning)
-        problem = cp.Problem(cp.Maximize(scale @ cp.power(powered.T @ p, 1 / a)),
-                             [cp.sum(p) == 1])
-        try:
-            problem.solve(solver=cp.CLARABEL)
-        except cp.error.SolverError:
-            return uniform
-    if p.value is None or not np.all(np.isfinite(p.value)):
-        return uniform
-    value = np.clip(np.asarray(p.value, dtype=float), 0.0, None) + PRIOR_FLOOR * uniform
-    return value / value.sum()
-
+    return _conic_prior(k.shape[0], lambda p: scale @ cp.power(powered.T @ p, 1 / a))
 
 def is_degraded(K1: Mechanism | ArrayLike, K2: Mechanism | ArrayLike
                 ) -> NDArray[np.float64] | None:
