@@ -20,7 +20,7 @@ Measured in one run (issue 7):
 Every row carries ``peak_mb``, the peak resident memory of this process after the
 instance (sizes run in increasing order, so it is the largest instance's peak so far).
 
-``--full`` runs the sizes of issue 23: ε-LDP to N = 256 and (ε, 1/(2N))-PML to N = 128.
+``--full`` runs the sizes of issue 43: ε-LDP to N = 512 and (ε, 1/(2N))-PML to N = 256.
 ``--baseline REV`` runs each column-generation instance again with the code of the git
 revision REV (a worktree under the system's temporary folder, in a subprocess with
 ``--baseline-timeout`` seconds), so that today's code and REV's are timed in one run on
@@ -49,9 +49,9 @@ from tqdm import tqdm
 import mechdesign as md
 from mechdesign.design import MutualInformationUtility, column_source, solve_master
 
-SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256)
-#: ``--full``: the largest N per notion (issue 23's targets).
-FULL_MAX_N = {"ldp": 256, "pml": 128}
+SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+#: ``--full``: the largest N per notion (issue 43's targets).
+FULL_MAX_N = {"ldp": 512, "pml": 256}
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -60,9 +60,10 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def instance(kind: str, n: int, epsilon: float):
-    """The benchmark's instance: a fixed-seed Dirichlet(1) prior and the notion."""
-    prior = np.random.default_rng(n).dirichlet(np.ones(n))
+def instance(kind: str, n: int, epsilon: float, concentration: float = 1.0):
+    """The benchmark's instance: a fixed-seed Dirichlet prior (``concentration`` 1 by
+    default; smaller is more peaked) and the notion."""
+    prior = np.random.default_rng(n).dirichlet(np.full(n, concentration))
     if kind == "ldp":
         return md.LDP(epsilon), prior, f"{epsilon:g}-LDP"
     return md.PML(epsilon, c=0.5 / n), prior, f"({epsilon:g}, 1/(2N))-PML"
@@ -73,10 +74,12 @@ import json, sys, time
 import numpy as np
 import mechdesign as md
 kind, n, eps, gap = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-prior = np.random.default_rng(n).dirichlet(np.ones(n))
+prior = np.random.default_rng(n).dirichlet(np.full(n, float(sys.argv[5])))
 notion = md.LDP(eps) if kind == "ldp" else md.PML(eps, c=0.5 / n)
+design = md.design  # the lazy import of the design package, and one small design, first
+design(md.LDP(1.0), np.full(4, 0.25), method="column_generation")
 start = time.perf_counter()
-d = md.design(notion, prior, method="column_generation", gap=gap)
+d = design(notion, prior, method="column_generation", gap=gap)
 r = d.column_generation
 print(json.dumps({"seconds": time.perf_counter() - start, "status": r.status,
                   "iterations": r.iterations, "columns": r.columns, "utility": d.utility,
@@ -93,7 +96,7 @@ def baseline_worktree(rev: str) -> Path:
     return folder
 
 
-def baseline_row(kind, n, epsilon, gap, rev, timeout, row):
+def baseline_row(kind, n, epsilon, gap, rev, timeout, row, concentration=1.0):
     """The same instance with the code of ``rev``, in a subprocess; its time next to
     ``row``'s (``time_ratio_vs_baseline`` = today / baseline)."""
     import os
@@ -104,7 +107,7 @@ def baseline_row(kind, n, epsilon, gap, rev, timeout, row):
         # cwd: ``python -c`` puts the working folder first on sys.path, ahead of
         # PYTHONPATH, so run from the worktree or the baseline imports today's code.
         done = subprocess.run([sys.executable, "-c", BASELINE_SCRIPT, kind, str(n),
-                               str(epsilon), str(gap)], env=env, cwd=folder,
+                               str(epsilon), str(gap), repr(concentration)], env=env, cwd=folder,
                               capture_output=True, text=True, timeout=timeout, check=False)
         result = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 \
             else {"status": f"failed: {done.stderr.strip().splitlines()[-1][:120]}"}
@@ -187,16 +190,21 @@ def enumeration_row(notion, prior, row, design, seconds, entropy=None):
 
 
 def part_patterned(kind, sizes, epsilon, gap, enumerate_up_to, baseline=None,
-                   baseline_timeout=3600.0):
+                   baseline_timeout=3600.0, concentration=1.0):
     rows = []
+    # One small design first, so that the first size pays no one-time costs (as in the
+    # baseline's subprocess).
+    md.design(md.LDP(1.0), np.full(4, 0.25), method="column_generation")
     for n in tqdm(sizes, desc=kind):
-        notion, prior, label = instance(kind, n, epsilon)
+        notion, prior, label = instance(kind, n, epsilon, concentration)
+        if concentration != 1.0:
+            label += f", Dirichlet({concentration:g})"
         found = column_generation_row(notion, prior, gap, label, n, enumerate_up_to)
         rows += found
         print_table(found)
         if baseline:
             rows.append(baseline_row(kind, n, epsilon, gap, baseline, baseline_timeout,
-                                     found[0]))
+                                     found[0], concentration))
             print_table(rows[-1:])
     return rows
 
@@ -314,11 +322,15 @@ def main() -> None:
     parser.add_argument("--polyopt-time", type=float, default=1800.0)
     parser.add_argument("--out", default=None, help="directory for scale.csv")
     parser.add_argument("--full", action="store_true",
-                        help="ε-LDP to N = 256 and (ε, 1/(2N))-PML to N = 128")
+                        help="ε-LDP to N = 512 and (ε, 1/(2N))-PML to N = 256")
     parser.add_argument("--min-n", type=int, default=0, help="skip smaller sizes")
     parser.add_argument("--baseline", default=None,
                         help="a git revision whose column generation runs beside today's")
     parser.add_argument("--baseline-timeout", type=float, default=3600.0)
+    parser.add_argument("--concentration", type=float, default=1.0,
+                        help="the Dirichlet prior's concentration (1: uniform on the "
+                             "simplex; 0.1: peaked, where the ε-LDP information bound "
+                             "does not certify and the pricing MIPs do)")
     args = parser.parse_args()
     parts = args.parts.split(",")
 
@@ -329,11 +341,12 @@ def main() -> None:
     rows = []
     if "ldp" in parts:
         rows += part_patterned("ldp", sizes("ldp"), args.epsilon, args.gap,
-                               args.enumerate_up_to, args.baseline, args.baseline_timeout)
+                               args.enumerate_up_to, args.baseline, args.baseline_timeout,
+                               args.concentration)
     if "pml" in parts:
         rows += part_patterned("pml", sizes("pml"), args.epsilon, args.gap,
                                min(args.enumerate_up_to, 14), args.baseline,
-                               args.baseline_timeout)
+                               args.baseline_timeout, args.concentration)
     if "warm" in parts:
         rows += part_warm(args.epsilon, args.gap, args.warm_n, args.data)
     if "polyopt" in parts:

@@ -130,6 +130,11 @@ ROBUST_LAMBDA_XATOL = 1e-10
 #: climb gaining nothing, a point on the boundary of the non-robust cone.
 ROUNDING_ATOL = 1e-15
 
+#: The closed-form information bound of ε-LDP (``κ(ε) = A − 1 − log A``) is raised by
+#: this share before it certifies a design: its few roundings (``expm1``, ``log1p``)
+#: cost a few ulps, so a bound raised by a thousand of them is still a bound.
+INFORMATION_BOUND_RTOL = 1e-12
+
 #: Relative slack of a log-domain feasibility condition that holds with equality at a
 #: threshold (``(N − z) c e^ε ≥ 1`` at ε = −log((N − z)c), Theorem 2 and Lemma 1 of the
 #: Dobrushin paper); also two scores within this (relative) are ties.

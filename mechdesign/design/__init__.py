@@ -17,7 +17,12 @@ from mechdesign.design.column_generation import ColumnGenerationRun, run_column_
 from mechdesign.design.estimation import EstimationError
 from mechdesign.design.gain_pricing import GainPricingOracle
 from mechdesign.design.master import RestrictedMaster, solve_vertex_lp
-from mechdesign.design.patterns import PricingOracle, ldp_column, price_ldp
+from mechdesign.design.patterns import (
+    PricingOracle,
+    ldp_column,
+    ldp_information_bound,
+    price_ldp,
+)
 from mechdesign.design.pipeline import (
     AUTO_MAX_VERTICES,
     METHODS,
@@ -79,6 +84,7 @@ __all__ = [
     "column_source",
     "design",
     "ldp_column",
+    "ldp_information_bound",
     "mutual_information_columns",
     "price_ldp",
     "register_source",

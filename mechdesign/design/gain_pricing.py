@@ -120,6 +120,10 @@ class GainPricingOracle:
         """:meth:`price` (exact and cheap; ``effort`` has nothing to add)."""
         return self.price(dual)
 
+    def certified_dual(self) -> None:
+        """None: every pricing is exact and cheap (:meth:`price`)."""
+        return None
+
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
         """Not needed: the bracket is certified by :meth:`price`; ``inf``."""
         return math.inf

@@ -51,6 +51,13 @@ varies (ε-LDP, ``|B|`` free) is solved by Dinkelbach's method: ``F(θ) = max_z 
 θ D(z)`` is decreasing, ``θ ← R(z_θ)/D(z_θ)`` until ``F(θ) ≤ 0``, and for every ``θ``
 ``max r ≤ θ + max(0, F̄(θ))/D_min`` with ``F̄`` the MIP's dual bound.
 
+**Relaxation bounds** (:class:`_Relaxation`). A two-level family's continuous
+relaxation (``z ∈ [0, 1]^N``) is bounded through the conjugate of ``G`` by a sort per
+bisection step, for every family at once. A family whose bound is below the best column
+already found is skipped, by the exact pricing (no MIP) and by the heuristic (no local
+search): at ``(ε, c)``-PML N = 32 the MIPs fell from 685 to 43 and the design from 28 s
+to 4.6 s, on the same path (the same columns, the same bracket).
+
 **Heuristic pricing** (:meth:`PricingOracle.heuristic`) linearises ``G`` at a grid of
 aggregates and takes the best pattern of the linearised (modular) problem by sorting;
 it is cheap, finds most improving columns, and column generation calls the exact MIPs
@@ -87,6 +94,7 @@ from mechdesign._numerics import (
 )
 from mechdesign._tolerances import (
     AGGREGATE_FLOOR,
+    INFORMATION_BOUND_RTOL,
     PATTERN_FEASIBILITY_ATOL,
     PRICING_CUT_ATOL,
     PRICING_MIP_ABS_GAP,
@@ -104,7 +112,15 @@ from mechdesign.design.utilities import mutual_information_columns
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import LDP, PML, check_notion
 
-__all__ = ["PricingOracle", "ldp_column", "pattern_families", "price_ldp", "unique_patterns"]
+__all__ = [
+    "PricingOracle",
+    "balanced_arcs",
+    "ldp_column",
+    "ldp_information_bound",
+    "pattern_families",
+    "price_ldp",
+    "unique_patterns",
+]
 
 # -- algorithm knobs --------------------------------------------------------------------
 
@@ -132,6 +148,10 @@ def _mip_seconds(deadline: float | None) -> float | None:
     if deadline is None:
         return None
     return max(deadline - time.perf_counter(), PRICING_MIP_MIN_SECONDS)
+
+#: Bisection steps on the slope of a pattern family's relaxation bound
+#: (:class:`_Relaxation`); any step gives a bound, more a tighter one.
+RELAXATION_BISECTIONS = 40
 
 #: Heuristic pricing linearises G at this many aggregates (evenly spaced over its range)
 #: and sorts the linearised scores at each.
@@ -168,6 +188,96 @@ def _entropy_term(x: NDArray[np.float64] | float) -> NDArray[np.float64]:
     positive = x > 0
     out[positive] = x[positive] * np.log(x[positive])
     return out
+
+
+# -- the most information one output carries ----------------------------------------------
+
+#: Below this ``a = A − 1`` (``ε`` below about 2e-3), ``a − log(1 + a)`` is summed as its
+#: series: the difference of the two would lose the digits of ``a²/2``.
+_SERIES_BELOW = 1e-3
+
+
+def _balanced_output(epsilon: float) -> tuple[float, float]:
+    """``(κ, p*)``: the largest divergence ``D(P_{X|y} ‖ P_X)`` one output of an ε-LDP
+    mechanism can carry, and the prior mass of the inputs at the output's larger level
+    where it is carried (see :func:`ldp_information_bound`); ``0 < ε < ∞``."""
+    if epsilon < 2 * _SERIES_BELOW:
+        # x / (1 − e^{−x}) = 1 + x/2 + x²/12 − x⁴/720 + x⁶/30240 − … (Bernoulli numbers)
+        a = epsilon / 2 + epsilon**2 / 12 - epsilon**4 / 720 + epsilon**6 / 30240
+    else:
+        a = epsilon / -math.expm1(-epsilon) - 1.0
+    # a − log(1 + a) = a²/2 − a³/3 + …
+    kappa = sum((-a) ** k / k for k in range(2, 12)) if a < _SERIES_BELOW else a - math.log1p(a)
+    mass = a * math.exp(-epsilon) / -math.expm1(-epsilon)  # (A − 1)/(e^ε − 1)
+    return kappa, mass
+
+
+def ldp_information_bound(epsilon: float) -> float:
+    """The most mutual information an ε-LDP mechanism can carry, for any prior and any
+    number of inputs: ``I(X; Y) ≤ κ(ε) = A − 1 − log A`` nats, ``A = ε / (1 − e^{−ε})``.
+
+    ``I(X; Y) = Σ_y P(y) D(P_{X|y} ‖ P_X)``, so ``I`` is at most the largest divergence one
+    output can carry. A column of an ε-LDP kernel is (a multiple of) a point ``u`` of the
+    cone ``u_x ≤ e^ε u_{x'}``, and ``D(P_{X|y} ‖ P_X) = Σ_x π_x log(u_x / P·u)`` with
+    ``π_x = P_x u_x / P·u``; ``u ↦ π`` is linear-fractional, so it maps the cone's section
+    onto a polytope vertex to vertex, and ``D(· ‖ P_X)`` is convex: the largest divergence
+    is at a vertex ``u = 1 + (e^ε − 1) 1_B``. There, with ``s = P·u = 1 + (e^ε −
+    1) P(B)``,
+
+    .. math::
+
+        D = A\\Bigl(1 - \\frac 1 s\\Bigr) - \\log s \\;\\le\\; A - 1 - \\log A,
+
+    the right side being the maximum over ``s`` (at ``s = A``, where the derivative
+    ``(A − s)/s²`` vanishes), attained when ``P(B) = p* = (A − 1)/(e^ε − 1)``. In the
+    design LP's dual this is the point ``λ = κ P``: ``μ(v) = (P·v) D ≤ κ P·v = λ·v`` for
+    every section point ``v``, so the LP value is at most ``1·λ = κ``
+    (:meth:`~mechdesign.design.patterns.PricingOracle.certified_dual`).
+
+    The bound is attained in the limit of many inputs of small prior mass: outputs that
+    each mark a set of mass ``p*`` (arcs of the inputs laid around a circle, all
+    starting points alike) carry ``κ`` each. ``κ(1) = 0.1233016`` nats; ``κ(ε) ≈ ε²/8``
+    as ``ε → 0`` and ``ε − 1 − log ε`` as ``ε → ∞`` (``H(X)``, the other bound, is then
+    the smaller).
+
+    Parameters
+    ----------
+    epsilon : float
+        ``ε ≥ 0``; ``κ(0) = 0`` and ``κ(∞) = ∞``.
+
+    Returns
+    -------
+    float
+        ``κ(ε)`` in nats (computed to a few ulps; the certificate of a design raises it by
+        ``INFORMATION_BOUND_RTOL``).
+    """
+    eps = check_epsilon(epsilon)
+    if eps == 0 or math.isinf(eps):
+        return eps
+    return _balanced_output(eps)[0]
+
+
+def balanced_arcs(
+    prior: NDArray[np.float64], mass: float, k_min: int, k_max: int
+) -> NDArray[np.bool_]:
+    """Sets of consecutive inputs around a circle (index order) of prior mass near
+    ``mass``: for every first input, the longest arc of mass at most ``mass`` and the arc
+    one input longer, their sizes clipped to ``[k_min, k_max]``; distinct, as boolean
+    rows.
+
+    With every starting point alike, each input lies in a share of about ``mass`` of the
+    arcs: the discrete form of the outputs that attain :func:`ldp_information_bound`,
+    which is why they are the first columns of an ε-LDP master (at ε = 1, Dirichlet(1)
+    priors: within 1.1e-5 nats of the optimum at N = 128, 2.6e-6 at N = 256)."""
+    n = prior.shape[0]
+    cumulative = np.concatenate([[0.0], np.cumsum(np.concatenate([prior, prior]))])
+    first = np.arange(n)
+    last = np.searchsorted(cumulative, cumulative[first] + mass, side="right") - 1
+    shorter = np.minimum(last - first, n)
+    sizes = np.clip(np.concatenate([shorter, shorter + 1]), k_min, k_max)
+    starts = np.concatenate([first, first])
+    offsets = (np.arange(n)[None, :] - starts[:, None]) % n
+    return unique_patterns(offsets < sizes[:, None])
 
 
 # -- pattern families ----------------------------------------------------------------------
@@ -240,6 +350,11 @@ class _Family:
 
     def candidates(self, dual: NDArray[np.float64]) -> NDArray[np.bool_]:
         raise NotImplementedError  # every concrete family defines its own selection
+
+    def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
+        """An upper bound on the family's best reduced cost without a MIP; ``inf`` where
+        none is known (:meth:`_TwoLevel.relaxed_bound` has one)."""
+        return math.inf
 
     def feasible(self, z: NDArray[np.bool_]) -> NDArray[np.bool_]:
         """Which rows of ``z`` satisfy the family's linear constraints."""
@@ -495,6 +610,7 @@ class _TwoLevel(_Family):
     def __init__(self, prior, low: float, high: float, k_min: int, k_max: int) -> None:
         n = prior.shape[0]
         self.k_min, self.k_max = k_min, k_max
+        self._relaxation: _Relaxation | None = None
         super().__init__(
             prior,
             np.full(n, low),
@@ -504,6 +620,13 @@ class _TwoLevel(_Family):
             np.array([float(k_max)]),
             n * low + (high - low) * k_min,
         )
+
+    def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
+        """An upper bound on the family's best reduced cost from its continuous
+        relaxation, without a MIP (:class:`_Relaxation`)."""
+        if self._relaxation is None:
+            self._relaxation = _Relaxation([self])
+        return float(self._relaxation.bounds(dual)[0])
 
     def linear_maximum(
         self, scores: NDArray[np.float64]
@@ -543,6 +666,82 @@ class _TwoLevel(_Family):
         sizes = np.arange(self.k_min, self.k_max + 1)
         z = ranks[:, None, :] < sizes[None, :, None]  # (slopes, sizes, n)
         return z.reshape(-1, n)
+
+
+class _Relaxation:
+    """The continuous-relaxation bounds of several two-level families at once: no MIP,
+    one sort of a (rows × N) matrix per bisection step, a row per family and size.
+
+    For a size ``|B| = k`` the numerator of a family's reduced cost is ``R(z) = C + w·z −
+    G(a₀ + a·z)`` (``w = e − Uᵀλ``, ``C = e₀ − λ·b``) and its normaliser ``D_k`` is
+    fixed. ``G(s) = s log s`` is convex with conjugate ``G*(g) = e^{g−1}``, so ``−G(s) ≤
+    e^{g−1} − g s`` for every ``g`` (Fenchel–Young), and
+
+    .. math::
+
+        \\max_{|z| = k} R(z) \\le \\Phi_k(g) = C + e^{g-1} - g a_0
+        + \\mathrm{top}_k(w - g a)
+
+    (the sum of the ``k`` largest entries) for every ``g``: weak Lagrangian duality, with
+    equality at the best ``g`` for the relaxation ``z ∈ [0, 1]^N``. ``Φ_k`` is convex;
+    :data:`RELAXATION_BISECTIONS` bisections on its slope ``e^{g−1} − a₀ − Σ_{top k} a``
+    over ``[1 + log s_min, 1 + log s_max]`` approach its minimum, and whatever ``g`` they
+    reach, ``max_k Φ_k(g_k) / D_k`` bounds the family's best reduced cost (raised by
+    ``PRICING_CUT_ATOL / D_min`` for rounding, the MIPs' own slack). Under a diffuse prior
+    the relaxation's optimum has one fractional input, and the bound is within that
+    input's share of the best pattern: it rules out most ``(ε, c)``-PML families without
+    their MIPs (:meth:`PricingOracle.price`) or their heuristics
+    (:meth:`PricingOracle.heuristic`)."""
+
+    def __init__(self, families: list[_TwoLevel]) -> None:
+        rows = [(i, k) for i, f in enumerate(families) for k in range(f.k_min, f.k_max + 1)]
+        index = np.array([i for i, _ in rows])
+        self.n_families = len(families)
+        self.family = index
+        self.sizes = np.array([k for _, k in rows])
+        self.entropy = np.array([families[i].entropy for i in index])
+        self.step = np.array([float(families[i].moves[0, 0]) for i in index])
+        self.level = np.array([float(families[i].base[0]) for i in index])
+        self.aggregate = self.step[:, None] * families[0].prior[None, :]
+        self.entropy_base = np.array([families[i].entropy_base for i in index])
+        self.aggregate_base = np.array([families[i].aggregate_base for i in index])
+        ranges = np.array([families[i].aggregate_range for i in index]).reshape(-1, 2)
+        self.g_range = 1.0 + np.log(np.maximum(ranges, [AGGREGATE_FLOOR, 2 * AGGREGATE_FLOOR]))
+        self.normaliser = np.array([families[i].normaliser_base for i in index]) + (
+            self.sizes * self.step)
+        slack = np.full(self.n_families, math.inf)
+        np.minimum.at(slack, index, self.normaliser)
+        self.slack = PRICING_CUT_ATOL / slack
+
+    def _top(self, scores: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+        """Per row, the sum of its ``k`` largest scores and of their aggregates."""
+        order = np.argsort(-scores, axis=1, kind="stable")
+        take = np.arange(scores.shape[1])[None, :] < self.sizes[:, None]
+        picked = np.take_along_axis(scores, order, axis=1)
+        aggregates = np.take_along_axis(self.aggregate, order, axis=1)
+        return (np.where(take, picked, 0.0).sum(axis=1),
+                np.where(take, aggregates, 0.0).sum(axis=1))
+
+    def bounds(self, dual: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Each family's bound on its best reduced cost at the dual ``λ``."""
+        dual = np.asarray(dual, dtype=float)
+        constant = self.entropy_base - self.level * dual.sum()
+        w = self.entropy - self.step[:, None] * dual[None, :]
+        low, high = self.g_range[:, 0].copy(), self.g_range[:, 1].copy()
+        for _ in range(RELAXATION_BISECTIONS):
+            middle = (low + high) / 2
+            _, a_top = self._top(w - middle[:, None] * self.aggregate)
+            rising = np.exp(middle - 1.0) - self.aggregate_base - a_top > 0
+            high = np.where(rising, middle, high)
+            low = np.where(rising, low, middle)
+        phi = np.full(self.sizes.size, math.inf)
+        for g in (low, high):
+            total, _ = self._top(w - g[:, None] * self.aggregate)
+            phi = np.minimum(phi, constant + np.exp(g - 1.0) - g * self.aggregate_base
+                             + total)
+        out = np.full(self.n_families, -math.inf)
+        np.maximum.at(out, self.family, phi / self.normaliser)
+        return out + self.slack
 
 
 class _ThreeLevel(_Family):
@@ -633,6 +832,9 @@ class _Patterns:
     supports: Callable[[object, NDArray[np.float64]], bool]
     build: Callable[[object, NDArray[np.float64]], tuple[list, NDArray[np.float64]]]
     prune_master: bool = True
+    #: The most information one output can carry, ``max_v D(P^v ‖ P)`` over the
+    #: section (a closed form of the notion), or ``None`` where none is known.
+    information_bound: Callable[[object], float] | None = None
 
 
 #: The notions whose vertices have a known pattern, by type (see :func:`patterned`).
@@ -640,14 +842,17 @@ _PATTERNS: dict[type, _Patterns] = {}
 
 
 def patterned(notion_type: type, supports: Callable[[object, NDArray[np.float64]], bool],
-              *, prune_master: bool = True):
+              *, prune_master: bool = True,
+              information_bound: Callable[[object], float] | None = None):
     """Register the pattern families of ``notion_type`` for :class:`PricingOracle`: a
     decorator of ``build(notion, prior) -> (families, initial_columns)``.
     ``prune_master`` is the oracle's :attr:`~mechdesign.design.sources.ColumnSource.prune_master`
-    for this notion."""
+    for this notion; ``information_bound(notion)``, when given, the largest divergence
+    ``D(P_{X|y} ‖ P_X)`` one output can carry, for every prior (the oracle's
+    :meth:`~PricingOracle.certified_dual`)."""
 
     def register(build):
-        _PATTERNS[notion_type] = _Patterns(supports, build, prune_master)
+        _PATTERNS[notion_type] = _Patterns(supports, build, prune_master, information_bound)
         register_source(notion_type, PricingOracle)
         return build
 
@@ -694,18 +899,22 @@ class PricingOracle:
     complete = False
     enumeration_seconds = 0.0
     retries = 0
-    #: Heuristic rounds price the families that found columns last time first.
+    #: Heuristic rounds price the families in order of their relaxation bound, and stop
+    #: where no family left can place a column among the best (see :meth:`heuristic`).
     partial_pricing = True
 
     def __init__(self, notion: object, prior: ArrayLike) -> None:
         self.prior, self.families, self._initial = pattern_families(notion, prior)
+        self.notion = notion
         # Column management where the master dominates (ε-LDP); not for (ε, c)-PML, whose
         # MIP pricing dominates: a deleted column costs a pricing to find again (N = 64:
         # 75 s keeping every column, 134 s pruning; N = 128: 18 min against 39 min).
         self.prune_master = _patterns_of(notion).prune_master
         self.n = self.prior.shape[0]
-        # Per family: improving columns of its last heuristic round (all start "yes").
-        self._hits = [1] * len(self.families)
+        two_level = [i for i, f in enumerate(self.families) if isinstance(f, _TwoLevel)]
+        self._two_level = np.array(two_level, dtype=np.int64)
+        self._relaxation = (_Relaxation([self.families[i] for i in two_level])
+                            if two_level else None)
         # Per family, the dual and the certified bound of its last exact pricing.
         self._last: list[tuple[NDArray[np.float64], float] | None] = [None] * len(
             self.families)
@@ -735,26 +944,39 @@ class PricingOracle:
         """Section points summing to ``1``, so that the first master is feasible."""
         return self._initial.copy()
 
+    def relaxed_bounds(self, dual: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Every family's bound on its best reduced cost at ``dual`` from its continuous
+        relaxation (:class:`_Relaxation`; ``inf`` for the families without one)."""
+        bounds = np.full(len(self.families), math.inf)
+        if self._relaxation is not None:
+            bounds[self._two_level] = self._relaxation.bounds(dual)
+        return bounds
+
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
         """Columns of the linearised problems, best reduced cost first (not exhaustive:
         ``upper_bound`` is ``+inf``). ``effort`` is accepted for the column-source
         protocol; the patterns' heuristic has one level."""
         lam = _check_dual(dual, self.n)
         check_positive_int(effort, "effort")
-        # Partial pricing: the families whose last heuristic round found improving
-        # columns go first; the others only when those find none (exact pricing always
-        # covers every family, so the certificate does not depend on this).
-        productive = [i for i, hits in enumerate(self._hits) if hits]
-        rest = [i for i, hits in enumerate(self._hits) if not hits]
-        found = []
-        for group in ([productive, rest] if productive and self.partial_pricing
-                      else [productive + rest]):
-            for i in group:
-                columns, costs = self.families[i].heuristic_pricing(lam)
-                self._hits[i] = int(costs.size)
-                found.append((columns, costs))
-            if any(costs.size for _, costs in found):
+        # Partial pricing: the families in order of their relaxation bound
+        # (_Relaxation), until none left can hold an improving column (bound
+        # ≤ 0) or one that would rank among the PRICING_HEURISTIC_COLUMNS best found so
+        # far. At (ε, c)-PML N = 48 that is 1 to 5 of 36 families an iteration. Exact
+        # pricing always covers every family, so the certificate does not depend on it.
+        if len(self.families) == 1 or not self.partial_pricing:
+            order, bounds = range(len(self.families)), np.full(len(self.families), math.inf)
+        else:
+            bounds = self.relaxed_bounds(lam)
+            order = np.argsort(-bounds, kind="stable")
+        found = [(np.zeros((0, self.n)), np.zeros(0))]
+        best: list[float] = []  # the PRICING_HEURISTIC_COLUMNS best reduced costs so far
+        for i in order:
+            if bounds[i] <= 0 or (len(best) == PRICING_HEURISTIC_COLUMNS
+                                  and bounds[i] <= best[-1]):
                 break
+            columns, costs = self.families[i].heuristic_pricing(lam)
+            found.append((columns, costs))
+            best = sorted([*best, *costs.tolist()], reverse=True)[:PRICING_HEURISTIC_COLUMNS]
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
         return _sorted_pricing(columns, costs, math.inf, False, 0)
@@ -789,6 +1011,10 @@ class PricingOracle:
         # found cannot hold a better column nor raise the maximum: its MIPs are skipped.
         carried = np.array([math.inf if last is None else last[1] + float(np.max(last[0] - lam))
                             for last in self._last])
+        # A family's continuous relaxation bounds it too, at the cost of a few sorts
+        # (_Relaxation): under a diffuse prior it rules out most (ε, c)-PML
+        # families, whose MIPs were nine tenths of a design at N = 32.
+        carried = np.minimum(carried, self.relaxed_bounds(lam))
         order = np.argsort(-carried, kind="stable")
         found, best = [], -math.inf
         for rank, i in enumerate(order):
@@ -811,6 +1037,29 @@ class PricingOracle:
         costs = np.concatenate([f[1] for f in found])
         upper = max(f[2] for f in found)
         return _sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
+
+    def certified_dual(self) -> tuple[NDArray[np.float64], float]:
+        """A dual ``λ`` whose bound ``1·λ + N max(0, max_v r_λ(v))`` is known in closed
+        form, and that bound: the smaller of two.
+
+        - ``λ = −P log P`` (``0 log 0 = 0``): ``μ(v) − λ·v = (P·v) Σ_x π_x log π_x ≤ 0``
+          (``π_x = P_x v_x / P·v``, a distribution), so the bound is ``H(X)``.
+        - ``λ = κ P``, ``κ`` the largest divergence ``D(P_{X|y} ‖ P_X)`` one output can
+          carry, where the notion has a closed form for it (ε-LDP,
+          :func:`ldp_information_bound`, raised by ``INFORMATION_BOUND_RTOL``):
+          ``μ(v) = (P·v) D ≤ κ P·v``, so the bound is ``κ``.
+
+        Column generation starts its bracket from it: under a diffuse prior the ε-LDP
+        optimum is within the gap of ``κ`` and no pricing MIP is needed to certify it."""
+        p = self.prior
+        entropy_dual = -p * np.log(np.where(p > 0, p, 1.0))
+        best = (entropy_dual, float(entropy_dual.sum()))
+        closed_form = _patterns_of(self.notion).information_bound
+        if closed_form is not None:
+            kappa = closed_form(self.notion) * (1 + INFORMATION_BOUND_RTOL)
+            if kappa < best[1]:
+                best = (kappa * p, kappa)
+        return best
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
         """The bound that needs no pricing: ``I(X; Y) ≤ H(X)``, the prior's entropy (the
@@ -857,11 +1106,15 @@ def check_column_generation_epsilon(eps: float) -> None:
         )
 
 
-@patterned(LDP, supports=lambda notion, prior: True)
+@patterned(LDP, supports=lambda notion, prior: True,
+           information_bound=lambda notion: ldp_information_bound(notion.epsilon))
 def _ldp_patterns(notion: LDP, p: NDArray[np.float64]) -> tuple[list, NDArray[np.float64]]:
+    # First columns: the singletons (their span makes the master feasible) and the arcs
+    # of mass p* that attain the information bound in the limit (balanced_arcs).
     n = p.shape[0]
     family = _TwoLevel(p, math.exp(-notion.epsilon), 1.0, 1, n - 1)
-    return [family], family.points(np.eye(n, dtype=bool))
+    arcs = balanced_arcs(p, _balanced_output(notion.epsilon)[1], 1, n - 1)
+    return [family], family.points(np.vstack([np.eye(n, dtype=bool), arcs]))
 
 
 @patterned(PML, supports=lambda notion, prior: notion.c is not None, prune_master=False)

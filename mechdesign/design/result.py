@@ -260,7 +260,9 @@ class ColumnGenerationReport:
         The final restricted master's optimum, achieved by the returned mechanism.
     upper_bound : float
         The least ``1·λ + N max(0, r̄)`` over the exactly priced iterations, ``r̄`` the
-        pricing's upper bound on the best reduced cost; ``+inf`` if no exact pricing ran.
+        pricing's upper bound on the best reduced cost, and over the source's closed-form
+        dual (:meth:`~mechdesign.design.patterns.PricingOracle.certified_dual`: ``H(X)``,
+        and the ε-LDP information bound); ``+inf`` if there was neither.
     exact_pricing : bool
         Whether the pricing oracle was exact (then the bracket is certified).
     status : str

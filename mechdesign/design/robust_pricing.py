@@ -189,6 +189,11 @@ class _NonRobustFamily:
         cells = np.eye(self.p_hat.shape[0])[self.zero_cells]
         return np.vstack([columns, cells]), np.concatenate([costs, -dual[self.zero_cells]])
 
+    def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
+        """None without a MIP (the choice of ``u_s`` depends on the Dinkelbach ``θ``):
+        ``inf``."""
+        return math.inf
+
     def heuristic_pricing(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
         beta, u = self._choices(dual, 0.0)
         z, _ = self.secrets.heuristic_patterns(-beta)
@@ -500,6 +505,11 @@ class LinearisationOracle:
         if self.exact:
             return "column generation (exact block pricing)"
         return "column generation (heuristic pricing, non-robust relaxation bound)"
+
+    def certified_dual(self) -> None:
+        """None: PolyOpt's bracket comes from its block pricing, or from the non-robust
+        relaxation (:meth:`upper_bound`)."""
+        return None
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
         """The bound that needs no pricing, ``I(X; Y) ≤ H(X)``; with heuristic pricing

@@ -8,6 +8,9 @@ protocol (:class:`ColumnSource`):
 - ``heuristic(dual, effort=1)``: improving columns for the dual ``λ``, cheaply, no bound;
 - ``price(dual)``: the best columns and a certified upper bound on the best reduced cost
   ``max_v μ(v) − λ·v`` over every vertex, when ``exact`` is true;
+- ``certified_dual()``: a dual ``λ`` and its bound ``1·λ + N max(0, max_v r(v))``
+  known in closed form (``None`` if the source knows none): the bracket's first upper
+  end;
 - ``complete``: whether ``initial_columns()`` is already every vertex (then one LP
   suffices);
 - ``retries``: how often column generation asks a heuristic source again, with more
@@ -126,6 +129,11 @@ class ColumnSource(Protocol):
 
     def price(self, dual: ArrayLike, **options: object) -> Pricing: ...
 
+    def certified_dual(self) -> tuple[NDArray[np.float64], float] | None:
+        """A dual ``λ`` with its bound ``1·λ + N max(0, max_v r_λ(v))`` on the optimum,
+        known without pricing (a closed form), or ``None``."""
+        ...
+
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
         """A heuristic source's certified bound on the optimum (``inf`` if none)."""
         ...
@@ -137,7 +145,7 @@ class ColumnSource(Protocol):
 
 #: What column generation reads of a source (:class:`ColumnSource`).
 _SOURCE_MEMBERS = ("n", "exact", "retries", "prune_master", "initial_columns", "values",
-                   "heuristic", "price")
+                   "heuristic", "price", "certified_dual")
 
 
 def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
@@ -196,6 +204,10 @@ class _Enumerated:
 
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         return self.objective.column_values(columns)
+
+    def certified_dual(self) -> None:
+        """None: the vertex LP certifies itself."""
+        return None
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
         """None besides the vertex LP's own certificate: ``inf``."""
