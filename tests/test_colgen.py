@@ -952,3 +952,26 @@ def test_solver_pieces_refuse_bad_input_by_name(call, argument):
 def test_linearisation_oracle_refuses_a_valid_notion_it_does_not_price():
     with pytest.raises(md.UnsupportedError, match="RobustLDP"):
         LinearisationOracle(md.LDP(1.0), _P4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["ldp", "pml"]), st.integers(3, 16), st.integers(0, 2**32 - 1))
+def test_family_moves_are_the_generic_moves_bit_for_bit(kind, n, seed):
+    """Each family's own neighbour scan (two-level, three-level) gives the generic
+    scan's moves and costs exactly (the same arithmetic), so a design's path does not
+    change with it."""
+    from mechdesign.design.patterns import _Family, pattern_families
+
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(n))
+    notion = md.LDP(1.0) if kind == "ldp" else md.PML(1.0, 1 / (2 * n))
+    _, families, _ = pattern_families(notion, prior)
+    dual = rng.normal(size=n)
+    own_scans = [f for f in families if type(f).neighbour_moves is not _Family.neighbour_moves]
+    assert own_scans
+    for family in own_scans:
+        for z in family.candidates(dual)[:5]:
+            own = family.neighbour_moves(z, dual)
+            generic = _Family.neighbour_moves(family, z, dual)
+            for mine, theirs in zip(own, generic, strict=True):
+                np.testing.assert_array_equal(mine, theirs)
