@@ -800,6 +800,51 @@ class _ThreeLevel(_Family):
             prior, np.zeros(n), np.hstack([top * eye, free * eye]), rows, lower, upper, 1.0
         )
 
+    def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
+        """An upper bound on the family's best reduced cost without a MIP.
+
+        As for two-level families (:class:`_Relaxation`), ``−G(s) ≤ e^{g−1} − g s`` for
+        every ``g``, so ``max_z R(z) ≤ e^{g−1} + max_z (w − g a)·z``; here the inner
+        maximum is exact by a sort: the ``k`` best top coordinates and the best free one
+        outside them (or, when the free coordinate is one of those ``k``, the ``k + 1``-th
+        in its place). Bisection on the slope ``e^{g−1} − a·z_g`` approaches the best
+        ``g``; any ``g`` gives a bound. The normaliser is ``k·top + free`` (fixed)."""
+        n = self.prior.shape[0]
+        dual = np.asarray(dual, dtype=float)
+        w = self.entropy - self.moves.T @ dual
+        a = self.aggregate
+        k = self.k
+
+        def inner(g: float) -> tuple[float, float]:
+            scores = w - g * a
+            tops, frees = scores[:n], scores[n:]
+            order = np.argsort(-tops, kind="stable")
+            chosen, following = order[:k], order[k]
+            in_top = np.zeros(n, dtype=bool)
+            in_top[chosen] = True
+            values = frees + tops[chosen].sum() - np.where(
+                in_top, tops - tops[following], 0.0)
+            free = int(np.argmax(values))
+            kept = chosen[chosen != free] if in_top[free] else chosen
+            t = np.concatenate([kept, [following]]) if in_top[free] else kept
+            return float(values[free]), float(a[:n][t].sum() + a[n + free])
+
+        lo, hi = self.aggregate_range
+        low = 1.0 + math.log(max(lo, AGGREGATE_FLOOR))
+        high = 1.0 + math.log(max(hi, 2 * AGGREGATE_FLOOR))
+        for _ in range(RELAXATION_BISECTIONS):
+            middle = (low + high) / 2
+            if math.exp(middle - 1.0) - self.aggregate_base - inner(middle)[1] > 0:
+                high = middle
+            else:
+                low = middle
+        constant = self.entropy_base - float(dual @ self.base)
+        phi = min(constant + math.exp(g - 1.0) - g * self.aggregate_base + inner(g)[0]
+                  for g in (low, high))
+        normaliser = self.normaliser_base + float(self.normaliser[0]) * k + float(
+            self.normaliser[n])
+        return phi / normaliser + PRICING_CUT_ATOL / normaliser
+
     def neighbour_moves(
         self, z: NDArray[np.bool_], dual: NDArray[np.float64]
     ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
@@ -1010,9 +1055,11 @@ class PricingOracle:
         return self._initial.copy()
 
     def relaxed_bounds(self, dual: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Every family's bound on its best reduced cost at ``dual`` from its continuous
-        relaxation (:class:`_Relaxation`; ``inf`` for the families without one)."""
-        bounds = np.full(len(self.families), math.inf)
+        """Every family's bound on its best reduced cost at ``dual`` from its Lagrangian
+        relaxation (two-level families together, :class:`_Relaxation`; three-level ones
+        by :meth:`_ThreeLevel.relaxed_bound`; ``inf`` for the families without one)."""
+        bounds = np.array([math.inf if isinstance(family, _TwoLevel)
+                           else family.relaxed_bound(dual) for family in self.families])
         if self._relaxation is not None:
             bounds[self._two_level] = self._relaxation.bounds(dual)
         return bounds
