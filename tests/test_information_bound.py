@@ -173,3 +173,24 @@ def test_a_diffuse_prior_is_certified_by_the_closed_form_without_a_mip():
     # ε-LDP by hand: within every column, no two inputs' probabilities differ by more
     # than a factor e (up to the audit's tolerance).
     assert np.all(kernel.max(axis=0) <= math.e * kernel.min(axis=0) * (1 + 1e-9))
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: balanced_arcs(np.array([0.5, 0.6]), 0.3, 1, 1), "prior"),
+    (lambda: balanced_arcs(np.full(4, 0.25), float("nan"), 1, 3), "mass"),
+    (lambda: balanced_arcs(np.full(4, 0.25), 1.5, 1, 3), "mass"),
+    (lambda: balanced_arcs(np.full(4, 0.25), 0.3, 0, 3), "k_min"),
+    (lambda: balanced_arcs(np.full(4, 0.25), 0.3, 3, 2), "k_max"),
+    (lambda: ldp_information_bound(float("nan")), "epsilon"),
+])
+def test_bad_input_is_refused_by_name(call, name):
+    with pytest.raises(md.InvalidInputError, match=name):
+        call()
+
+
+def test_arcs_of_a_prior_with_tiny_masses():
+    """Masses of 1e-300 next to order-one ones: every arc is still a valid pattern."""
+    prior = np.array([1e-300, 0.5, 1e-300, 0.5 - 2e-300])
+    arcs = balanced_arcs(prior, 0.3, 1, 3)
+    assert arcs.shape[1] == 4
+    assert np.all((arcs.sum(axis=1) >= 1) & (arcs.sum(axis=1) <= 3))

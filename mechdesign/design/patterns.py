@@ -89,7 +89,9 @@ from mechdesign._numerics import (
     as_distribution,
     check_bool,
     check_epsilon,
+    check_int,
     check_positive_int,
+    check_real,
     show,
 )
 from mechdesign._tolerances import (
@@ -269,7 +271,11 @@ def balanced_arcs(
     arcs: the discrete form of the outputs that attain :func:`ldp_information_bound`,
     which is why they are the first columns of an ε-LDP master (at ε = 1, Dirichlet(1)
     priors: within 1.1e-5 nats of the optimum at N = 128, 2.6e-6 at N = 256)."""
+    prior = as_distribution(prior, "prior")
     n = prior.shape[0]
+    mass = check_real(mass, "mass", low=0.0, high=1.0)
+    k_min = check_int(k_min, "k_min", low=1, high=n)
+    k_max = check_int(k_max, "k_max", low=k_min, high=n)
     cumulative = np.concatenate([[0.0], np.cumsum(np.concatenate([prior, prior]))])
     first = np.arange(n)
     last = np.searchsorted(cumulative, cumulative[first] + mass, side="right") - 1
