@@ -27,7 +27,8 @@ revision REV (a worktree under the system's temporary folder, in a subprocess wi
 the same machine.
 
 Run: ``python benchmarks/scale.py [--parts ldp,pml,warm,polyopt] [--max-n 64] [--full]
-[--baseline REV] [--gap 1e-6] [--polyopt-time 1800] [--out DIR]``.
+[--baseline REV] [--baseline-max-n N] [--time-limit SECONDS] [--gap 1e-6]
+[--polyopt-time 1800] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ import mechdesign as md
 from mechdesign.design import MutualInformationUtility, column_source, solve_master
 
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+#: ``--time-limit`` applies from this N on (smaller designs always run to their gap).
+TIME_LIMIT_FROM_N = 192
 #: ``--full``: the largest N per notion (issue 43's targets).
 FULL_MAX_N = {"ldp": 512, "pml": 256}
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,9 +158,10 @@ def design_row(label, n, method, design, seconds, **extra):
     }
 
 
-def column_generation_row(notion, prior, gap, label, n, enumerate_up_to):
+def column_generation_row(notion, prior, gap, label, n, enumerate_up_to, time_limit=None):
     design, seconds = timed(
-        lambda: md.design(notion, prior, method="column_generation", gap=gap)
+        lambda: md.design(notion, prior, method="column_generation", gap=gap,
+                          time_limit=time_limit)
     )
     row = design_row(label, n, "column generation", design, seconds, peak_mb=round(peak_mb()))
     rows = [row]
@@ -190,7 +194,8 @@ def enumeration_row(notion, prior, row, design, seconds, entropy=None):
 
 
 def part_patterned(kind, sizes, epsilon, gap, enumerate_up_to, baseline=None,
-                   baseline_timeout=3600.0, concentration=1.0):
+                   baseline_timeout=3600.0, concentration=1.0, time_limit=None,
+                   baseline_max_n=None):
     rows = []
     # One small design first, so that the first size pays no one-time costs (as in the
     # baseline's subprocess).
@@ -199,10 +204,11 @@ def part_patterned(kind, sizes, epsilon, gap, enumerate_up_to, baseline=None,
         notion, prior, label = instance(kind, n, epsilon, concentration)
         if concentration != 1.0:
             label += f", Dirichlet({concentration:g})"
-        found = column_generation_row(notion, prior, gap, label, n, enumerate_up_to)
+        found = column_generation_row(notion, prior, gap, label, n, enumerate_up_to,
+                                      time_limit if n >= TIME_LIMIT_FROM_N else None)
         rows += found
         print_table(found)
-        if baseline:
+        if baseline and (baseline_max_n is None or n <= baseline_max_n):
             rows.append(baseline_row(kind, n, epsilon, gap, baseline, baseline_timeout,
                                      found[0], concentration))
             print_table(rows[-1:])
@@ -327,6 +333,12 @@ def main() -> None:
     parser.add_argument("--baseline", default=None,
                         help="a git revision whose column generation runs beside today's")
     parser.add_argument("--baseline-timeout", type=float, default=3600.0)
+    parser.add_argument("--baseline-max-n", type=int, default=None,
+                        help="run the baseline only up to this N (beyond, it is known "
+                             "not to finish)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help=f"time_limit= of today's designs from N = {TIME_LIMIT_FROM_N}"
+                             " (a time-limited row reports its certified bracket)")
     parser.add_argument("--concentration", type=float, default=1.0,
                         help="the Dirichlet prior's concentration (1: uniform on the "
                              "simplex; 0.1: peaked, where the ε-LDP information bound "
@@ -342,11 +354,12 @@ def main() -> None:
     if "ldp" in parts:
         rows += part_patterned("ldp", sizes("ldp"), args.epsilon, args.gap,
                                args.enumerate_up_to, args.baseline, args.baseline_timeout,
-                               args.concentration)
+                               args.concentration, args.time_limit, args.baseline_max_n)
     if "pml" in parts:
         rows += part_patterned("pml", sizes("pml"), args.epsilon, args.gap,
                                min(args.enumerate_up_to, 14), args.baseline,
-                               args.baseline_timeout, args.concentration)
+                               args.baseline_timeout, args.concentration, args.time_limit,
+                               args.baseline_max_n)
     if "warm" in parts:
         rows += part_warm(args.epsilon, args.gap, args.warm_n, args.data)
     if "polyopt" in parts:

@@ -28,6 +28,7 @@ from mechdesign.design import (
     solve_vertex_lp,
 )
 from mechdesign.design.master import column_key
+from mechdesign.design.sources import MASTER_COLUMNS_PER_INPUT
 from mechdesign.notions import ldp_cone_vertices
 
 
@@ -747,8 +748,7 @@ def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n):
     prior = np.random.default_rng(n + 3).dirichlet(np.ones(n))
     full = md.design(notion, prior, method="enumeration")
     oracle = PricingOracle(notion, prior)
-    oracle.prune_master = True  # PML's source keeps every column by default
-    run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)
+    run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)  # overrides the source
     assert run.master.added > run.master.size  # columns were deleted on the way
     assert run.lower == pytest.approx(full.utility, abs=1e-9)
     report = run.report()
@@ -758,25 +758,35 @@ def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n):
     assert run.lower - 1e-12 <= full.utility <= run.upper + 1e-11
 
 
-@pytest.mark.parametrize("prune", [True, False])
-def test_pruning_follows_the_source(prune):
-    # Column management acts only for a source whose prune_master is true (a property
-    # of the source, never of elapsed time); the optimum is the same either way.
+@pytest.mark.parametrize("keep", [1, None])
+def test_pruning_follows_the_source(keep):
+    # By default column management is the source's rule (a property of the source,
+    # never of elapsed time); the optimum is the same either way.
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
     oracle = PricingOracle(md.LDP(0.9), prior)
-    oracle.prune_master = prune
-    run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)
+    oracle.columns_per_input = keep
+    run = run_column_generation(oracle, gap=1e-9)
     pruned = run.master.added > run.master.size
-    assert pruned == prune  # exact: a bool
+    assert pruned == (keep is not None)  # exact: a bool
     full = md.design(md.LDP(0.9), prior, method="enumeration")
     assert run.lower == pytest.approx(full.utility, abs=1e-9)
 
 
-def test_ldp_prunes_its_master_and_c_pml_keeps_every_column():
-    # Measured (README): ε-LDP's master dominates its time, (ε, c)-PML's pricing does.
+def test_an_explicit_rule_overrides_the_source():
+    prior = np.random.default_rng(12).dirichlet(np.ones(9))
+    oracle = PricingOracle(md.LDP(0.9), prior)
+    oracle.columns_per_input = 1
+    run = run_column_generation(oracle, gap=1e-9, columns_per_input=None)
+    assert run.master.added == run.master.size  # exact: counts; nothing deleted
+
+
+def test_ldp_keeps_few_columns_per_input_and_c_pml_more():
+    # Measured (README): ε-LDP's master dominates its time; a (ε, c)-PML column is
+    # dearer to find again, so its master keeps four times as many.
     prior = np.full(6, 1 / 6)
-    assert PricingOracle(md.LDP(1.0), prior).prune_master is True
-    assert PricingOracle(md.PML(1.0, c=0.05), prior).prune_master is False
+    assert PricingOracle(md.LDP(1.0), prior).columns_per_input == MASTER_COLUMNS_PER_INPUT
+    assert (PricingOracle(md.PML(1.0, c=0.05), prior).columns_per_input
+            == 4 * MASTER_COLUMNS_PER_INPUT)
 
 
 def test_smoothing_needs_a_heuristic_that_certifies_its_bound():
@@ -846,7 +856,7 @@ def test_smoothing_close_to_one_takes_few_steps(alpha):
 
 def test_column_management_and_smoothing_refuse_bad_input():
     oracle = PricingOracle(md.LDP(1.0), np.full(3, 1 / 3))
-    for bad in (0, -1, 2.0, True):
+    for bad in (0, -1, 2.0, True, "sources"):
         with pytest.raises(md.InvalidInputError, match="columns_per_input"):
             run_column_generation(oracle, gap=1e-6, columns_per_input=bad)
     for bad in (1.0, -0.1, float("nan"), "0.5"):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -74,11 +75,12 @@ COLUMN_GENERATION_MAX_ITERATIONS = 5000
 #: a looser bound early costs an iteration, a tight one costs branch and bound.
 MIP_GAP_SHARE = 0.5
 
-#: Column management: when the master holds more than ``MASTER_PRUNE_FACTOR`` times this
-#: many columns per input (row), its worst non-basic columns are deleted down to this many
-#: per input (:meth:`~mechdesign.design.master.RestrictedMaster.prune`).
-MASTER_COLUMNS_PER_INPUT = 5
+#: Column management: the master is pruned when it holds more than this many times its
+#: source's ``columns_per_input`` per input (see :data:`SOURCE_RULE`).
 MASTER_PRUNE_FACTOR = 2.0
+#: ``columns_per_input=SOURCE_RULE``: the source's own column management
+#: (:attr:`~mechdesign.design.sources.ColumnSource.columns_per_input`).
+SOURCE_RULE = "source"
 #: Wentges smoothing of the dual: the heuristic prices ``α λ_c + (1 − α) λ`` (``λ_c`` the
 #: dual of the least certified bound so far, ``λ`` the master's), ``α`` this; after a
 #: mis-pricing (no column improves at ``λ``) ``α`` drops by ``1 − α`` down to 0.
@@ -156,7 +158,7 @@ def run_column_generation(
     warm: bool = True,
     max_iterations: int = COLUMN_GENERATION_MAX_ITERATIONS,
     progress: bool = False,
-    columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT,
+    columns_per_input: int | Literal["source"] | None = SOURCE_RULE,
     smoothing: float = DUAL_SMOOTHING,
 ) -> ColumnGenerationRun:
     """Restricted master plus pricing, for mutual information.
@@ -172,19 +174,23 @@ def run_column_generation(
     ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf``
     (the caller bounds it otherwise).
 
-    **Column management** (``columns_per_input = k``; ``None`` keeps every column): for a
-    source whose ``prune_master`` is true, once the master holds more than
-    :data:`MASTER_PRUNE_FACTOR` ``· k N`` columns, its non-basic columns of least reduced
-    cost are deleted down to ``k N``
+    **Column management** (``columns_per_input = k``; ``None`` keeps every column; the
+    default, :data:`SOURCE_RULE`, takes ``k`` from the source's
+    :attr:`~mechdesign.design.sources.ColumnSource.columns_per_input`): once the master
+    holds more than :data:`MASTER_PRUNE_FACTOR` ``· k N`` columns, its non-basic columns
+    of least reduced cost are deleted down to ``k N``
     (:meth:`~mechdesign.design.master.RestrictedMaster.prune`). Only non-basic columns
     go, so the master's optimum, dual and warm basis are unchanged; what it buys is the
     cost of each simplex iteration, proportional to the number of (dense) columns — at
-    ε-LDP N = 256 the master was nine tenths of the time with 14,000 columns. Where
-    pricing dominates ((ε, c)-PML) a deleted column costs a pricing to find again, so
-    those sources keep every column. The rule is the source's, not a share of elapsed
-    time: the path of a run never depends on the machine's speed or load (an earlier
-    rule read the master's share of the wall-clock time, and the same design twice in
-    one process gave different optimal kernels).
+    ε-LDP N = 256 the master was nine tenths of the time with 14,000 columns. A deleted
+    column may cost a pricing to find again, so the rule is each source's: ``k = 5``
+    (:data:`~mechdesign.design.sources.MASTER_COLUMNS_PER_INPUT`) for most, ``k = 20``
+    for (ε, c)-PML, whose columns are dearer to price (N = 128: 235 s and 586
+    iterations at ``k = 20``, 265 s and 1,243 at ``k = 10``, 1,056 s and 705 keeping
+    every column). The rule never reads elapsed time: the path of a run never depends
+    on the machine's speed or load (an earlier rule read the master's share of the
+    wall-clock time, and the same design twice in one process gave different optimal
+    kernels).
 
     **Dual smoothing** (Wentges 1997; the mis-pricing rule of Pessoa, Sadykov, Uchoa and
     Vanderbeck 2018): the heuristic prices ``λ_s = α λ_c + (1 − α) λ`` instead of the
@@ -215,6 +221,8 @@ def run_column_generation(
     warm = check_bool(warm, "warm")
     progress = check_bool(progress, "progress")
     max_iterations = check_positive_int(max_iterations, "max_iterations")
+    if isinstance(columns_per_input, str) and columns_per_input == SOURCE_RULE:
+        columns_per_input = oracle.columns_per_input
     if columns_per_input is not None:
         columns_per_input = check_positive_int(columns_per_input, "columns_per_input")
     smoothing = check_real(smoothing, "smoothing", low=0.0, high=1.0, high_open=True)
@@ -253,7 +261,7 @@ def run_column_generation(
     try:
         for _ in range(max_iterations):
             _, dual, value = master.solve()
-            if (columns_per_input is not None and oracle.prune_master
+            if (columns_per_input is not None
                     and master.size > MASTER_PRUNE_FACTOR * columns_per_input * n):
                 master.prune(columns_per_input * n, dual)
             lower = max(lower, value)

@@ -36,7 +36,13 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._numerics import show
 from mechdesign.design.patterns import PricingOracle, pattern_families, unique_patterns
-from mechdesign.design.sources import Pricing, _check_dual, _sorted_pricing, register_source
+from mechdesign.design.sources import (
+    MASTER_COLUMNS_PER_INPUT,
+    Pricing,
+    _check_dual,
+    _sorted_pricing,
+    register_source,
+)
 from mechdesign.design.utilities import GainUtility
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import LDP, PML
@@ -66,7 +72,7 @@ class GainPricingOracle:
 
     exact = True
     complete = False
-    prune_master = True  # pricing by sorting is cheap beside the master
+    columns_per_input = MASTER_COLUMNS_PER_INPUT  # pricing by sorting is cheap beside the master
     enumeration_seconds = 0.0
     retries = 0
     auto_max_vertices = GAIN_AUTO_MAX_VERTICES

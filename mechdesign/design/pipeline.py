@@ -59,7 +59,7 @@ from mechdesign.cones import (
 from mechdesign.design.column_generation import (
     DUAL_SMOOTHING,
     INTERRUPTED,
-    MASTER_COLUMNS_PER_INPUT,
+    SOURCE_RULE,
     ColumnGenerationRun,
     run_column_generation,
 )
@@ -423,7 +423,7 @@ def solve_master(
     gap: float = COLUMN_GENERATION_GAP,
     warm: bool = True,
     progress: bool = False,
-    columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT,
+    columns_per_input: int | Literal["source"] | None = SOURCE_RULE,
     smoothing: float = DUAL_SMOOTHING,
 ) -> MasterSolution:
     """Stage 4: the master LP over a source's columns.

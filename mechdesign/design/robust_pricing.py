@@ -47,6 +47,7 @@ from mechdesign.design.patterns import (
 from mechdesign.design.result import ColumnGenerationReport
 from mechdesign.design.robust_blocks import MAX_BLOCK_OUTCOMES, BlockPricing
 from mechdesign.design.sources import (
+    MASTER_COLUMNS_PER_INPUT,
     Pricing,
     _check_dual,
     _sorted_pricing,
@@ -276,7 +277,8 @@ class LinearisationOracle:
 
     exact = True
     complete = False
-    prune_master = True  # the master dominates (PolyOpt at a = 240: master 9/10 of the time)
+    # the master dominates (PolyOpt at a = 240: master 9/10 of the time)
+    columns_per_input = MASTER_COLUMNS_PER_INPUT
     enumeration_seconds = 0.0
     retries = LINEARISATION_RETRIES
 

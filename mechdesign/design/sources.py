@@ -48,6 +48,12 @@ from mechdesign.cones import VertexSet, section_argmax
 from mechdesign.design.utilities import MutualInformationUtility, Utility
 from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
 
+#: Column management: a source's default :attr:`ColumnSource.columns_per_input`. When the
+#: master holds more than :data:`~mechdesign.design.column_generation.MASTER_PRUNE_FACTOR`
+#: times this many columns per input (row), its worst non-basic columns are deleted down
+#: to this many per input (:meth:`~mechdesign.design.master.RestrictedMaster.prune`).
+MASTER_COLUMNS_PER_INPUT = 5
+
 __all__ = [
     "CddRepair",
     "ColumnSource",
@@ -116,10 +122,12 @@ class ColumnSource(Protocol):
     complete: bool
     enumeration_seconds: float
     retries: int
-    #: Whether column generation may delete the master's worst non-basic columns
-    #: (column management): worth it where the master's solves dominate, not where a
-    #: deleted column costs an expensive pricing to find again.
-    prune_master: bool
+    #: Column management, the source's rule: how many columns per input (row) the
+    #: master keeps when column generation deletes its worst non-basic columns, or
+    #: ``None`` to keep every column (see
+    #: :func:`~mechdesign.design.column_generation.run_column_generation`). Few where the
+    #: master's solves dominate; more where a deleted column costs a pricing to find again.
+    columns_per_input: int | None
 
     def initial_columns(self) -> NDArray[np.float64]: ...
 
@@ -144,7 +152,7 @@ class ColumnSource(Protocol):
 
 
 #: What column generation reads of a source (:class:`ColumnSource`).
-_SOURCE_MEMBERS = ("n", "exact", "retries", "prune_master", "initial_columns", "values",
+_SOURCE_MEMBERS = ("n", "exact", "retries", "columns_per_input", "initial_columns", "values",
                    "heuristic", "price", "certified_dual")
 
 
@@ -225,7 +233,7 @@ class VertexEnumeration(_Enumerated):
     """
 
     complete = True
-    prune_master = True
+    columns_per_input = MASTER_COLUMNS_PER_INPUT
     exact = True
     retries = 0
 
@@ -259,7 +267,7 @@ class CddRepair(_Enumerated):
     """
 
     complete = False
-    prune_master = True
+    columns_per_input = MASTER_COLUMNS_PER_INPUT
     exact = False
     retries = 0  # its ascents are deterministic: asking again finds the same
 
