@@ -13,7 +13,7 @@ workload's answers, against the users' own histogram (fixed population), times t
 number of reports ``n`` (``Design.utility``; ``n · md.estimation_mse(K, prior, n, ...)``
 for a protocol). Every estimator here is unbiased (OLH draws a fresh hash per user), so
 it does not depend on ``n``; a protocol whose dense kernel is too large is
-:func:`mechdesign.compare`'s implicit row (:mod:`mechdesign.oracles`: exact closed forms;
+:func:`mechdesign.compare`'s implicit row (:mod:`mechdesign.mechanisms.oracles`: exact closed forms;
 the BLUE for GRR and unary encoding only).
 
 The baseline of every ratio is the certified optimum computed in the same process: the
@@ -30,7 +30,7 @@ rows, 15 × 16 cells of which more than 64 are occupied), in decreasing order of
 and renormalised — the same cells as ``benchmarks/protocols.py``. Prefix and all-range
 queries follow that order (the domain has no natural order; sorting by frequency is the
 documented choice). Workloads: ``histogram`` (W = I), ``prefix`` (the CDF), ``all-range``
-(every interval; k(k+1)/2 queries), from :func:`mechdesign.estimation.workload_matrix`.
+(every interval; k(k+1)/2 queries), from :func:`mechdesign.measures.estimation.workload_matrix`.
 
 A size the design cannot handle yet (enumeration refused above ``max_vertices``, a
 notion or size without column generation, a time limit) is recorded as "not designed:

@@ -2,7 +2,7 @@
 
 Everything is ε-LDP at ε = 2 with the Zipf(1.1) prior; errors are ``E‖f̂ − f‖²`` from
 ``n`` reports against the users' own histogram (exact closed forms of
-:mod:`mechdesign.oracles` unless the row says "simulated").
+:mod:`mechdesign.mechanisms.oracles` unless the row says "simulated").
 
 1. ``md.compare(md.LDP(2), md.zipf_prior(40))`` (default utilities): its seconds and
    every protocol's standard and BLUE errors.
@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 import mechdesign as md
-from mechdesign.oracles import implicit_protocols
+from mechdesign.mechanisms.oracles import implicit_protocols
 
 EPSILON = 2.0
 

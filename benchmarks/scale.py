@@ -48,7 +48,7 @@ import numpy as np
 from tqdm import tqdm
 
 import mechdesign as md
-from mechdesign.design import MutualInformationUtility, column_source, solve_master
+from mechdesign.optimal import MutualInformationUtility, column_source, solve_master
 
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 #: ``--time-limit`` applies from this N on (smaller designs always run to their gap).
@@ -271,7 +271,7 @@ def part_warm(epsilon, gap, n, data=None):
 
 def part_polyopt(data, epsilon, time_limit):
     """PolyOpt on Adult pairs, both variants: exact block pricing
-    (mechdesign.design.robust_blocks); ``relative_gap = (upper − lower)/lower``."""
+    (mechdesign.optimal.robust_blocks); ``relative_gap = (upper − lower)/lower``."""
     rows = []
     pairs = [("sex", "race", True), ("sex", "marital-status", True),
              ("occupation", "education", False)]

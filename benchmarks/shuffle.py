@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 import mechdesign as md
-from mechdesign.oracles import implicit_protocols
+from mechdesign.mechanisms.oracles import implicit_protocols
 
 DELTA = 1e-6
 USERS = (10**3, 10**4, 10**5, 10**6, 10**7)

@@ -38,11 +38,11 @@ def build(out: Path) -> list[str]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pdoc.pdoc(*public_modules(), output_directory=out)
-    # Documenting the package adds mechdesign.design already (its __all__ names the
+    # Documenting the package adds mechdesign.optimal already (its __all__ names the
     # function ``design``, which shares the module's name): not a problem.
     return [
         str(w.message) for w in caught
-        if "mechdesign.design, but a module with this name has already" not in str(w.message)
+        if "mechdesign.optimal, but a module with this name has already" not in str(w.message)
     ]
 
 

@@ -18,8 +18,6 @@ Conventions, stated once for the whole package:
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -28,7 +26,7 @@ if TYPE_CHECKING:
     # command line's ``--help`` do not pay for numpy, scipy, pandas, cvxpy, matplotlib
     # and dp_accounting. tests/test_startup.py checks that this block, ``_EXPORTS`` and
     # ``__all__`` name the same objects.
-    from mechdesign.accounting import (
+    from mechdesign.accounting.composition import (
         AttackRisk,
         ComposedDelta,
         ComposedEpsilon,
@@ -41,7 +39,17 @@ if TYPE_CHECKING:
         privacy_loss_distribution,
         tradeoff_curve,
     )
-    from mechdesign.amplification import (
+    from mechdesign.accounting.sample_audit import SampleAudit, audit_pairs, audit_samples
+    from mechdesign.accounting.shuffle import (
+        ShuffleDelta,
+        ShuffleEpsilon,
+        ShuffleParameters,
+        local_epsilon_for,
+        shuffle_delta,
+        shuffle_epsilon,
+        shuffle_parameters,
+    )
+    from mechdesign.bounds.amplification import (
         RenyiAmplification,
         block_uniform_channel,
         circulant_singular_channel,
@@ -49,17 +57,7 @@ if TYPE_CHECKING:
         disjoint_support_pair,
         rldp_amplification_bound,
     )
-    from mechdesign.channels import (
-        Capacity,
-        channel_capacity,
-        is_degraded,
-        is_less_noisy,
-        maximal_alpha_leakage,
-        sibson_mutual_information,
-    )
-    from mechdesign.comparison import compare, deployed_protocols, zipf_prior
-    from mechdesign.cones import RatioCone, VertexSet
-    from mechdesign.contraction import (
+    from mechdesign.bounds.contraction import (
         ChiSquaredContraction,
         DobrushinMaximum,
         asoodeh_zhang_kl_bound,
@@ -81,54 +79,7 @@ if TYPE_CHECKING:
         private_minimax_lower_bound,
         reverse_pinsker_kl,
     )
-    from mechdesign.datasets import (
-        CategoricalPair,
-        categorical_pair,
-        empirical_pair,
-    )
-    from mechdesign.deployment import (
-        Aggregator,
-        ImplementationCheck,
-        RationalMechanism,
-        check_implementation,
-        rational_mechanism,
-        to_opendp,
-    )
-    from mechdesign.design import (
-        Certificate,
-        ColumnGenerationReport,
-        Design,
-        EstimationError,
-        FDivergenceUtility,
-        GainUtility,
-        MutualInformationUtility,
-        design,
-    )
-    from mechdesign.divergences import (
-        CHI_SQUARED,
-        KL,
-        SQUARED_HELLINGER,
-        TOTAL_VARIATION,
-        FGenerator,
-        chi_squared_divergence,
-        f_alpha_divergence,
-        f_alpha_from_renyi,
-        f_alpha_generator,
-        f_alpha_tv_lower_boundary,
-        f_divergence,
-        hockey_stick_divergence,
-        hockey_stick_generator,
-        kl_divergence,
-        pinsker_f_alpha,
-        pinsker_f_alpha_inverse,
-        renyi_divergence,
-        renyi_from_f_alpha,
-        reverse_pinsker,
-        reverse_pinsker_f_alpha,
-        squared_hellinger,
-        total_variation,
-    )
-    from mechdesign.envelope import (
+    from mechdesign.bounds.envelope import (
         LeakageDistribution,
         PMLEnvelope,
         RandomizedResponseEnvelope,
@@ -152,6 +103,11 @@ if TYPE_CHECKING:
         privacy_profile,
         randomized_response_envelope,
     )
+    from mechdesign.comparison import compare, deployed_protocols, zipf_prior
+    from mechdesign.deployment.aggregation import Aggregator
+    from mechdesign.deployment.conformance import ImplementationCheck, check_implementation
+    from mechdesign.deployment.opendp import to_opendp
+    from mechdesign.deployment.rational import RationalMechanism, rational_mechanism
     from mechdesign.errors import (
         ExecutorError,
         InfeasibleError,
@@ -168,7 +124,39 @@ if TYPE_CHECKING:
         output_classes,
         project_to_simplex,
     )
-    from mechdesign.leakage import (
+    from mechdesign.measures.channels import (
+        Capacity,
+        channel_capacity,
+        is_degraded,
+        is_less_noisy,
+        maximal_alpha_leakage,
+        sibson_mutual_information,
+    )
+    from mechdesign.measures.divergences import (
+        CHI_SQUARED,
+        KL,
+        SQUARED_HELLINGER,
+        TOTAL_VARIATION,
+        FGenerator,
+        chi_squared_divergence,
+        f_alpha_divergence,
+        f_alpha_from_renyi,
+        f_alpha_generator,
+        f_alpha_tv_lower_boundary,
+        f_divergence,
+        hockey_stick_divergence,
+        hockey_stick_generator,
+        kl_divergence,
+        pinsker_f_alpha,
+        pinsker_f_alpha_inverse,
+        renyi_divergence,
+        renyi_from_f_alpha,
+        reverse_pinsker,
+        reverse_pinsker_f_alpha,
+        squared_hellinger,
+        total_variation,
+    )
+    from mechdesign.measures.leakage import (
         bayes_vulnerability,
         dobrushin_coefficient,
         event_leakage,
@@ -182,7 +170,7 @@ if TYPE_CHECKING:
         pointwise_leakage,
         renyi_ldp_level,
     )
-    from mechdesign.mechanisms import (
+    from mechdesign.mechanisms.closed_forms import (
         IndependentReporting,
         binary_mechanism,
         design_independent_reporting,
@@ -195,17 +183,8 @@ if TYPE_CHECKING:
         randomized_response,
         secret_randomized_response,
     )
-    from mechdesign.notions import (
-        LDP,
-        PML,
-        NonRobustLDP,
-        RobustLDP,
-        SecretLDP,
-        dobrushin_bound,
-    )
-    from mechdesign.oracles import PureOracle, implicit_protocols
-    from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
-    from mechdesign.protocols import (
+    from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols
+    from mechdesign.mechanisms.protocols import (
         FrequencyOracle,
         estimation_mse,
         generalized_randomized_response,
@@ -215,8 +194,11 @@ if TYPE_CHECKING:
         subset_selection,
         unary_encoding,
     )
-    from mechdesign.reports import ROBUST_LDP_MECHANISMS, robust_ldp_mechanism
-    from mechdesign.robust import (
+    from mechdesign.notions.cones import RatioCone, VertexSet
+    from mechdesign.notions.datasets import CategoricalPair, categorical_pair, empirical_pair
+    from mechdesign.notions.pml import LDP, PML, dobrushin_bound
+    from mechdesign.notions.robust import NonRobustLDP, RobustLDP, SecretLDP
+    from mechdesign.notions.robust_levels import (
         RobustLevel,
         linear_extreme,
         projection_level,
@@ -224,16 +206,26 @@ if TYPE_CHECKING:
         robust_ldp_level,
         secret_ldp_level,
     )
-    from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
-    from mechdesign.shuffle import (
-        ShuffleDelta,
-        ShuffleEpsilon,
-        ShuffleParameters,
-        local_epsilon_for,
-        shuffle_delta,
-        shuffle_epsilon,
-        shuffle_parameters,
+    from mechdesign.notions.uncertainty import (
+        RenyiBall,
+        chi2_radius,
+        conditional_ball,
+        conditional_lower_bounds,
+        conditional_radii,
+        xi_bounds,
     )
+    from mechdesign.optimal import (
+        Certificate,
+        ColumnGenerationReport,
+        Design,
+        EstimationError,
+        FDivergenceUtility,
+        GainUtility,
+        MutualInformationUtility,
+        design,
+    )
+    from mechdesign.reports import ROBUST_LDP_MECHANISMS, robust_ldp_mechanism
+    from mechdesign.reproduce.paper_examples import PAPER_EXAMPLES, PaperExample
     from mechdesign.sweeps import (
         SerialFallbackWarning,
         design_task,
@@ -241,14 +233,6 @@ if TYPE_CHECKING:
         measure_task,
         plot_sweep,
         sweep,
-    )
-    from mechdesign.uncertainty import (
-        RenyiBall,
-        chi2_radius,
-        conditional_ball,
-        conditional_lower_bounds,
-        conditional_radii,
-        xi_bounds,
     )
 
 __all__ = [
@@ -450,97 +434,127 @@ __all__ = [
 #: Where each public name lives: submodule -> the names it contributes to ``__all__``.
 #: A name is imported from its submodule on first access and then cached in the package.
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "accounting": (
+    "accounting.composition": (
         "AttackRisk", "ComposedDelta", "ComposedEpsilon", "DominatingPair", "attack_risk",
         "composed_delta", "composed_epsilon", "dominating_pair", "pml_composition_bound",
         "privacy_loss_distribution", "tradeoff_curve",
     ),
-    "amplification": (
+    "accounting.sample_audit": (
+        "SampleAudit", "audit_pairs", "audit_samples",
+    ),
+    "accounting.shuffle": (
+        "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "local_epsilon_for",
+        "shuffle_delta", "shuffle_epsilon", "shuffle_parameters",
+    ),
+    "bounds.amplification": (
         "RenyiAmplification", "block_uniform_channel", "circulant_singular_channel",
         "confusion_graph", "disjoint_support_pair", "rldp_amplification_bound",
     ),
-    "channels": (
-        "Capacity", "channel_capacity", "is_degraded", "is_less_noisy",
-        "maximal_alpha_leakage", "sibson_mutual_information",
-    ),
-    "comparison": ("compare", "deployed_protocols", "zipf_prior"),
-    "deployment": (
-        "Aggregator", "ImplementationCheck", "RationalMechanism", "check_implementation",
-        "rational_mechanism", "to_opendp",
-    ),
-    "cones": ("RatioCone", "VertexSet"),
-    "contraction": (
+    "bounds.contraction": (
         "ChiSquaredContraction", "DobrushinMaximum", "asoodeh_zhang_kl_bound",
         "asoodeh_zhang_kl_contraction", "chi_squared_contraction", "cross_channel_gamma",
-        "decomposable_threshold", "decomposable_witness_kernel", "duchi_kl_bound", "gamma_bound",
-        "kairouz_dobrushin_bound", "max_cross_channel_gamma", "max_dobrushin",
+        "decomposable_threshold", "decomposable_witness_kernel", "duchi_kl_bound",
+        "gamma_bound", "kairouz_dobrushin_bound", "max_cross_channel_gamma", "max_dobrushin",
         "max_zeros_per_column", "maximal_correlation", "pml_hellinger_sdpi_bound",
-        "pml_kl_sdpi_bound", "pml_sdpi_bound", "private_minimax_lower_bound", "reverse_pinsker_kl",
+        "pml_kl_sdpi_bound", "pml_sdpi_bound", "private_minimax_lower_bound",
+        "reverse_pinsker_kl",
     ),
-    "datasets": ("CategoricalPair", "categorical_pair", "empirical_pair"),
-    "design": (
-        "Certificate", "ColumnGenerationReport", "Design", "EstimationError",
-        "FDivergenceUtility", "GainUtility", "MutualInformationUtility", "design",
+    "bounds.envelope": (
+        "LeakageDistribution", "PMLEnvelope", "RandomizedResponseEnvelope",
+        "adaptive_composition", "binary_envelope", "closed_failure_probability",
+        "composition_envelope_bound", "conditional_maximal_leakage", "dp_epsilon",
+        "dp_failure_probability", "envelope_lower_bound", "envelope_upper_bound",
+        "four_level_prior", "leakage_distribution", "pml_envelope", "pml_failure_probability",
+        "pml_lower_quantile", "pml_psi1", "pml_psi2", "pml_upper_quantile", "privacy_profile",
+        "randomized_response_envelope",
     ),
-    "divergences": (
-        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "FGenerator",
-        "chi_squared_divergence", "f_alpha_divergence", "f_alpha_from_renyi", "f_alpha_generator",
-        "f_alpha_tv_lower_boundary", "f_divergence", "hockey_stick_divergence",
-        "hockey_stick_generator", "kl_divergence", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
-        "renyi_divergence", "renyi_from_f_alpha", "reverse_pinsker", "reverse_pinsker_f_alpha",
-        "squared_hellinger", "total_variation",
+    "deployment.aggregation": (
+        "Aggregator",
     ),
-    "envelope": (
-        "LeakageDistribution", "PMLEnvelope", "RandomizedResponseEnvelope", "adaptive_composition",
-        "binary_envelope", "closed_failure_probability", "composition_envelope_bound",
-        "conditional_maximal_leakage", "dp_epsilon", "dp_failure_probability",
-        "envelope_lower_bound", "envelope_upper_bound", "four_level_prior", "leakage_distribution",
-        "pml_envelope", "pml_failure_probability", "pml_lower_quantile", "pml_psi1", "pml_psi2",
-        "pml_upper_quantile", "privacy_profile", "randomized_response_envelope",
+    "deployment.conformance": (
+        "ImplementationCheck", "check_implementation",
+    ),
+    "deployment.opendp": (
+        "to_opendp",
+    ),
+    "deployment.rational": (
+        "RationalMechanism", "rational_mechanism",
     ),
     "errors": (
-        "ExecutorError", "InfeasibleError", "InvalidInputError", "MechDesignError", "SolverError",
-        "TooLargeError", "UnsupportedError",
+        "ExecutorError", "InfeasibleError", "InvalidInputError", "MechDesignError",
+        "SolverError", "TooLargeError", "UnsupportedError",
     ),
     "kernel": (
         "Mechanism", "NotIdentifiableWarning", "estimate_input_distribution", "output_classes",
         "project_to_simplex",
     ),
-    "leakage": (
-        "bayes_vulnerability", "dobrushin_coefficient", "event_leakage", "g_vulnerability",
-        "information_density", "ldp_level", "maximal_leakage", "mutual_information", "pml_capacity",
-        "pml_level", "pointwise_leakage", "renyi_ldp_level",
+    "measures.channels": (
+        "Capacity", "channel_capacity", "is_degraded", "is_less_noisy", "maximal_alpha_leakage",
+        "sibson_mutual_information",
     ),
-    "mechanisms": (
+    "measures.divergences": (
+        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "FGenerator",
+        "chi_squared_divergence", "f_alpha_divergence", "f_alpha_from_renyi",
+        "f_alpha_generator", "f_alpha_tv_lower_boundary", "f_divergence",
+        "hockey_stick_divergence", "hockey_stick_generator", "kl_divergence", "pinsker_f_alpha",
+        "pinsker_f_alpha_inverse", "renyi_divergence", "renyi_from_f_alpha", "reverse_pinsker",
+        "reverse_pinsker_f_alpha", "squared_hellinger", "total_variation",
+    ),
+    "measures.leakage": (
+        "bayes_vulnerability", "dobrushin_coefficient", "event_leakage", "g_vulnerability",
+        "information_density", "ldp_level", "maximal_leakage", "mutual_information",
+        "pml_capacity", "pml_level", "pointwise_leakage", "renyi_ldp_level",
+    ),
+    "mechanisms.closed_forms": (
         "IndependentReporting", "binary_mechanism", "design_independent_reporting",
         "extremal_binary_mechanism", "extremal_binary_valid_q", "independent_reporting",
         "ir_distance_bound", "pml_binary_mechanism", "pml_extremal_mechanism",
         "randomized_response", "secret_randomized_response",
     ),
-    "notions": ("LDP", "PML", "NonRobustLDP", "RobustLDP", "SecretLDP", "dobrushin_bound"),
-    "oracles": ("PureOracle", "implicit_protocols"),
-    "paper_examples": ("PAPER_EXAMPLES", "PaperExample"),
-    "protocols": (
-        "FrequencyOracle", "estimation_mse", "generalized_randomized_response", "hadamard_response",
-        "hash_family", "local_hashing", "subset_selection", "unary_encoding",
+    "comparison": (
+        "compare", "deployed_protocols", "zipf_prior",
     ),
-    "reports": ("ROBUST_LDP_MECHANISMS", "robust_ldp_mechanism"),
-    "robust": (
-        "RobustLevel", "linear_extreme", "projection_level", "realised_epsilon", "robust_ldp_level",
-        "secret_ldp_level",
+    "mechanisms.oracles": (
+        "PureOracle", "implicit_protocols",
     ),
-    "sample_audit": ("SampleAudit", "audit_pairs", "audit_samples"),
-    "shuffle": (
-        "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "local_epsilon_for",
-        "shuffle_delta", "shuffle_epsilon", "shuffle_parameters",
+    "mechanisms.protocols": (
+        "FrequencyOracle", "estimation_mse", "generalized_randomized_response",
+        "hadamard_response", "hash_family", "local_hashing", "subset_selection",
+        "unary_encoding",
+    ),
+    "notions.cones": (
+        "RatioCone", "VertexSet",
+    ),
+    "notions.datasets": (
+        "CategoricalPair", "categorical_pair", "empirical_pair",
+    ),
+    "notions.pml": (
+        "LDP", "PML", "dobrushin_bound",
+    ),
+    "notions.robust": (
+        "NonRobustLDP", "RobustLDP", "SecretLDP",
+    ),
+    "notions.robust_levels": (
+        "RobustLevel", "linear_extreme", "projection_level", "realised_epsilon",
+        "robust_ldp_level", "secret_ldp_level",
+    ),
+    "notions.uncertainty": (
+        "RenyiBall", "chi2_radius", "conditional_ball", "conditional_lower_bounds",
+        "conditional_radii", "xi_bounds",
+    ),
+    "optimal": (
+        "Certificate", "ColumnGenerationReport", "Design", "EstimationError",
+        "FDivergenceUtility", "GainUtility", "MutualInformationUtility", "design",
+    ),
+    "reports": (
+        "ROBUST_LDP_MECHANISMS", "robust_ldp_mechanism",
+    ),
+    "reproduce.paper_examples": (
+        "PAPER_EXAMPLES", "PaperExample",
     ),
     "sweeps": (
         "SerialFallbackWarning", "design_task", "envelope_task", "measure_task", "plot_sweep",
         "sweep",
-    ),
-    "uncertainty": (
-        "RenyiBall", "chi2_radius", "conditional_ball", "conditional_lower_bounds",
-        "conditional_radii", "xi_bounds",
     ),
 }
 
@@ -569,30 +583,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(types.ModuleType):
-    """The package's module type: keeps ``mechdesign.design`` the function.
-
-    The design engine is the subpackage ``mechdesign.design`` and its entry point the
-    function ``design``. When any module first imports the subpackage, the import system
-    binds it as the package attribute ``design``; with eager imports the package's own
-    ``from mechdesign.design import design`` rebound it to the function afterwards. With
-    lazy imports that binding can come at any time, so this property answers
-    ``mechdesign.design`` with the function and turns the import system's binding into
-    the function too. The subpackage stays reachable as ``sys.modules["mechdesign.design"]``
-    and through ``from mechdesign.design import …``, as before.
-    """
-
-    @property
-    def design(self) -> Any:
-        return globals()["design"] if "design" in globals() else __getattr__("design")
-
-    @design.setter
-    def design(self, value: Any) -> None:
-        # The import system binds the subpackage once it has run, so its ``design``
-        # (the function) exists by then; keep that in the namespace, as before.
-        globals()["design"] = value.design if isinstance(value, types.ModuleType) else value
-
-
-sys.modules[__name__].__class__ = _Package

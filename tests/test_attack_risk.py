@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.accounting import DISCRETIZATION
+from mechdesign.accounting.composition import DISCRETIZATION
 from mechdesign.errors import InvalidInputError
 from tests.conftest import kernels
 

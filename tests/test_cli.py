@@ -504,7 +504,7 @@ def _zipf(n: int, exponent: float = 1.1) -> np.ndarray:
 
 
 def _mutual_information(kernel: np.ndarray, prior: np.ndarray) -> float:
-    """I(X;Y) in nats, summed term by term (independent of mechdesign.leakage)."""
+    """I(X;Y) in nats, summed term by term (independent of mechdesign.measures.leakage)."""
     total = 0.0
     outputs = prior @ kernel
     for x, p in enumerate(prior):
@@ -746,7 +746,7 @@ def test_design_rldp_by_column_generation_says_so_and_labels_the_kernel(pair_csv
 
 
 def test_design_for_the_mse_of_a_workload_prints_its_certified_bracket():
-    from mechdesign.estimation import blue_error
+    from mechdesign.measures.estimation import blue_error
 
     done = _run("design", "--notion", "ldp", "--epsilon", "1", "--prior", "zipf", "--n", "5",
                 "--utility", "mse", "--workload", "prefix", "--json")

@@ -169,7 +169,7 @@ def test_compare_at_forty_and_ten_thousand_inputs_gives_every_protocol_an_exact_
     # k = 40: the protocols past the dense cap are implicit rows with the closed forms
     # (checked against the dense kernels in tests/test_oracles.py); k = 10⁴: every row
     # implicit, no designed rows asked for.
-    from mechdesign.oracles import implicit_protocols
+    from mechdesign.mechanisms.oracles import implicit_protocols
 
     for k in (40, 10_000):
         prior = md.zipf_prior(k)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.datasets import categorical_pair, empirical_pair
+from mechdesign.notions.datasets import categorical_pair, empirical_pair
 
 ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult.csv"
 

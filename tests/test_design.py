@@ -14,10 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign._highs import solve_linear_program
+from mechdesign._solvers.highs import solve_linear_program
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
 
-design_module = importlib.import_module("mechdesign.design.pipeline")  # the stages module
+design_module = importlib.import_module("mechdesign.optimal.pipeline")  # the stages module
 
 RTOL = 1e-9
 ATOL = 1e-10
@@ -298,8 +298,13 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
     # silently loses vertices: with only those (plus what the LP probes add), the LP's
     # dual prices some true vertex positively, and the ascent finds such columns. Each
     # found column must lie in the section and have positive reduced cost.
-    from mechdesign.cones import VertexSet, _cdd_run, _probe_missing_vertices, deduplicate_points
-    from mechdesign.design import CddRepair, solve_vertex_lp
+    from mechdesign.notions.cones import (
+        VertexSet,
+        _cdd_run,
+        _probe_missing_vertices,
+        deduplicate_points,
+    )
+    from mechdesign.optimal import CddRepair, solve_vertex_lp
 
     from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 
@@ -425,8 +430,8 @@ def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     # find better columns. The certificate covers the columns found; the optimum over
     # every vertex (cddlib's exact arithmetic) stays an upper bound.
     from mechdesign import cones
-    from mechdesign.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
-    from mechdesign.design import solve_vertex_lp
+    from mechdesign.notions.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
+    from mechdesign.optimal import solve_vertex_lp
 
     from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 

@@ -86,7 +86,7 @@ def test_the_same_design_twice_gives_the_same_bytes(slow):
 def test_the_column_generation_instance_prunes_its_master(monkeypatch):
     # The instance above exercises column management (the rule that used to read the
     # clock); if it stopped pruning, the test above would no longer guard it.
-    master_module = sys.modules["mechdesign.design.master"]
+    master_module = sys.modules["mechdesign.optimal.master"]
     calls = []
     original = master_module.RestrictedMaster.prune
 

@@ -2,7 +2,7 @@
 
 Saeidian, Pinzón, Palamidessi, "Information leakage envelopes". Every reference value in
 this file is computed from the paper's definitions alone, written without reading the
-implementation under test (``mechdesign/envelope.py``):
+implementation under test (``mechdesign/bounds/envelope.py``):
 
 * the leakage ℓ(X → y) = log max_{x ∈ supp P_X} K[x, y] / P_Y(y) (Sec. II-C) by numpy, the
   quantiles ε̲_Y(δ), ε̄_Y(δ) of eqs. (9)–(10) by enumerating every subset of the outputs,

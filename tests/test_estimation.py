@@ -1,5 +1,5 @@
-"""Estimation error: workloads, the BLUE and its exact error (mechdesign.estimation), and
-the estimation-optimal design (mechdesign.design.estimation).
+"""Estimation error: workloads, the BLUE and its exact error (mechdesign.measures.estimation), and
+the estimation-optimal design (mechdesign.optimal.estimation).
 
 The independent reference (an A-optimal program over brute-force vertices, written from
 the formula) is tests/test_estimation_reference.py; here: closed forms, the Gauss–Markov
@@ -18,7 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.estimation import blue_error, blue_estimator, information_matrix, workload_matrix
+from mechdesign.measures.estimation import (
+    blue_error,
+    blue_estimator,
+    information_matrix,
+    workload_matrix,
+)
 
 RTOL = 1e-9
 

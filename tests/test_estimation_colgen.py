@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.estimation import blue_error
+from mechdesign.measures.estimation import blue_error
 
-pricing_module = importlib.import_module("mechdesign.design.estimation_pricing")
+pricing_module = importlib.import_module("mechdesign.optimal.estimation_pricing")
 LdpQuadraticPricing = pricing_module.LdpQuadraticPricing
 
 

@@ -2,7 +2,7 @@
 
 Everything this file compares the package with is computed here, from the formulas of the
 issue alone, by a route the package does not share; the file was written without reading
-``mechdesign/estimation.py`` or the design code for estimation:
+``mechdesign/measures/estimation.py`` or the design code for estimation:
 
 * the vertices of the sections {v ≥ 0 in the notion's cone : p·v = 1} are enumerated by
   brute force (ε-LDP: the normalised {1, e^ε} patterns; PML for a known prior: the box

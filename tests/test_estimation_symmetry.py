@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.estimation import blue_error
+from mechdesign.measures.estimation import blue_error
 
-symmetry = importlib.import_module("mechdesign.design.estimation_symmetry")
+symmetry = importlib.import_module("mechdesign.optimal.estimation_symmetry")
 
 
 def ye_barg(k: int, eps: float) -> float:

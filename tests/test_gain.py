@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import mechdesign as md
-from mechdesign.design import GainPricingOracle, GainUtility
-from mechdesign.design.gain_pricing import GAIN_AUTO_MAX_VERTICES
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import NonRobustLDP
+from mechdesign.optimal import GainPricingOracle, GainUtility
+from mechdesign.optimal.gain_pricing import GAIN_AUTO_MAX_VERTICES
 
-pipeline = importlib.import_module("mechdesign.design.pipeline")
+pipeline = importlib.import_module("mechdesign.optimal.pipeline")
 
 
 def map_success_probability(kernel, prior):

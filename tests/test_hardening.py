@@ -138,8 +138,8 @@ def test_xi_bounds_at_tiny_probabilities():
 def test_a_restricted_master_of_absurd_size_is_refused_at_once(monkeypatch):
     import sys
 
-    from mechdesign.design import RestrictedMaster
     from mechdesign.errors import TooLargeError
+    from mechdesign.optimal import RestrictedMaster
 
     # "At once": refused before a HiGHS model or one of its 10^12 rows is built (a count
     # of what was built, not a reading of the clock).
@@ -173,7 +173,7 @@ def test_polyopt_at_large_epsilon_uses_exact_vertices():
     ε = 16 (points outside the section at 20, a kernel failing its audit at 25). The
     exact backend takes over above CDD_RELIABLE_EPSILON; the designs pass the exact
     robust audit and their utility grows with ε, below H(P̂)."""
-    from mechdesign.cones import CDD_RELIABLE_EPSILON
+    from mechdesign.notions.cones import CDD_RELIABLE_EPSILON
 
     p_hat = np.array([0.07, 0.10, 0.26, 0.57])
     ball = md.RenyiBall(p_hat, 2, md.chi2_radius(100, 4, 0.05))

@@ -17,14 +17,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 #: Ξ with the notions) the note on the pipeline issue says why.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("_tolerances", "_numerics", "_highs", "_evidence", "_version"),
-    ("kernel", "divergences", "leakage", "uncertainty", "robust", "estimation",
-     "channels"),  # measures
-    ("cones", "notions"),  # problem descriptions
-    ("design",),  # the design engine (a subpackage)
-    ("contraction", "amplification", "envelope", "accounting", "sample_audit", "mechanisms",
-     "oracles", "protocols", "paper_examples", "datasets"),
-    ("shuffle", "deployment"),  # read oracles', accounting's and sample_audit's names
+    ("_tolerances", "_validation", "_solvers", "_evidence", "_version", "_lazy"),
+    ("kernel", "measures"),  # a given kernel's measures
+    ("notions",),  # problem descriptions (Ξ and the robust audits with them)
+    ("optimal",),  # the design engine
+    ("mechanisms", "bounds"),  # closed forms and deployed protocols; notion-wide bounds
+    ("accounting",),  # composition, shuffling (of any kernel or protocol), sample audits
+    ("deployment",),  # exact kernels, aggregation, OpenDP, conformance (sample audits)
     ("reports", "comparison", "sweeps"),  # every quantity of one question, for the front ends
     ("reproduce", "cli", "__init__"),  # front ends
 )

@@ -1,8 +1,8 @@
-"""Implicit frequency oracles (mechdesign.oracles) against the dense kernels and against
+"""Implicit frequency oracles (mechdesign.mechanisms.oracles) against the dense kernels and against
 simulation.
 
-References independent of mechdesign.oracles: the dense kernels of
-mechdesign.protocols (built entry by entry from each protocol's definition) through
+References independent of mechdesign.mechanisms.oracles: the dense kernels of
+mechdesign.mechanisms.protocols (built entry by entry from each protocol's definition) through
 estimation_mse (the error of any kernel and linear estimator, computed from the kernel);
 report indices written here from each protocol's output order; Monte Carlo estimates of
 the error with their standard errors.
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.oracles import PureOracle, implicit_protocols
+from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols
 
 SMALL = [(3, 0.5), (5, 1.0), (8, 2.0), (4, 3.0)]
 NAMES = ["GRR", "OUE", "SUE (RAPPOR)", "subset selection", "OLH", "Hadamard response"]
@@ -49,7 +49,7 @@ def test_closed_forms_equal_the_dense_kernels(k, eps, name, target):
 
 def _dense_index(oracle: PureOracle, reports: np.ndarray) -> np.ndarray:
     """The dense kernel's output index of each report, from the protocols' output
-    orders as documented in mechdesign.protocols."""
+    orders as documented in mechdesign.mechanisms.protocols."""
     k = oracle.k
     if oracle.family in ("grr", "hadamard"):
         return reports
@@ -212,7 +212,7 @@ def test_the_blue_is_refused_by_name_where_no_structure_computes_it():
 
 @pytest.mark.parametrize("eps", [0.05, 0.5, 1.0, 2.0, 4.0, 8.0])
 def test_the_ternary_search_finds_the_scans_subset_size(eps, monkeypatch):
-    oracles = __import__("importlib").import_module("mechdesign.oracles")
+    oracles = __import__("importlib").import_module("mechdesign.mechanisms.oracles")
     scanned = {k: oracles.best_subset_size(k, eps) for k in (5, 17, 64, 300, 1001)}
     monkeypatch.setattr(oracles, "SUBSET_SCAN_MAX_K", 2)
     for k, size in scanned.items():

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.design import PricingOracle
+from mechdesign.optimal import PricingOracle
 
 
 def notions(n: int):

@@ -3,7 +3,8 @@
 Lopuhaä-Zwakenberg & Goseling, "Mechanisms for robust local differential privacy":
 Definition 1 (RLDP), Section 3 (Rényi balls, χ² radius), Proposition 3 (the level over all of
 P_X) and Section 8.3 (realised privacy parameter). Every reference value here was written
-without reading the implementation under test (``mechdesign/robust.py``, ``notions.py``,
+without reading the implementation under test (``mechdesign/notions/robust_levels.py``,
+``notions.py``,
 ``uncertainty.py``); only numpy, scipy, cvxpy, itertools and math are used.
 
 Setting: X = (S, U), |S| = a1, |U| = a2, flattened S-major (x = s·a2 + u); kernels are

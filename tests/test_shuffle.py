@@ -1,4 +1,4 @@
-"""Shuffle-model amplification (mechdesign/shuffle.py): the reduction's hockey-stick sum
+"""Shuffle-model amplification (mechdesign/accounting/shuffle.py): the reduction's hockey-stick sum
 against a plain two-dimensional sum, the protocols' closed-form parameters against their
 dense kernels, limits, rounds, the local ε₀ search and compare(shuffle=...).
 
@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mechdesign as md
-from mechdesign.accounting import DISCRETIZATION
-from mechdesign.oracles import PureOracle, implicit_protocols
-from mechdesign.shuffle import (
+from mechdesign.accounting.composition import DISCRETIZATION
+from mechdesign.accounting.shuffle import (
     MAX_USERS,
     Reduction,
     clones_reduction,
     reduction_delta,
 )
+from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols
 
 
 def plain_delta(red: Reduction, n: int, eps: float) -> float:
@@ -133,7 +133,7 @@ def test_the_smallest_bound_is_returned():
 
 
 def test_one_round_by_the_privacy_loss_distribution_matches_the_direct_sum():
-    from mechdesign.shuffle import _composed
+    from mechdesign.accounting.shuffle import _composed
 
     for red in (clones_reduction(2.0), Reduction.at_level(1.0, 0.3),
                 Reduction.at_level(2.0, 0.08, 0.4)):

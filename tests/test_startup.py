@@ -27,7 +27,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 HEAVY = ("dp_accounting", "pandas", "matplotlib", "scipy", "cvxpy", "tqdm", "distributed")
 
 #: What the command line may import before it knows which command runs.
-CLI_LIGHT = {"mechdesign", "mechdesign.cli", "mechdesign._numerics", "mechdesign._tolerances",
+CLI_LIGHT = {"mechdesign", "mechdesign.cli", "mechdesign._validation", "mechdesign._tolerances",
              "mechdesign.errors", "mechdesign._version"}
 
 
@@ -123,14 +123,14 @@ def test_every_public_name_resolves_to_its_defining_object():
 
 
 def test_design_stays_the_function_when_the_subpackage_is_imported_first():
-    # Importing mechdesign.design binds the subpackage on the package; the public name
+    # Importing mechdesign.optimal binds the subpackage on the package; the public name
     # ``design`` must still be the function, as with the eager imports it replaced.
     out = _run(
-        "import mechdesign.design.pipeline, mechdesign as md\n"
+        "import mechdesign.optimal.pipeline, mechdesign as md\n"
         "from mechdesign import design\n"
         "print(callable(md.design), design is md.design, md.design.__module__)"
     )
-    assert out.split() == ["True", "True", "mechdesign.design.pipeline"]
+    assert out.split() == ["True", "True", "mechdesign.optimal.pipeline"]
 
 
 def test_lazily_imported_accounting_still_composes():
@@ -153,7 +153,7 @@ def test_lazily_imported_accounting_still_composes():
 
 def test_cli_parser_constants_equal_their_sources():
     from mechdesign import cli, cones, reports
-    from mechdesign.design import METHODS
+    from mechdesign.optimal import METHODS
 
     assert cli.METHODS == METHODS
     assert cli.MAX_VERTICES == cones.MAX_VERTICES

@@ -139,7 +139,7 @@ def test_bad_input_is_named():
 
 
 def test_secret_alphabet_converts_and_refuses_by_name():
-    from mechdesign.uncertainty import SecretAlphabet
+    from mechdesign.notions.uncertainty import SecretAlphabet
 
     alphabet = SecretAlphabet.of((2, 3), 6, "kernel")
     assert (alphabet.shape, alphabet.size) == ((2, 3), 6)
@@ -163,7 +163,7 @@ def test_secret_alphabet_converts_and_refuses_by_name():
 @pytest.mark.parametrize("p_s", [1e-3, 0.3, 1.0])
 def test_conditional_radius_against_theorem1_as_printed(alpha, p_s):
     """Theorem 1's formula evaluated directly (moderate B, where it cannot overflow)."""
-    from mechdesign.uncertainty import conditional_radius
+    from mechdesign.notions.uncertainty import conditional_radius
 
     radius = 0.2
     if alpha == 1:
@@ -175,7 +175,7 @@ def test_conditional_radius_against_theorem1_as_printed(alpha, p_s):
 
 
 def test_conditional_radius_limits_and_extremes():
-    from mechdesign.uncertainty import conditional_radius
+    from mechdesign.notions.uncertainty import conditional_radius
 
     # α = ∞ is the limit of large α; B = 800 does not overflow, B_s → a − log p_s.
     assert conditional_radius(math.inf, 0.2, 0.3) == pytest.approx(

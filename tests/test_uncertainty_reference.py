@@ -2,7 +2,7 @@
 
 Lopuhaä-Zwakenberg & Goseling, "Mechanisms for robust local differential privacy",
 Sections 3–4 and Appendix A.1–A.3. Every reference value in this file is computed without
-reading the implementation under test (``mechdesign/uncertainty.py``) and, for the
+reading the implementation under test (``mechdesign/notions/uncertainty.py``) and, for the
 projection statistics, without the paper's closed forms: they come from direct convex
 optimisation over the ball F = {P : D_α(P̂‖P) ≤ B} in the full joint space P_X (cvxpy with
 Clarabel), so the same tests also check the paper's Theorem 1, Proposition 1, Lemma 1 and

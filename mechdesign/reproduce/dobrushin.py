@@ -381,7 +381,7 @@ def example2_checks() -> list[Check]:
             f"rows must sum to one: K1[5, 0] = 1 − 15/16 = {1 - 15 / 16:.4f} "
             f"≠ 1/15 = {1 / 15:.4f}",
             erratum="printed 1/15 (html copy only); correct 1/16, as the pdf prints "
-            "[comment in mechdesign/paper_examples.py]",
+            "[comment in mechdesign/reproduce/paper_examples.py]",
         ),
     ]
 

@@ -50,9 +50,9 @@ from scipy.stats import chi2
 from tqdm import tqdm
 
 import mechdesign as md
-from mechdesign.cones import section_argmax
-from mechdesign.datasets import categorical_pair
 from mechdesign.errors import MechDesignError
+from mechdesign.notions.cones import section_argmax
+from mechdesign.notions.datasets import categorical_pair
 from mechdesign.reproduce._core import (
     EXTRACTION,
     TYPO,
@@ -745,7 +745,8 @@ def _example2_more(lower: NDArray[np.float64], radii: NDArray[np.float64]) -> li
 def f_prime_vertices(lower: NDArray[np.float64]) -> NDArray[np.float64]:
     """The vertices of F′ = {P : P_{s,u} ≥ L_{u|s} Σ_u P_{s,u}, P ≥ 0, Σ P = 1} for
     |S| = |U| = 2 (Example 2), in the paper's order: each maximises one coordinate
-    ``P_{s,u}`` over F′ (a simplex; one LP each, :func:`~mechdesign.cones.section_argmax`)."""
+    ``P_{s,u}`` over F′ (a simplex; one LP each,
+    :func:`~mechdesign.notions.cones.section_argmax`)."""
     rows = []
     for s in range(2):
         for u in range(2):
