@@ -429,7 +429,7 @@ def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     # missed vertices, so design() takes the CddRepair source, whose linearisation ascents
     # find better columns. The certificate covers the columns found; the optimum over
     # every vertex (cddlib's exact arithmetic) stays an upper bound.
-    from mechdesign import cones
+    from mechdesign.notions import cones
     from mechdesign.notions.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
     from mechdesign.optimal import solve_vertex_lp
 

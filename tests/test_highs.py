@@ -24,7 +24,7 @@ _SCRIPT = textwrap.dedent(
 
     model = new_model(mip_rel_gap=0.0)
     model.addVar(0.0, 1.0)
-    integer = md._highs.highspy.HighsVarType.kInteger
+    integer = md._solvers.highs.highspy.HighsVarType.kInteger
     model.changeColsIntegrality(1, np.array([0], np.int32), np.array([integer]))
     model.changeColCost(0, -1.0)
     model.run()
@@ -135,7 +135,7 @@ def test_model_mip_agrees_with_brute_force():
 
 
 def test_every_highs_model_status_has_an_action():
-    from mechdesign import _highs
+    from mechdesign._solvers import highs as _highs
 
     model = _highs.new_model()
     statuses = {model.modelStatusToString(s)

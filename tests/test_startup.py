@@ -122,15 +122,22 @@ def test_every_public_name_resolves_to_its_defining_object():
     assert not hasattr(md, "no_such_name")
 
 
-def test_design_stays_the_function_when_the_subpackage_is_imported_first():
-    # Importing mechdesign.optimal binds the subpackage on the package; the public name
-    # ``design`` must still be the function, as with the eager imports it replaced.
+def test_no_public_name_shadows_a_module():
+    # The design engine is mechdesign.optimal, so md.design is the function however the
+    # package was imported, and every subpackage is reachable as itself.
+    import pkgutil
+
+    import mechdesign as md
+
+    modules = {info.name for info in pkgutil.iter_modules(md.__path__)}
+    assert not modules & set(md.__all__)
     out = _run(
         "import mechdesign.optimal.pipeline, mechdesign as md\n"
         "from mechdesign import design\n"
-        "print(callable(md.design), design is md.design, md.design.__module__)"
+        "print(callable(md.design), design is md.design, md.design.__module__,\n"
+        "      md.optimal.__name__)"
     )
-    assert out.split() == ["True", "True", "mechdesign.optimal.pipeline"]
+    assert out.split() == ["True", "True", "mechdesign.optimal.pipeline", "mechdesign.optimal"]
 
 
 def test_lazily_imported_accounting_still_composes():
@@ -152,7 +159,8 @@ def test_lazily_imported_accounting_still_composes():
 
 
 def test_cli_parser_constants_equal_their_sources():
-    from mechdesign import cli, cones, reports
+    from mechdesign import cli, reports
+    from mechdesign.notions import cones
     from mechdesign.optimal import METHODS
 
     assert cli.METHODS == METHODS
