@@ -75,12 +75,12 @@ def main() -> None:
               "baseline the same design at k = 16")
     for workload in dict.fromkeys(w for _, w in cases):
         error = md.EstimationError(workload)
-        base, base_seconds = timed(notion, md.zipf_prior(16), utility=error,
+        base, base_seconds = timed(notion, md.comparison.zipf_prior(16), utility=error,
                                    time_limit=args.time_limit)
         print(f"  {workload or 'histogram'} k = 16 (baseline): {base.utility:.8g}, "
               f"{base.estimation.status}, {base_seconds:.1f} s")
         for k in [k for k, w in cases if w == workload]:
-            result, seconds = timed(notion, md.zipf_prior(k), utility=error,
+            result, seconds = timed(notion, md.comparison.zipf_prior(k), utility=error,
                                     time_limit=args.time_limit)
             report = result.estimation
             width = report.gap / max(result.utility, 1.0)

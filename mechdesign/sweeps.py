@@ -885,7 +885,7 @@ def _check_task_n(n: int, low: int = 2) -> int:
 
 def make_prior(prior: str, n: int, rep: int = 0) -> np.ndarray:
     """The built-in tasks' prior on ``n`` symbols: ``"uniform"``, ``"zipf"`` (exponent
-    1.1, :func:`mechdesign.zipf_prior`) or ``"dirichlet"`` (a Dirichlet(1) draw seeded
+    1.1, :func:`mechdesign.comparison.zipf_prior`) or ``"dirichlet"`` (a Dirichlet(1) draw seeded
     by ``(n, rep)``: the same prior for every ε and c of one repetition)."""
     n = _check_task_n(n, low=1)
     rep = check_int(rep, "rep", low=0)

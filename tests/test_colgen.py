@@ -312,7 +312,7 @@ def test_column_generation_refusals():
     with pytest.raises(md.UnsupportedError, match="pattern"):
         md.design(md.PML(1.0, prior=prior), prior, method="column_generation")
     with pytest.raises(md.UnsupportedError, match="mutual information"):
-        md.design(md.LDP(1.0), utility=md.FDivergenceUtility([0.1, 0.2, 0.3, 0.4], prior),
+        md.design(md.LDP(1.0), utility=md.optimal.FDivergenceUtility([0.1, 0.2, 0.3, 0.4], prior),
                   method="column_generation")
     with pytest.raises(md.InvalidInputError, match="epsilon"):
         md.design(md.LDP(0.0), prior, method="column_generation")
@@ -344,7 +344,7 @@ def robust_instances():
 
 @pytest.mark.parametrize(("epsilon", "p_hat", "ball", "shape"), list(robust_instances()))
 def test_non_robust_pricing_agrees_with_brute_force(epsilon, p_hat, ball, shape):
-    notion = md.NonRobustLDP(epsilon, p_hat, shape)
+    notion = md.notions.NonRobustLDP(epsilon, p_hat, shape)
     vertices = notion.cone(p_hat.size).vertices("cdd").points
     oracle = PricingOracle(notion, p_hat)
     for dual in np.random.default_rng(1).normal(size=(4, p_hat.size)) * 0.1:
@@ -357,7 +357,7 @@ def test_non_robust_pricing_agrees_with_brute_force(epsilon, p_hat, ball, shape)
 
 @pytest.mark.parametrize(("epsilon", "p_hat", "ball", "shape"), list(robust_instances()))
 def test_robust_ldp_column_generation_against_enumeration(epsilon, p_hat, ball, shape):
-    nr = md.NonRobustLDP(epsilon, p_hat, shape)
+    nr = md.notions.NonRobustLDP(epsilon, p_hat, shape)
     nr_full = md.design(nr, p_hat)
     nr_cg = md.design(nr, p_hat, method="column_generation", gap=1e-9)
     assert nr_cg.utility == pytest.approx(nr_full.utility, abs=1e-9)
@@ -407,7 +407,7 @@ def test_polyopt_section_lies_in_the_non_robust_section():
     p_hat = rng.dirichlet(np.ones(8))
     ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(300, 8, 0.05))
     vertices = md.RobustLDP(0.7, ball, (2, 4)).cone(8).vertices("cdd").points
-    h_nr = md.NonRobustLDP(0.7, p_hat, (2, 4)).cone(8).h_representation()
+    h_nr = md.notions.NonRobustLDP(0.7, p_hat, (2, 4)).cone(8).h_representation()
     assert np.all(vertices @ h_nr.T >= -1e-12)
 
 
@@ -498,7 +498,7 @@ def test_closed_form_section_membership_matches_the_h_representations():
             margin = float(np.min(h @ v))
             if abs(margin) > 1e-9:
                 assert oracle._contains(v) == (margin >= 0)
-    nr = md.NonRobustLDP(1.0, p_hat, (3, 3))
+    nr = md.notions.NonRobustLDP(1.0, p_hat, (3, 3))
     family = PricingOracle(nr, p_hat).families[0]
     h = nr.cone(9).h_representation()
     for v in points:
@@ -633,7 +633,7 @@ def test_the_pipeline_asks_a_source_for_its_initial_columns_once(monkeypatch):
 def test_column_source_refuses_an_unknown_method():
     from mechdesign.optimal import column_source
 
-    objective = md.MutualInformationUtility(np.full(4, 0.25))
+    objective = md.optimal.MutualInformationUtility(np.full(4, 0.25))
     with pytest.raises(md.InvalidInputError, match="method must be 'enumeration' or"):
         column_source(md.LDP(1.0), objective, "auto")
 

@@ -59,7 +59,7 @@ def test_bad_data_is_refused(tmp_path):
 
 
 def _pair(counts, s_labels=("a", "b"), u_labels=("x", "y"), sensitive="S", other="U"):
-    return md.CategoricalPair(counts, s_labels, u_labels, sensitive, other)
+    return md.notions.CategoricalPair(counts, s_labels, u_labels, sensitive, other)
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,8 @@ needs_api = pytest.mark.skipif(
 # Instances
 # ---------------------------------------------------------------------------------------
 def zipf(k: int, exponent: float = 1.1) -> np.ndarray:
-    """p_x ∝ (x + 1)^(−exponent), written here (not md.zipf_prior) to stay independent."""
+    """p_x ∝ (x + 1)^(−exponent), written here (not md.comparison.zipf_prior) to stay
+    independent."""
     weights = np.arange(1, k + 1, dtype=float) ** -exponent
     return weights / weights.sum()
 
@@ -629,7 +630,8 @@ def test_design_mse_is_the_error_against_a_fixed_population():
 
 def _protocol_kernels(k: int, eps: float) -> list[np.ndarray]:
     builders = {
-        "generalized_randomized_response": lambda: md.generalized_randomized_response(k, eps),
+        "generalized_randomized_response": (
+            lambda: md.mechanisms.generalized_randomized_response(k, eps)),
         "unary_encoding": lambda: md.unary_encoding(k, eps),
         "subset_selection": lambda: md.subset_selection(k, eps),
         "hadamard_response": lambda: md.hadamard_response(k, eps),

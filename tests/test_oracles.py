@@ -104,7 +104,7 @@ def test_monte_carlo_error_matches_the_closed_form(name, k):
     eps, n, rounds = 2.0, 2_000, 300
     oracle = implicit_protocols(k, eps)[name]()
     rng = np.random.default_rng(k)
-    x = rng.choice(k, size=n, p=md.zipf_prior(k))
+    x = rng.choice(k, size=n, p=md.comparison.zipf_prior(k))
     histogram = np.bincount(x, minlength=k) / n
     errors = np.array([np.sum((oracle.estimate(oracle.sample(x, rng)) - histogram) ** 2)
                        for _ in range(rounds)])
@@ -121,19 +121,19 @@ def test_fresh_hash_olh_is_unbiased_and_a_fixed_family_is_not():
     oracle = md.local_hashing(k, eps)
     assert isinstance(oracle, PureOracle)
     rng = np.random.default_rng(7)
-    x = rng.choice(k, size=n, p=md.zipf_prior(k))
+    x = rng.choice(k, size=n, p=md.comparison.zipf_prior(k))
     histogram = np.bincount(x, minlength=k) / n
     estimates = np.array([oracle.estimate(oracle.sample(x, rng)) for _ in range(rounds)])
     se = estimates.std(axis=0, ddof=1) / math.sqrt(rounds)
     assert np.all(np.abs(estimates.mean(axis=0) - histogram) <= 4.5 * se)
-    fixed = md.local_hashing(k, eps, md.hash_family(k, oracle.parameter, size=8, seed=0))
+    fixed = md.local_hashing(k, eps, md.mechanisms.hash_family(k, oracle.parameter, size=8, seed=0))
     big_n = 10**6
     assert md.estimation_mse(fixed, histogram, big_n) > 3 * oracle.mse(histogram, big_n)
 
 
 def test_closed_forms_at_ten_thousand_inputs_are_finite_and_ordered():
     k, eps = 10_000, 2.0
-    prior = md.zipf_prior(k)
+    prior = md.comparison.zipf_prior(k)
     errors = {name: o().mse(prior, 10**6) for name, o in implicit_protocols(k, eps).items()}
     assert all(math.isfinite(v) and v > 0 for v in errors.values())
     # Wang et al.: OUE and OLH have the same variance to first order at large k, and
@@ -190,7 +190,7 @@ def test_blue_estimates_at_forty_inputs_match_their_exact_error(optimized):
     k, eps, n, rounds = 40, 2.0, 2_000, 300
     oracle = PureOracle.unary(k, eps, optimized)
     rng = np.random.default_rng(11)
-    x = rng.choice(k, size=n, p=md.zipf_prior(k))
+    x = rng.choice(k, size=n, p=md.comparison.zipf_prior(k))
     histogram = np.bincount(x, minlength=k) / n
     estimates = np.array([oracle.blue_estimate(oracle.sample(x, rng), histogram)
                           for _ in range(rounds)])
@@ -205,9 +205,9 @@ def test_blue_estimates_at_forty_inputs_match_their_exact_error(optimized):
 
 def test_the_blue_is_refused_by_name_where_no_structure_computes_it():
     with pytest.raises(md.UnsupportedError, match="BLUE"):
-        PureOracle.subset(40, 1.0).blue_mse(md.zipf_prior(40), 10)
+        PureOracle.subset(40, 1.0).blue_mse(md.comparison.zipf_prior(40), 10)
     with pytest.raises(md.UnsupportedError, match="pair"):
-        PureOracle.hashing(40, 2.0).mse(md.zipf_prior(40), 10, workload="prefix")
+        PureOracle.hashing(40, 2.0).mse(md.comparison.zipf_prior(40), 10, workload="prefix")
 
 
 @pytest.mark.parametrize("eps", [0.05, 0.5, 1.0, 2.0, 4.0, 8.0])

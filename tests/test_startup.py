@@ -15,6 +15,7 @@ import importlib.metadata
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,30 @@ def test_cli_parser_constants_equal_their_sources():
     assert cli.MAX_VERTICES == cones.MAX_VERTICES
     assert cli.RLDP_MAX_VERTICES == reports.RLDP_MAX_VERTICES
     assert cli.ROBUST_LDP_MECHANISMS == reports.ROBUST_LDP_MECHANISMS
+
+
+def test_the_top_level_is_small_and_keeps_the_api_names():
+    import mechdesign as md
+
+    api = Path(__file__).resolve().parents[2] / "shared" / "API.md"
+    assert len(md.__all__) <= 60
+    if api.is_file():  # the workplace's reference (not shipped with the package)
+        named = set()
+        for line in api.read_text().splitlines():
+            if line.startswith("| `"):
+                named |= set(re.findall(r"`([A-Za-z_]\w*)", line.split("|")[1]))
+        named.discard("notion")  # ``notion.level(K)``: a method of any notion
+        assert named <= set(md.__all__), sorted(named - set(md.__all__))
+
+
+@pytest.mark.parametrize("name", sorted(__import__("mechdesign")._NEW_PLACE))
+def test_a_name_that_left_the_top_level_warns_and_names_its_new_place(name):
+    import mechdesign as md
+
+    place = md._NEW_PLACE[name]
+    new = getattr(importlib.import_module(f"mechdesign.{place}"), name)
+    with pytest.warns(DeprecationWarning, match=rf"use mechdesign\.{re.escape(place)}\.{name} "):
+        old = getattr(md, name)
+    assert old is new
+    assert name not in md.__all__
+    assert name not in dir(md)

@@ -157,8 +157,8 @@ class FDivergenceUtility:
         object.__setattr__(self, "p1", p1)
         if not isinstance(self.f, FGenerator):
             raise InvalidInputError(
-                f"f must be an FGenerator (such as md.KL, md.CHI_SQUARED or "
-                f"md.f_alpha_generator(alpha)); got {show(self.f)}."
+                f"f must be an FGenerator (such as md.measures.KL, md.measures.CHI_SQUARED or "
+                f"md.measures.f_alpha_generator(alpha)); got {show(self.f)}."
             )
         object.__setattr__(self, "name", f"{self.f.name} divergence")
 
