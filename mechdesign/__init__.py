@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from mechdesign.accounting.sample_audit import audit_samples
     from mechdesign.accounting.shuffle import shuffle_delta, shuffle_epsilon
     from mechdesign.bounds.contraction import max_dobrushin
-    from mechdesign.bounds.envelope import binary_envelope, pml_envelope, privacy_profile
+    from mechdesign.bounds.envelope import binary_envelope, pml_envelope
     from mechdesign.comparison import compare
     from mechdesign.deployment.aggregation import Aggregator
     from mechdesign.deployment.opendp import to_opendp
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         pml_level,
         pointwise_leakage,
     )
+    from mechdesign.measures.privacy_profile import privacy_profile
     from mechdesign.mechanisms.closed_forms import randomized_response
     from mechdesign.mechanisms.protocols import (
         estimation_mse,
@@ -164,7 +165,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "max_dobrushin",
     ),
     "bounds.envelope": (
-        "binary_envelope", "pml_envelope", "privacy_profile",
+        "binary_envelope", "pml_envelope",
     ),
     "comparison": (
         "compare",
@@ -194,6 +195,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "measures.leakage": (
         "dobrushin_coefficient", "ldp_level", "maximal_leakage", "mutual_information",
         "pml_capacity", "pml_level", "pointwise_leakage",
+    ),
+    "measures.privacy_profile": (
+        "privacy_profile",
     ),
     "mechanisms.closed_forms": (
         "randomized_response",
@@ -232,16 +236,15 @@ _MOVED: dict[str, tuple[str, ...]] = {
         "local_epsilon_for", "pml_composition_bound", "shuffle_parameters", "tradeoff_curve",
     ),
     "bounds": (
-        "ChiSquaredContraction", "DobrushinMaximum", "LeakageDistribution", "PMLEnvelope",
-        "RandomizedResponseEnvelope", "RenyiAmplification", "adaptive_composition",
-        "asoodeh_zhang_kl_bound", "asoodeh_zhang_kl_contraction", "block_uniform_channel",
-        "chi_squared_contraction", "circulant_singular_channel", "closed_failure_probability",
-        "composition_envelope_bound", "conditional_maximal_leakage", "confusion_graph",
-        "cross_channel_gamma", "decomposable_threshold", "decomposable_witness_kernel",
-        "disjoint_support_pair", "dp_epsilon", "dp_failure_probability", "duchi_kl_bound",
-        "envelope_lower_bound", "envelope_upper_bound", "four_level_prior", "gamma_bound",
-        "kairouz_dobrushin_bound", "leakage_distribution", "max_cross_channel_gamma",
-        "max_zeros_per_column", "maximal_correlation", "pml_failure_probability",
+        "DobrushinMaximum", "LeakageDistribution", "PMLEnvelope", "RandomizedResponseEnvelope",
+        "RenyiAmplification", "adaptive_composition", "asoodeh_zhang_kl_bound",
+        "asoodeh_zhang_kl_contraction", "block_uniform_channel", "circulant_singular_channel",
+        "closed_failure_probability", "composition_envelope_bound",
+        "conditional_maximal_leakage", "confusion_graph", "cross_channel_gamma",
+        "decomposable_threshold", "decomposable_witness_kernel", "disjoint_support_pair",
+        "duchi_kl_bound", "envelope_lower_bound", "envelope_upper_bound", "four_level_prior",
+        "gamma_bound", "kairouz_dobrushin_bound", "leakage_distribution",
+        "max_cross_channel_gamma", "max_zeros_per_column", "pml_failure_probability",
         "pml_hellinger_sdpi_bound", "pml_kl_sdpi_bound", "pml_lower_quantile", "pml_psi1",
         "pml_psi2", "pml_sdpi_bound", "pml_upper_quantile", "private_minimax_lower_bound",
         "randomized_response_envelope", "reverse_pinsker_kl", "rldp_amplification_bound",
@@ -257,11 +260,13 @@ _MOVED: dict[str, tuple[str, ...]] = {
         "project_to_simplex",
     ),
     "measures": (
-        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "Capacity", "FGenerator",
-        "bayes_vulnerability", "chi_squared_divergence", "event_leakage", "f_alpha_divergence",
-        "f_alpha_from_renyi", "f_alpha_generator", "f_alpha_tv_lower_boundary", "f_divergence",
-        "g_vulnerability", "hockey_stick_divergence", "hockey_stick_generator",
-        "information_density", "is_less_noisy", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
+        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "Capacity",
+        "ChiSquaredContraction", "FGenerator", "bayes_vulnerability", "chi_squared_contraction",
+        "chi_squared_divergence", "dp_epsilon", "dp_failure_probability", "event_leakage",
+        "f_alpha_divergence", "f_alpha_from_renyi", "f_alpha_generator",
+        "f_alpha_tv_lower_boundary", "f_divergence", "g_vulnerability",
+        "hockey_stick_divergence", "hockey_stick_generator", "information_density",
+        "is_less_noisy", "maximal_correlation", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
         "renyi_from_f_alpha", "renyi_ldp_level", "reverse_pinsker", "reverse_pinsker_f_alpha",
         "squared_hellinger",
     ),
@@ -284,7 +289,7 @@ _MOVED: dict[str, tuple[str, ...]] = {
     "reports": (
         "ROBUST_LDP_MECHANISMS", "robust_ldp_mechanism",
     ),
-    "reproduce.paper_examples": (
+    "reproduce": (
         "PAPER_EXAMPLES", "PaperExample",
     ),
     "sweeps": (

@@ -283,6 +283,19 @@ def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
 LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 
 
+def exp_or_inf(value: float) -> float:
+    """``e^value`` without overflow: ``inf`` beyond the largest double."""
+    return math.exp(value) if value < LOG_FLOAT_MAX else math.inf
+
+
+def check_delta(delta: float, name: str = "delta") -> float:
+    """A failure probability δ in the open interval (0, 1), or :class:`InvalidInputError`."""
+    value = as_real(delta, name)
+    if not 0.0 < value < 1.0:
+        raise InvalidInputError(f"{name} must lie in the open interval (0, 1); got {show(delta)}.")
+    return value
+
+
 def as_indices(values: ArrayLike | Sequence[int], name: str, upper: int) -> NDArray[np.int64]:
     """Integer indices in ``[0, upper)`` (any shape), or raise naming ``name``."""
     try:

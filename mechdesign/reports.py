@@ -35,7 +35,6 @@ from mechdesign.bounds.contraction import (
 )
 from mechdesign.bounds.envelope import (
     binary_envelope,
-    dp_epsilon,
     envelope_lower_bound,
     envelope_upper_bound,
     leakage_distribution,
@@ -62,6 +61,7 @@ from mechdesign.measures.leakage import (
     pointwise_leakage,
     renyi_ldp_level,
 )
+from mechdesign.measures.privacy_profile import dp_epsilon
 from mechdesign.mechanisms.closed_forms import (
     design_independent_reporting,
     randomized_response,

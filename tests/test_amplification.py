@@ -99,7 +99,7 @@ def test_gamma_tends_to_one_as_n_grows():
 def test_example4_and_example5_confusion_graphs():
     """Example 5: P (3-singular) has a complete confusion graph, Q (2-singular) does not;
     Example 4: block-diagonal channels always have a disjoint pair."""
-    p = md.reproduce.paper_examples.PAPER_EXAMPLES["falpha-example5-P"].mechanism
+    p = md.reproduce.PAPER_EXAMPLES["falpha-example5-P"].mechanism
     q = np.array([[0.5, 0.5, 0, 0], [0.5, 0.5, 0, 0], [0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5]])
     assert md.bounds.disjoint_support_pair(p) is None
     assert md.bounds.confusion_graph(p).all()
@@ -131,7 +131,7 @@ def test_circulant_is_k_singular(n, k):
 def test_disjoint_pair_means_chi_squared_contraction_one(k):
     """Proposition 3 / Ahlswede–Gács: a disjoint pair gives η_χ² = 1 (found exactly by the
     two-point starts); without one, η_χ² ≤ η_TV (< 1 may or may not hold for η_TV)."""
-    result = md.bounds.chi_squared_contraction(k, n_starts=2)
+    result = md.measures.chi_squared_contraction(k, n_starts=2)
     if md.bounds.disjoint_support_pair(k) is not None:
         assert result.lower_bound == pytest.approx(1.0, abs=1e-9)
     assert result.lower_bound <= result.dobrushin_coefficient + 1e-9

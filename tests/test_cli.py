@@ -232,7 +232,7 @@ def test_envelope_json_example1(example1_csv, capsys):
     assert first["envelope"] == pytest.approx(math.log(4), abs=1e-12)
     assert second["envelope"] == pytest.approx(math.log(22 / 9), abs=1e-9)
     assert second["lower_bound_eq14"] <= second["envelope"] <= second["upper_bound_theorem3"]
-    kernel = md.reproduce.paper_examples.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
+    kernel = md.reproduce.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
     processed = kernel @ np.array(second["witness_post_processing"])
     quantile = md.bounds.pml_upper_quantile(processed, np.full(4, 0.25), 0.2 - 1e-9)
     assert quantile >= second["envelope"] - 1e-9

@@ -263,7 +263,7 @@ def test_theorem2_witness_is_log_2_over_nc_pml_and_decomposable(n, fraction):
     assert md.pml_capacity(k, c) == pytest.approx(md.bounds.decomposable_threshold(c, n), rel=1e-12)
     assert md.dobrushin_coefficient(k) == pytest.approx(1.0, abs=1e-12)
     assert md.bounds.disjoint_support_pair(k) is not None
-    assert md.bounds.chi_squared_contraction(k).lower_bound == pytest.approx(1.0, abs=1e-12)
+    assert md.measures.chi_squared_contraction(k).lower_bound == pytest.approx(1.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("n", [2, 4, 7])
@@ -418,7 +418,7 @@ def test_general_form_reduces_to_corollaries(eps, c, n):
 
 def test_comparators_hold_for_ldp_kernels():
     """Eqs. (12)–(14) and the reverse-Pinsker comparison on the paper's K1 (log 15-LDP)."""
-    k1 = md.reproduce.paper_examples.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
     eps = md.ldp_level(k1)
     assert eps == pytest.approx(math.log(15), rel=1e-12)
     assert md.dobrushin_coefficient(k1) <= md.bounds.kairouz_dobrushin_bound(eps) + 1e-12
@@ -436,7 +436,7 @@ def test_comparators_hold_for_ldp_kernels():
 
 def test_k1_attains_xi_of_example2():
     """Example 2: K1 is (log 10/3, 0.05)-PML and attains Ξ = 7/8."""
-    k1 = md.reproduce.paper_examples.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
     eps, c = math.log(10 / 3), 0.05
     assert md.pml_capacity(k1, c) == pytest.approx(eps, rel=1e-12)
     assert md.dobrushin_bound(eps, c, 10) == pytest.approx(7 / 8, rel=1e-14)
@@ -500,16 +500,16 @@ def test_private_minimax_lower_bound_values_and_monotonicity():
 def test_chi_squared_contraction_of_the_binary_symmetric_channel(crossover):
     """η_χ²(BSC(δ)) = (1 − 2δ)² (Polyanskiy & Wu, Example 33.x); η_TV = |1 − 2δ|."""
     k = np.array([[1 - crossover, crossover], [crossover, 1 - crossover]])
-    result = md.bounds.chi_squared_contraction(k)
+    result = md.measures.chi_squared_contraction(k)
     assert result.lower_bound == pytest.approx((1 - 2 * crossover) ** 2, abs=1e-9)
     assert result.dobrushin_coefficient == pytest.approx(abs(1 - 2 * crossover), abs=1e-15)
 
 
 @given(kernels(min_size=2, max_size=4))
 def test_chi_squared_contraction_is_below_dobrushin_and_certified(k):
-    result = md.bounds.chi_squared_contraction(k, n_starts=4)
+    result = md.measures.chi_squared_contraction(k, n_starts=4)
     assert 0.0 <= result.lower_bound <= result.dobrushin_coefficient + 1e-9
-    assert md.bounds.maximal_correlation(k, result.prior) ** 2 == pytest.approx(
+    assert md.measures.maximal_correlation(k, result.prior) ** 2 == pytest.approx(
         result.lower_bound, abs=1e-12
     )
 
@@ -520,7 +520,7 @@ def test_maximal_correlation_against_the_variational_definition():
     rng = np.random.default_rng(2)
     k = random_kernel(rng, 4, 3)
     p = rng.dirichlet(np.ones(4))
-    rho = md.bounds.maximal_correlation(k, p)
+    rho = md.measures.maximal_correlation(k, p)
     joint = p[:, None] * k
     p_y = joint.sum(axis=0)
     best = 0.0
@@ -570,7 +570,7 @@ def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
     (the mass of row 0 where row 1 is zero), which is η_TV, the cap: η_χ² = 1 − p, a
     supremum not attained in the interior (found by the independent reference test)."""
     k = np.array([[0.7, 0.3], [0.0, 1.0]])
-    result = md.bounds.chi_squared_contraction(k)
+    result = md.measures.chi_squared_contraction(k)
     assert result.lower_bound == pytest.approx(0.7, abs=1e-8)
     assert result.lower_bound <= 0.7 + 1e-12
 
@@ -588,8 +588,8 @@ def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
         (lambda: md.bounds.max_cross_channel_gamma(md.LDP(1.0), 3), "pass priors"),
         (lambda: md.bounds.decomposable_witness_kernel(1), "n must be >= 2"),
         (lambda: md.bounds.max_zeros_per_column(-1.0, 0.1, 4), "epsilon must be >= 0"),
-        (lambda: md.bounds.chi_squared_contraction(np.eye(2), n_starts=0), "n_starts"),
-        (lambda: md.bounds.maximal_correlation(np.eye(2), [0.5, 0.6]), "prior"),
+        (lambda: md.measures.chi_squared_contraction(np.eye(2), n_starts=0), "n_starts"),
+        (lambda: md.measures.maximal_correlation(np.eye(2), [0.5, 0.6]), "prior"),
         (lambda: md.bounds.private_minimax_lower_bound(10, 0.3, 1.0, 0.01), "delta must be"),
         (lambda: md.bounds.private_minimax_lower_bound(0, 0.1, 1.0, 0.01), "n_samples"),
     ],

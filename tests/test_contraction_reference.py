@@ -726,7 +726,7 @@ def alternating_maximal_correlation(k: np.ndarray, prior: np.ndarray, rng) -> fl
 @pytest.mark.parametrize("delta", [0.0, 0.05, 0.2, 0.37, 0.5])
 def test_chi2_contraction_bsc_closed_form(delta):
     k = np.array([[1 - delta, delta], [delta, 1 - delta]])
-    res = md.bounds.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     assert res.lower_bound == pytest.approx((1 - 2 * delta) ** 2, rel=1e-9, abs=1e-9)
     assert res.dobrushin_coefficient == pytest.approx(abs(1 - 2 * delta), rel=1e-12, abs=1e-12)
 
@@ -735,7 +735,7 @@ def test_chi2_contraction_bsc_closed_form(delta):
 def test_chi2_contraction_bec_closed_form(erasure):
     # binary erasure channel: η_χ² = η_KL = 1 − erasure probability
     k = np.array([[1 - erasure, erasure, 0.0], [0.0, erasure, 1 - erasure]])
-    res = md.bounds.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     assert res.lower_bound == pytest.approx(1 - erasure, rel=1e-8, abs=1e-9)
 
 
@@ -750,7 +750,7 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 def _check_chi2_contraction(k: np.ndarray, rng: np.random.Generator) -> None:
     n = k.shape[0]
-    res = md.bounds.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     lb = res.lower_bound
     # certificate: the returned prior attains the lower bound (my own SVD)
     prior = np.asarray(res.prior, dtype=float)
@@ -843,7 +843,7 @@ def test_chi2_boundary_supremum_reference(name):
 @pytest.mark.parametrize("name", sorted(BOUNDARY_SUP_KERNELS))
 def test_chi2_contraction_finds_boundary_supremum(name):
     k, (x, x2), value = BOUNDARY_SUP_KERNELS[name]
-    res = md.bounds.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     best = max(boundary_chi2_ratio(k, x, x2, a) for a in (1e-3, 1e-6, 1e-9))
     assert res.lower_bound >= best - 1e-6, (res.lower_bound, best, value)
 
@@ -857,7 +857,7 @@ def test_maximal_correlation_matches_svd_and_alternating(seed):
     if seed % 4 == 3 and n > 2:
         prior[0] = 0.0
         prior /= prior.sum()
-    lib = md.bounds.maximal_correlation(k, prior)
+    lib = md.measures.maximal_correlation(k, prior)
     ref = ref_maximal_correlation(k, prior)
     assert lib == pytest.approx(ref, rel=1e-9, abs=1e-12)
     assert ref == pytest.approx(alternating_maximal_correlation(k, prior, rng), rel=1e-6, abs=1e-9)
@@ -873,7 +873,7 @@ def test_chi2_contraction_is_one_with_disjoint_rows(seed):
     k[0, split:] = 0.0
     k[1, :split] = 0.0
     k /= k.sum(axis=1, keepdims=True)
-    res = md.bounds.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     assert res.lower_bound == pytest.approx(1.0, abs=1e-9)
     assert ref_maximal_correlation(k, np.asarray(res.prior, float)) == pytest.approx(1.0, abs=1e-9)
 
@@ -1075,8 +1075,8 @@ def test_example5_singular_channels():
     q = np.array([[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]], dtype=float) / 2
     assert _check_confusion(p) is None
     assert _check_confusion(q) is not None
-    assert md.bounds.chi_squared_contraction(q).lower_bound == pytest.approx(1.0, abs=1e-9)
-    assert md.bounds.chi_squared_contraction(p).lower_bound < 1 - 1e-6
+    assert md.measures.chi_squared_contraction(q).lower_bound == pytest.approx(1.0, abs=1e-9)
+    assert md.measures.chi_squared_contraction(p).lower_bound < 1 - 1e-6
 
 
 @pytest.mark.parametrize("seed", range(15))

@@ -44,7 +44,7 @@ def _failure_by_loop(k: np.ndarray, eps: float) -> float:
 @given(kernels(min_size=2, max_size=4), st.floats(0.0, 3.0))
 def test_privacy_profile_is_the_best_event(k, eps):
     assert md.privacy_profile(k, eps) == pytest.approx(_profile_by_events(k, eps), abs=1e-12)
-    assert md.bounds.dp_failure_probability(k, eps) == pytest.approx(
+    assert md.measures.dp_failure_probability(k, eps) == pytest.approx(
         _failure_by_loop(k, eps), abs=1e-12
     )
 
@@ -54,18 +54,18 @@ def test_profile_lower_bounds_failure_and_eq4_upper_bounds_it(k, eps, multiple):
     """δ*(ε) ≤ P{L > ε} (Sec. II-B), and (ε, δ*)-DP gives P{L > kε} ≤ δ*/(1 − e^{−(k−1)ε})
     (eq. 4)."""
     delta = md.privacy_profile(k, eps)
-    assert delta <= md.bounds.dp_failure_probability(k, eps) + 1e-12
+    assert delta <= md.measures.dp_failure_probability(k, eps) + 1e-12
     bound = delta / -math.expm1(-(multiple - 1) * eps)
-    assert md.bounds.dp_failure_probability(k, multiple * eps) <= bound + 1e-12
+    assert md.measures.dp_failure_probability(k, multiple * eps) <= bound + 1e-12
 
 
 def test_pure_dp_has_zero_profile_and_hockey_stick_identity():
     """A kernel with LDP level ε has δ*(ε) = 0, and δ*(ε) is the largest E_{e^ε}."""
     rr = md.randomized_response(4, 1.0)
     assert md.privacy_profile(rr, 1.0) == pytest.approx(0.0, abs=1e-15)
-    assert md.bounds.dp_failure_probability(rr, 1.0) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_failure_probability(rr, 1.0) == pytest.approx(0.0, abs=1e-12)
     assert md.privacy_profile(rr, 0.0) == pytest.approx(md.dobrushin_coefficient(rr), abs=1e-15)
-    k = md.reproduce.paper_examples.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
+    k = md.reproduce.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
     eps = 0.3
     expected = max(
         md.measures.hockey_stick_divergence(k[x], k[x_other], math.exp(eps))
@@ -78,18 +78,18 @@ def test_infinite_epsilon_and_zeros():
     k = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
     # mass of row 0 where row 1 is 0
     assert md.privacy_profile(k, math.inf) == pytest.approx(0.5, abs=1e-12)
-    assert md.bounds.dp_failure_probability(k, math.inf) == pytest.approx(0.0, abs=1e-12)
-    assert md.bounds.dp_failure_probability(k, 5.0) == pytest.approx(0.5, abs=1e-12)
+    assert md.measures.dp_failure_probability(k, math.inf) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_failure_probability(k, 5.0) == pytest.approx(0.5, abs=1e-12)
     assert md.privacy_profile(k, 800.0) == pytest.approx(0.5, abs=1e-12)  # no overflow
     with pytest.raises(md.InvalidInputError, match="epsilon must be >= 0"):
         md.privacy_profile(k, -1.0)
     with pytest.raises(md.InvalidInputError, match="row-stochastic"):
-        md.bounds.dp_failure_probability([[0.5, 0.6]], 1.0)
+        md.measures.dp_failure_probability([[0.5, 0.6]], 1.0)
 
 
 # -- the PML side: quantiles, ψ1/ψ2, envelopes (Sec. II-C to V) ------------------------
 
-EXAMPLE1 = md.reproduce.paper_examples.PAPER_EXAMPLES["envelope-example1"]
+EXAMPLE1 = md.reproduce.PAPER_EXAMPLES["envelope-example1"]
 K1 = EXAMPLE1.mechanism.matrix
 P1 = EXAMPLE1.prior
 #: Example 1's post-processing h: outputs {1, 3} → 1 and {2, 4} → 2.
@@ -341,16 +341,16 @@ def test_dp_epsilon_inverts_the_privacy_profile():
     rr = md.randomized_response(5, 1.0)
     alpha, beta = rr.matrix[0, 0], rr.matrix[0, 1]
     for delta in (0.01, 0.1, 0.2):  # below α − β = 0.256, where the log is positive
-        assert md.bounds.dp_epsilon(rr, delta) == pytest.approx(
+        assert md.measures.dp_epsilon(rr, delta) == pytest.approx(
             math.log((alpha - delta) / beta), abs=1e-13
         )
-    assert md.bounds.dp_epsilon(rr, alpha - beta) == pytest.approx(0.0, abs=1e-12)
-    assert md.bounds.dp_epsilon(rr, 0.9) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_epsilon(rr, alpha - beta) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_epsilon(rr, 0.9) == pytest.approx(0.0, abs=1e-12)
     rng = np.random.default_rng(3)
     for _ in range(20):
         k = random_kernel(rng, 3, 4, zeros=0.2)
         for delta in (0.05, 0.3):
-            eps = md.bounds.dp_epsilon(k, delta)
+            eps = md.measures.dp_epsilon(k, delta)
             if math.isinf(eps):
                 assert md.privacy_profile(k, 700.0) > delta
                 continue

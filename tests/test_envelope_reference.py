@@ -888,7 +888,7 @@ def test_dp_epsilon_inverts_privacy_profile(kernel, delta):
     prof_inf = privacy_profile_ref(kernel, math.inf)
     assume(abs(prof_inf - delta) > 1e-9)
     ref = dp_epsilon_bisection(kernel, delta)
-    got = md.bounds.dp_epsilon(kernel, delta)
+    got = md.measures.dp_epsilon(kernel, delta)
     if math.isinf(ref):
         assert math.isinf(got)
         return
@@ -908,7 +908,7 @@ def test_dp_epsilon_krr_closed_form(k, eps_r):
     beta = 1.0 / (math.exp(eps_r) + k - 1)
     for delta in (1e-3, 0.01, 0.1, 0.3, 0.6, 0.95):
         closed = max(math.log((alpha - delta) / beta), 0.0) if delta < alpha else 0.0
-        assert md.bounds.dp_epsilon(kernel, delta) == pytest.approx(closed, abs=1e-8)
+        assert md.measures.dp_epsilon(kernel, delta) == pytest.approx(closed, abs=1e-8)
 
 
 # =======================================================================================

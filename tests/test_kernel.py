@@ -130,7 +130,7 @@ def test_then_rejects_wrong_shape():
 
 def test_reduced_form_of_envelope_example1():
     # Envelope paper, App. C: outcomes 3 and 4 of eq. (7) are similar.
-    k = md.reproduce.paper_examples.PAPER_EXAMPLES["envelope-example1"].mechanism
+    k = md.reproduce.PAPER_EXAMPLES["envelope-example1"].mechanism
     expected = [[0, 0, 1], [0, 0, 1], [0, 0.2, 0.8], [0.2, 0, 0.8]]
     assert md.kernel.output_classes(k) == [[0], [1], [2, 3]]
     np.testing.assert_allclose(k.reduced().matrix, expected, rtol=0, atol=1e-15)

@@ -371,7 +371,7 @@ def test_bad_events_raise():
 
 def test_paper_examples_registry_values():
     """The built-in examples carry the values their papers print."""
-    ex = md.reproduce.paper_examples.PAPER_EXAMPLES
+    ex = md.reproduce.PAPER_EXAMPLES
     assert md.pml_capacity(ex["dobrushin-example2-K1"].mechanism, 0.05) == pytest.approx(
         LOG(10 / 3), rel=1e-14
     )

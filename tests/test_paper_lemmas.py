@@ -380,7 +380,7 @@ def test_envelope_lemma1_right_continuous_at_example1_breakpoint():
     probability v, to z_a; y2, and y4 with probability v, to z_b (v = h/0.9). Both have
     leakage log((0.2 + 0.4v)/(0.05 + 0.45v)) and total mass δ, so by eq. (14) ε_c(δ) is
     at least that; ε_c ≤ log 4, the PML level (Theorem 3)."""
-    example = md.reproduce.paper_examples.PAPER_EXAMPLES["envelope-example1"]
+    example = md.reproduce.PAPER_EXAMPLES["envelope-example1"]
     kernel, p = example.mechanism.matrix, example.prior
     level = float(_pml(kernel, p).max())
     assert level == pytest.approx(math.log(4), rel=1e-12, abs=0)

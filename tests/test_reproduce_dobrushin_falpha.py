@@ -258,7 +258,7 @@ def test_k_singular_examples_and_the_fano_plane():
     assert not falpha.is_k_singular(falpha.EXAMPLE5_P, 2)
     np.testing.assert_array_equal(
         falpha.EXAMPLE5_P,
-        md.reproduce.paper_examples.PAPER_EXAMPLES["falpha-example5-P"].mechanism.matrix,
+        md.reproduce.PAPER_EXAMPLES["falpha-example5-P"].mechanism.matrix,
     )
     fano = falpha.fano_plane_channel()
     assert falpha.is_k_singular(fano, 3)

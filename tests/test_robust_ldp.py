@@ -139,7 +139,7 @@ def test_example4_srr_and_grr(ball):
     srr = md.mechanisms.secret_randomized_response(SHAPE, EPS)
     np.testing.assert_allclose(
         srr.matrix,
-        md.reproduce.paper_examples.PAPER_EXAMPLES["robust-ldp-example4-SRR"].mechanism.matrix,
+        md.reproduce.PAPER_EXAMPLES["robust-ldp-example4-SRR"].mechanism.matrix,
         atol=1e-15
     )
     grr = md.randomized_response(4, EPS)

@@ -39,14 +39,15 @@ from mechdesign._tolerances import (
     STOCHASTIC_ATOL,
 )
 from mechdesign._validation import (
-    LOG_FLOAT_MAX,
     as_distribution,
     as_float_array,
     as_real,
+    check_delta,
     check_epsilon,
     check_positive_int,
     check_real_dtype,
     check_size,
+    exp_or_inf,
     show,
 )
 from mechdesign.errors import InvalidInputError
@@ -62,8 +63,6 @@ __all__ = [
     "closed_failure_probability",
     "composition_envelope_bound",
     "conditional_maximal_leakage",
-    "dp_epsilon",
-    "dp_failure_probability",
     "envelope_lower_bound",
     "envelope_upper_bound",
     "four_level_prior",
@@ -74,7 +73,6 @@ __all__ = [
     "pml_psi1",
     "pml_psi2",
     "pml_upper_quantile",
-    "privacy_profile",
     "randomized_response_envelope",
 ]
 
@@ -86,13 +84,6 @@ MAX_PRIOR_SIZE = 2**24
 
 
 # -- validation and the joint distribution -----------------------------------------------
-
-
-def _check_delta(delta: float, name: str = "delta") -> float:
-    value = as_real(delta, name)
-    if not 0.0 < value < 1.0:
-        raise InvalidInputError(f"{name} must lie in the open interval (0, 1); got {show(delta)}.")
-    return value
 
 
 @dataclass(frozen=True)
@@ -112,11 +103,6 @@ def _joint(kernel: KernelLike, prior: ArrayLike) -> _Joint:
     p_y = p @ k
     outputs = np.flatnonzero(p_y > 0)
     return _Joint(k[p > 0][:, outputs], p_y[outputs], outputs, k.shape[1])
-
-
-def _growth(epsilon: float) -> float:
-    """``e^ε`` without overflow (``inf`` beyond the largest double)."""
-    return math.exp(epsilon) if epsilon < LOG_FLOAT_MAX else math.inf
 
 
 # -- the leakage random variable and its quantiles ---------------------------------------
@@ -218,7 +204,7 @@ def pml_lower_quantile(kernel: KernelLike, prior: ArrayLike, delta: float) -> fl
     Non-increasing and right-continuous in δ. Masses are compared with ``1 − δ`` up to
     ``QUANTILE_MASS_ATOL``.
     """
-    d = _check_delta(delta)
+    d = check_delta(delta)
     dist = leakage_distribution(kernel, prior)
     reached = np.cumsum(dist.probabilities) >= 1.0 - d - QUANTILE_MASS_ATOL
     reached[-1] = True  # the whole alphabet has probability 1 (rounding aside)
@@ -238,7 +224,7 @@ def pml_upper_quantile(kernel: KernelLike, prior: ArrayLike, delta: float) -> fl
     ``≥ ε̲_Y(δ)``; the envelope is the supremum of either over post-processings
     (Theorem 2). Masses are compared with δ up to ``QUANTILE_MASS_ATOL``.
     """
-    d = _check_delta(delta)
+    d = check_delta(delta)
     dist = leakage_distribution(kernel, prior)
     tails = np.cumsum(dist.probabilities[::-1])[::-1]  # P{ℓ ≥ values[i]}
     reached = tails >= d - QUANTILE_MASS_ATOL
@@ -280,7 +266,7 @@ def pml_psi2(kernel: KernelLike, prior: ArrayLike, epsilon: float) -> float:
     """
     eps = check_epsilon(epsilon)
     j = _joint(kernel, prior)
-    growth = _growth(eps)
+    growth = exp_or_inf(eps)
     if not math.isfinite(growth):
         return 0.0
     excess = j.kernel - growth * j.p_y[None, :]
@@ -306,7 +292,7 @@ def binary_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> float
 
     A lower bound on the envelope (eq. 14).
     """
-    d = _check_delta(delta)
+    d = check_delta(delta)
     j = _joint(kernel, prior)
     best = 0.0
     for row in j.kernel:
@@ -338,7 +324,7 @@ def envelope_upper_bound(kernel: KernelLike, prior: ArrayLike, delta: float) -> 
     the maximal leakage (multiplicative Bayes capacity; the max over the support of the
     prior) by Markov's inequality, and the mechanism's own ε-PML level.
     """
-    d = _check_delta(delta)
+    d = check_delta(delta)
     j = _joint(kernel, prior)
     maximal = float(np.log(j.kernel.max(axis=0).sum()))
     level = float(np.max(np.log(j.kernel.max(axis=0)) - np.log(j.p_y)))
@@ -429,7 +415,7 @@ def _bad_set_program(
     return float(solution.objective), w
 
 
-def _achieved_growth(j: _Joint, w: NDArray[np.float64]) -> float:
+def _achievedexp_or_inf(j: _Joint, w: NDArray[np.float64]) -> float:
     """``min`` over the non-empty pieces of ``Σ_y w K[x, ·] / Σ_y w P_Y``: every piece
     of this ``w`` leaks at least the log of this."""
     mass = w @ j.p_y
@@ -539,7 +525,7 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
         fails.
     """
     start = time.perf_counter()
-    d = _check_delta(delta)
+    d = check_delta(delta)
     j = _joint(kernel, prior)
     target = d - ENVELOPE_MASS_ATOL
     top = float((j.kernel / j.p_y[None, :]).max())
@@ -552,7 +538,7 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
         n_programs += 1
         _, raw = _bad_set_program(j, growth)
         w = _repair_pieces(j, growth, raw)
-        achieved = _achieved_growth(j, w)
+        achieved = _achievedexp_or_inf(j, w)
         reached = float((w @ j.p_y).sum()) >= target and achieved >= growth * (1 - ENVELOPE_RTOL)
         return reached, achieved, w
 
@@ -568,7 +554,7 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
         if not reached:  # eq. (14) holds exactly; LP rounding only. λ = 1: one piece.
             w = np.zeros_like(j.kernel)
             w[0] = 1.0
-            lo = best = _achieved_growth(j, w)
+            lo = best = _achievedexp_or_inf(j, w)
         while hi - lo > ENVELOPE_RTOL * lo:
             mid = 0.5 * (lo + hi)
             reached, achieved, mid_w = attempt(mid)
@@ -608,7 +594,7 @@ def closed_failure_probability(kernel: KernelLike, prior: ArrayLike, epsilon: fl
     """
     eps = check_epsilon(epsilon)
     j = _joint(kernel, prior)
-    growth = _growth(eps)
+    growth = exp_or_inf(eps)
     if not math.isfinite(growth):
         return 0.0
     density = np.log(j.kernel, where=j.kernel > 0, out=np.full(j.kernel.shape, -np.inf))
@@ -749,7 +735,7 @@ def composition_envelope_bound(
     Returns the right-hand side (each term over histories of positive probability).
     ``mechanisms`` is as in :func:`adaptive_composition`.
     """
-    d = _check_delta(delta)
+    d = check_delta(delta)
     stages = _stages(mechanisms)
     p = as_distribution(prior, "prior", stages[0].shape[0])
     history = np.ones((p.shape[0], 1))
@@ -758,97 +744,6 @@ def composition_envelope_bound(
         total += _conditional_maximal_leakage(history, stage, p)
         history = (history[:, :, None] * stage).reshape(p.shape[0], -1)
     return total - math.log(d)
-
-
-# -- DP privacy profile --------------------------------------------------------------------
-
-
-def privacy_profile(kernel: KernelLike, epsilon: float) -> float:
-    """The privacy profile δ*(ε): the least δ for which the kernel is (ε, δ)-DP.
-
-    Envelope paper, Sec. II-B (Balle et al.'s privacy profile; eq. 3):
-
-    .. math::
-
-        \\delta^*(\\varepsilon) = \\max_{x, x'} \\max_{\\mathcal E \\subset \\mathcal Y}
-            \\bigl(K_x(\\mathcal E) - e^\\varepsilon K_{x'}(\\mathcal E)\\bigr)
-        = \\max_{x, x'} \\sum_y \\bigl(K[x, y] - e^\\varepsilon K[x', y]\\bigr)^+ ,
-
-    the best event being ``{y : K[x, y] > e^ε K[x', y]}``; this is the hockey-stick
-    divergence ``E_{e^ε}(K_x ‖ K_{x'})`` (f_α paper, Definition 2). ``ε = ∞`` gives the
-    largest mass a row puts where another row is zero (0 for a kernel with finite LDP).
-    """
-    k = as_matrix(kernel)
-    eps = check_epsilon(epsilon)
-    if math.isinf(eps):
-        # Only outputs that x' never produces count.
-        return float(np.max(np.where(k[None, :, :] == 0, k[:, None, :], 0.0).sum(axis=2)))
-    growth = _growth(eps)
-    with np.errstate(invalid="ignore"):  # inf · 0 where K[x', y] = 0: the excess is K[x, y]
-        excess = k[:, None, :] - growth * k[None, :, :]  # [x, x', y]
-        excess = np.where(k[None, :, :] == 0, k[:, None, :], excess)
-    return float(np.maximum(excess, 0.0).sum(axis=2).max())
-
-
-def _pair_growth(row: NDArray[np.float64], other: NDArray[np.float64], delta: float) -> float:
-    """The least ``λ ≥ 1`` with ``Σ_y (row − λ·other)^+ ≤ δ`` (``inf`` if none).
-
-    The left side is convex, piecewise linear and non-increasing in λ, with breakpoints
-    at the ratios ``row/other``; it is linear between consecutive ones, so the crossing
-    is solved exactly on its segment.
-    """
-    unreachable = float(row[other == 0].sum())  # mass x' can never cover
-    if unreachable > delta:
-        return math.inf
-    live = (other > 0) & (row > 0)
-    ratio = row[live] / other[live]
-    order = np.argsort(-ratio)
-    ratio, a, b = ratio[order], np.cumsum(row[live][order]), np.cumsum(other[live][order])
-    # On [ratio[i+1], ratio[i]] the profile is unreachable + a[i] − λ b[i].
-    at_breakpoints = unreachable + a - ratio * b  # value at each breakpoint, non-decreasing
-    i = int(np.searchsorted(at_breakpoints, delta, side="right"))  # first breakpoint > δ
-    if i == ratio.shape[0]:  # the profile stays ≤ δ down to λ = 0
-        return 1.0
-    # The crossing lies on the segment ending at breakpoint i (value a[i-1] − λ b[i-1]).
-    growth = (unreachable + a[i - 1] - delta) / b[i - 1] if i > 0 else ratio[0]
-    return max(float(growth), 1.0)
-
-
-def dp_epsilon(kernel: KernelLike, delta: float) -> float:
-    """The least ε ≥ 0 with the kernel (ε, δ)-DP (eq. 2): the inverse of the privacy
-    profile, ``ε(δ) = inf{ε ≥ 0 : δ*(ε) ≤ δ}`` (envelope paper, Sec. II-B and V-B).
-
-    Exact: for each ordered pair of inputs the profile ``Σ_y (K[x,y] − e^ε K[x',y])^+`` is
-    piecewise linear in ``e^ε`` and is inverted on its segment. ``math.inf`` when some
-    pair puts more than δ where the other is zero. For k-RR this is Balle et al.'s
-    ``max{log((α − δ)/β), 0}`` (Sec. V-B).
-    """
-    k = as_matrix(kernel)
-    d = _check_delta(delta)
-    n = k.shape[0]
-    growth = max(
-        (_pair_growth(k[x], k[x_other], d) for x in range(n) for x_other in range(n)),
-        default=1.0,
-    )
-    return math.log(growth) if math.isfinite(growth) else math.inf
-
-
-def dp_failure_probability(kernel: KernelLike, epsilon: float) -> float:
-    """The worst-case failure probability of ε-DP, ``max_{x,x'} P_{Y|X=x}{L_{x,x'}(Y) > ε}``.
-
-    Envelope paper, Sec. II-B, with the privacy loss ``L_{x,x'}(y) = log(K[x, y] /
-    K[x', y])`` (``+∞`` where only ``x'`` cannot produce y). Always at least
-    :func:`privacy_profile` (the penalty ``1 − e^ε/e^L`` in eq. 3 is at most 1), so δ
-    in (ε, δ)-DP only lower-bounds it; in the other direction (ε, δ)-DP bounds it at
-    ``kε`` by ``δ / (1 − e^{−(k−1)ε})`` for every integer ``k ≥ 2`` (eq. 4).
-    """
-    k = as_matrix(kernel)
-    eps = check_epsilon(epsilon)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_k = np.log(k)
-        loss = log_k[:, None, :] - log_k[None, :, :]  # [x, x', y]; −inf − (−inf) = nan
-        exceeds = (k[:, None, :] > 0) & ~(loss <= eps)  # nan only where K[x, y] = 0
-    return float(np.where(exceeds, k[:, None, :], 0.0).sum(axis=2).max())
 
 
 # -- randomized response (Sec. V-B) --------------------------------------------------------
@@ -942,7 +837,7 @@ def randomized_response_envelope(
     k = p.shape[0]
     if k < 2:
         raise InvalidInputError(f"prior must have k >= 2 entries for k-RR; got {k}.")
-    d = _check_delta(delta)
+    d = check_delta(delta)
     # α = 1/(1 + (k−1)e^{−ε}), β = e^{−ε} α and α − β = −expm1(−ε) α: no overflow for a
     # large ε (β underflows to 0 from ε ≈ 745, where k-RR is the identity in floats), and
     # α − β keeps its digits for a tiny ε (the plain difference is 0 below ε ≈ 1e-16).

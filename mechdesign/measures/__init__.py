@@ -18,6 +18,10 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "Capacity", "channel_capacity", "is_degraded", "is_less_noisy", "maximal_alpha_leakage",
         "sibson_mutual_information",
     ),
+    "contraction": (
+        "BOUNDARY_PRIOR_WEIGHTS", "MAX_CORRELATION_STARTS", "ChiSquaredContraction",
+        "chi_squared_contraction", "maximal_correlation",
+    ),
     "divergences": (
         "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "FGenerator",
         "chi_squared_divergence", "f_alpha_divergence", "f_alpha_from_renyi",
@@ -34,6 +38,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "bayes_vulnerability", "dobrushin_coefficient", "event_leakage", "g_vulnerability",
         "information_density", "ldp_level", "maximal_leakage", "mutual_information",
         "pml_capacity", "pml_level", "pointwise_leakage", "renyi_ldp_level",
+    ),
+    "privacy_profile": (
+        "dp_epsilon", "dp_failure_probability", "privacy_profile",
     ),
 }
 

@@ -288,7 +288,7 @@ def definition2_checks() -> list[Check]:
     introduction's kernel K1 (html 4) has no finite LDP level."""
     c = 0.1
     identity = md.pml_capacity(np.eye(4), c)
-    intro = md.reproduce.paper_examples.PAPER_EXAMPLES["dobrushin-eq4-K1"].mechanism
+    intro = md.reproduce.PAPER_EXAMPLES["dobrushin-eq4-K1"].mechanism
     return [
         check_claim(
             PAPER, "Definition 2: the identity (N = 4) at c = 0.1",
@@ -335,8 +335,8 @@ def example1_checks() -> list[Check]:
 def example2_checks() -> list[Check]:
     """Example 2: the privacy levels of K1 and K2 (html 43–44), η_TV(K1) = Ξ = 7/8, and the
     html copy's typo 1/15 in K1."""
-    k1 = md.reproduce.paper_examples.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism
-    k2 = md.reproduce.paper_examples.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism
+    k2 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism
     level1, level2 = md.pml_capacity(k1, C_K1), md.pml_capacity(k2, C_K2)
     ldp1, ldp2 = md.ldp_level(k1), md.ldp_level(k2)
     eta1, eta2 = md.dobrushin_coefficient(k1), md.dobrushin_coefficient(k2)
@@ -570,7 +570,7 @@ def fig1_panel_a(size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Fig. 1(a): TV and the true ``D(K1∘P ‖ K1∘Q)`` of ``size`` random pairs in
     ``Q_X(0.05)``, with Corollary 1 (ε = log 10/3) and the LDP bounds of Asoodeh et al. and
     Duchi et al. (ε = log 15) at each pair's TV."""
-    k1 = md.reproduce.paper_examples.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
     p, q = sample_pairs(k1.shape[0], C_K1, size, rng)
     tv = np.array([md.total_variation(a, b) for a, b in zip(p, q, strict=True)])
     return {
@@ -586,7 +586,7 @@ def fig1_panel_a(size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
 def fig1_panel_b(size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Fig. 1(b): TV and the true ``H²(K2∘P ‖ K2∘Q)`` of ``size`` random pairs in
     ``Q_X(0.1)``, with Corollary 2 (ε = log 10/3) at each pair's TV."""
-    k2 = md.reproduce.paper_examples.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism.matrix
+    k2 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism.matrix
     p, q = sample_pairs(k2.shape[0], C_K2, size, rng)
     tv = np.array([md.total_variation(a, b) for a, b in zip(p, q, strict=True)])
     return {

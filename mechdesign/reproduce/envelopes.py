@@ -97,7 +97,7 @@ def _symbolic(
 
 def example1() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Example 1's kernel (7) (rows are inputs) and its uniform prior on ``[4]``."""
-    example = md.reproduce.paper_examples.PAPER_EXAMPLES["envelope-example1"]
+    example = md.reproduce.PAPER_EXAMPLES["envelope-example1"]
     return example.mechanism.matrix, np.asarray(example.prior, dtype=float)
 
 
@@ -389,7 +389,7 @@ def panel_data(panel: Panel, grids: Grids) -> PanelData:
         points=theorem5_curves(panel.k, panel.prior, deltas),
         exact=exact_envelope(kernel, panel.prior, deltas),
         profile_deltas=profile_deltas,
-        profile=np.array([md.bounds.dp_epsilon(kernel, d) for d in profile_deltas]),
+        profile=np.array([md.measures.dp_epsilon(kernel, d) for d in profile_deltas]),
     )
 
 
@@ -562,7 +562,8 @@ def companion_checks(data: Sequence[PanelData]) -> list[Check]:
             "Fig. 2 / Sec. V-B, ADP curve",
             "k-RR is (ε_DP(δ), δ)-DP with ε_DP(δ) = max{log((α − δ)/β), 0}",
             ok_adp,
-            _per_panel(adp) + " (against the exact inverse privacy profile, md.bounds.dp_epsilon)",
+            _per_panel(adp)
+            + " (against the exact inverse privacy profile, md.measures.dp_epsilon)",
         ),
     ]
 
@@ -596,9 +597,10 @@ def observation_checks(data: Sequence[PanelData]) -> list[Check]:
     dp_by_k = np.array([v.profile for v in data])
     ok_dp_k = bool(np.all(np.diff(dp_by_k, axis=0) <= EXACT_ATOL))
     zero_at = [v.curves.alpha - v.curves.beta for v in data]
-    tiny = [md.bounds.dp_epsilon(v.kernel, DP_SMALL_DELTA) for v in data]
+    tiny = [md.measures.dp_epsilon(v.kernel, DP_SMALL_DELTA) for v in data]
     ok_dp_range = all(abs(t - FIG2_EPSILON_R) <= DP_LIMIT_ATOL for t in tiny) and all(
-        md.bounds.dp_epsilon(v.kernel, d) <= EXACT_ATOL for v, d in zip(data, zero_at, strict=True)
+        md.measures.dp_epsilon(v.kernel, d) <= EXACT_ATOL
+        for v, d in zip(data, zero_at, strict=True)
     )
     wide = data[-1]
     ks = ", ".join(str(v.panel.k) for v in data)
@@ -641,7 +643,7 @@ def observation_checks(data: Sequence[PanelData]) -> list[Check]:
             ok_dp_range,
             f"ε_DP({DP_SMALL_DELTA:g}) = "
             + ", ".join(f"{t:.10f}" for t in tiny)
-            + "; ε_DP(α − β) = 0 in every panel (md.bounds.dp_epsilon)",
+            + "; ε_DP(α − β) = 0 in every panel (md.measures.dp_epsilon)",
         ),
         check_claim(
             PAPER,
@@ -662,7 +664,7 @@ def observation_checks(data: Sequence[PanelData]) -> list[Check]:
             "Fig. 2 / Sec. V-B, ADP",
             "as k increases, ε_DP(δ) decreases more quickly in δ",
             ok_dp_k,
-            f"md.bounds.dp_epsilon is non-increasing in k at all {dp_by_k.shape[1]} δ compared; "
+            f"md.measures.dp_epsilon is non-increasing in k at all {dp_by_k.shape[1]} δ compared; "
             "it reaches 0 at δ = α − β = " + ", ".join(f"{a:.3f}" for a in zero_at),
         ),
         check_claim(
@@ -873,7 +875,7 @@ def appendix_c_checks() -> list[Check]:
     printed = np.array([[0, 0, 1], [0, 0, 1], [0, 0.2, 0.8], [0.2, 0, 0.8]])
     same_shape = reduced.shape == printed.shape
     gap = float(np.max(np.abs(reduced - printed))) if same_shape else math.inf
-    example = md.reproduce.paper_examples.PAPER_EXAMPLES["envelope-example3"]
+    example = md.reproduce.PAPER_EXAMPLES["envelope-example3"]
     k3, prior3 = example.mechanism.matrix, np.asarray(example.prior, dtype=float)
     p_y = prior3 @ k3
 

@@ -421,7 +421,7 @@ def example4_checks(rng: np.random.Generator) -> list[Check]:
             kernel[start:start + size, start:start + size] = block
             start += size
         pair = md.bounds.disjoint_support_pair(kernel)
-        chi2 = md.bounds.chi_squared_contraction(kernel).lower_bound
+        chi2 = md.measures.chi_squared_contraction(kernel).lower_bound
         found.append((sizes, pair, chi2))
     return [check_claim(
         PAPER, "Example 4: block-diagonal channels",
