@@ -67,7 +67,7 @@ if TYPE_CHECKING:
         pml_level,
         pointwise_leakage,
     )
-    from mechdesign.measures.privacy_profile import privacy_profile
+    from mechdesign.measures.profile import privacy_profile
     from mechdesign.mechanisms.closed_forms import randomized_response
     from mechdesign.mechanisms.protocols import (
         estimation_mse,
@@ -196,7 +196,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "dobrushin_coefficient", "ldp_level", "maximal_leakage", "mutual_information",
         "pml_capacity", "pml_level", "pointwise_leakage",
     ),
-    "measures.privacy_profile": (
+    "measures.profile": (
         "privacy_profile",
     ),
     "mechanisms.closed_forms": (

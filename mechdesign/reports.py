@@ -61,7 +61,7 @@ from mechdesign.measures.leakage import (
     pointwise_leakage,
     renyi_ldp_level,
 )
-from mechdesign.measures.privacy_profile import dp_epsilon
+from mechdesign.measures.profile import dp_epsilon
 from mechdesign.mechanisms.closed_forms import (
     design_independent_reporting,
     randomized_response,

@@ -629,14 +629,13 @@ def test_design_mse_is_the_error_against_a_fixed_population():
 
 
 def _protocol_kernels(k: int, eps: float) -> list[np.ndarray]:
-    builders = {
-        "generalized_randomized_response": (
-            lambda: md.mechanisms.generalized_randomized_response(k, eps)),
-        "unary_encoding": lambda: md.unary_encoding(k, eps),
-        "subset_selection": lambda: md.subset_selection(k, eps),
-        "hadamard_response": lambda: md.hadamard_response(k, eps),
-    }
-    kernels = [np.asarray(b().matrix, float) for name, b in builders.items() if hasattr(md, name)]
+    builders = [
+        lambda: md.mechanisms.generalized_randomized_response(k, eps),
+        lambda: md.unary_encoding(k, eps),
+        lambda: md.subset_selection(k, eps),
+        lambda: md.hadamard_response(k, eps),
+    ]
+    kernels = [np.asarray(build().matrix, float) for build in builders]
     kernels += [subset_selection(k, eps, d) for d in range(1, k)]
     return kernels
 

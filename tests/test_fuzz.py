@@ -1074,7 +1074,7 @@ TARGETS: list[Target] = [
     T("output_classes", "md.kernel.output_classes", kernel(tie=""), real("rtol", "1e-9", TOL)),
     T("project_to_simplex", "md.kernel.project_to_simplex", A("v", "vec", "[0.2, 0.5, 0.9]")),
     # ---- divergences
-    *[T(name, f"md.{name}", prior("p"), prior("q", "Q3"))
+    *[T(name, f"md.measures.{name}", prior("p"), prior("q", "Q3"))
       for name in ("chi_squared_divergence", "kl_divergence", "squared_hellinger",
                    "total_variation")],
     T("f_alpha_divergence", "md.measures.f_alpha_divergence", prior("p"), prior("q", "Q3"),

@@ -3,7 +3,7 @@ dp_accounting.
 
 A kernel ``K`` used by one individual is ε-LDP, and more finely (ε, δ)-DP for every ε
 with δ its privacy profile ``δ*(ε) = max_{x,x'} Σ_y (K[x,y] − e^ε K[x',y])^+``
-(:func:`~mechdesign.measures.privacy_profile.privacy_profile`). Composing ``n`` uses needs
+(:func:`~mechdesign.measures.profile.privacy_profile`). Composing ``n`` uses needs
 more than the profile at one ε: it needs a *dominating pair* — two distributions ``(P, Q)`` whose
 hockey-stick curve ``ε ↦ Σ_o (Q(o) − e^ε P(o))^+`` equals ``δ*`` at every ε — because
 the n-fold composition of such a pair dominates the n-fold use of the kernel (Zhu, Dong &

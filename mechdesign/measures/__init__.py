@@ -39,7 +39,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "information_density", "ldp_level", "maximal_leakage", "mutual_information",
         "pml_capacity", "pml_level", "pointwise_leakage", "renyi_ldp_level",
     ),
-    "privacy_profile": (
+    "profile": (
         "dp_epsilon", "dp_failure_probability", "privacy_profile",
     ),
 }
