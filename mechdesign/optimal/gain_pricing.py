@@ -17,7 +17,7 @@ one more coordinate) the normaliser ``D`` depends on the pattern's size only, so
 fixed size ``d_w·v`` is a weighted sum of the scores ``d_w`` over the pattern's
 coordinates with fixed weights, and by the rearrangement inequality the maximiser takes
 the largest scores — one sort of ``d_w`` per guess ``w``, then a scan over the sizes
-(:meth:`~mechdesign.optimal.patterns._TwoLevel.linear_maximum`,
+(:meth:`~mechdesign.optimal.patterns.TwoLevelFamily.linear_maximum`,
 :meth:`~mechdesign.optimal.patterns._ThreeLevel.linear_maximum`). Since the families
 cover every vertex of the section, the best column found attains ``max_v r(v)``: the
 pricing is exact, its upper bound is that maximum, and it costs ``O(W N log N)`` per
@@ -41,9 +41,9 @@ from mechdesign.optimal.patterns import PricingOracle, pattern_families, unique_
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
-    _check_dual,
-    _sorted_pricing,
+    check_dual,
     register_source,
+    sorted_pricing,
 )
 from mechdesign.optimal.utilities import GainUtility
 
@@ -111,7 +111,7 @@ class GainPricingOracle:
         upper bound is the largest of those maxima, which is ``max_v μ(v) − λ·v`` over
         every vertex. ``options`` (``converge``, ``abs_gap`` of the MIP pricing) are
         accepted and have nothing to tune here."""
-        lam = _check_dual(dual, self.n)
+        lam = check_dual(dual, self.n)
         scores = self.objective.weights - lam[None, :]
         columns, bound = [], -math.inf
         for family in self.families:
@@ -120,7 +120,7 @@ class GainPricingOracle:
             bound = max(bound, float(best.max()))
         points = np.unique(np.vstack(columns), axis=0)
         costs = self.values(points) - points @ lam
-        return _sorted_pricing(points, costs, max(bound, float(costs.max())), True, 0)
+        return sorted_pricing(points, costs, max(bound, float(costs.max())), True, 0)
 
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
         """:meth:`price` (exact and cheap; ``effort`` has nothing to add)."""

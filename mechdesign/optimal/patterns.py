@@ -108,10 +108,10 @@ from mechdesign.notions import LDP, PML, check_notion
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
-    _check_dual,
-    _sorted_pricing,
+    check_dual,
     check_gap,
     register_source,
+    sorted_pricing,
 )
 from mechdesign.optimal.utilities import mutual_information_columns
 
@@ -366,7 +366,7 @@ class _Family:
 
     def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
         """An upper bound on the family's best reduced cost without a MIP; ``inf`` where
-        none is known (:meth:`_TwoLevel.relaxed_bound` has one)."""
+        none is known (:meth:`TwoLevelFamily.relaxed_bound` has one)."""
         return math.inf
 
     def feasible(self, z: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -616,7 +616,7 @@ class _Family:
         return best_z, best_r, max(upper, best_r), mips, np.vstack(met)
 
 
-class _TwoLevel(_Family):
+class TwoLevelFamily(_Family):
     """``u = low + (high − low) 1_B`` with ``k_min ≤ |B| ≤ k_max`` (ε-LDP with
     ``low = e^{−ε}``, ``high = 1``; a no-zero ``(ε, c)``-PML family at fixed ``|B|``)."""
 
@@ -741,7 +741,7 @@ class _Relaxation:
     their MIPs (:meth:`PricingOracle.price`) or their heuristics
     (:meth:`PricingOracle.heuristic`)."""
 
-    def __init__(self, families: list[_TwoLevel]) -> None:
+    def __init__(self, families: list[TwoLevelFamily]) -> None:
         rows = [(i, k) for i, f in enumerate(families) for k in range(f.k_min, f.k_max + 1)]
         index = np.array([i for i, _ in rows])
         self.n_families = len(families)
@@ -1038,7 +1038,7 @@ class PricingOracle:
         # 75 s keeping every column, 134 s pruning; N = 128: 18 min against 39 min).
         self.columns_per_input = _patterns_of(notion).columns_per_input
         self.n = self.prior.shape[0]
-        two_level = [i for i, f in enumerate(self.families) if isinstance(f, _TwoLevel)]
+        two_level = [i for i, f in enumerate(self.families) if isinstance(f, TwoLevelFamily)]
         self._two_level = np.array(two_level, dtype=np.int64)
         self._relaxation = (_Relaxation([self.families[i] for i in two_level])
                             if two_level else None)
@@ -1075,7 +1075,7 @@ class PricingOracle:
         """Every family's bound on its best reduced cost at ``dual`` from its Lagrangian
         relaxation (two-level families together, :class:`_Relaxation`; three-level ones
         by :meth:`_ThreeLevel.relaxed_bound`; ``inf`` for the families without one)."""
-        bounds = np.array([math.inf if isinstance(family, _TwoLevel)
+        bounds = np.array([math.inf if isinstance(family, TwoLevelFamily)
                            else family.relaxed_bound(dual) for family in self.families])
         if self._relaxation is not None:
             bounds[self._two_level] = self._relaxation.bounds(dual)
@@ -1085,7 +1085,7 @@ class PricingOracle:
         """Columns of the linearised problems, best reduced cost first (not exhaustive:
         ``upper_bound`` is ``+inf``). ``effort`` is accepted for the column-source
         protocol; the patterns' heuristic has one level."""
-        lam = _check_dual(dual, self.n)
+        lam = check_dual(dual, self.n)
         check_positive_int(effort, "effort")
         # Partial pricing: the families in order of their relaxation bound
         # (_Relaxation), until none left can hold an improving column (bound
@@ -1108,7 +1108,7 @@ class PricingOracle:
             best = sorted([*best, *costs.tolist()], reverse=True)[:PRICING_HEURISTIC_COLUMNS]
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
-        return _sorted_pricing(columns, costs, math.inf, False, 0)
+        return sorted_pricing(columns, costs, math.inf, False, 0)
 
     def price(
         self,
@@ -1129,7 +1129,7 @@ class PricingOracle:
         ``time_limit`` (seconds) stops the MIPs early; the bound stays certified (a
         stopped branch and bound's dual bound), only looser.
         """
-        lam = _check_dual(dual, self.n)
+        lam = check_dual(dual, self.n)
         converge = check_bool(converge, "converge")
         abs_gap = check_gap(abs_gap, "abs_gap")
         deadline = None if time_limit is None else (
@@ -1165,7 +1165,7 @@ class PricingOracle:
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
         upper = max(f[2] for f in found)
-        return _sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
+        return sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
 
     def certified_dual(self) -> tuple[NDArray[np.float64], float]:
         """A dual ``λ`` whose bound ``1·λ + N max(0, max_v r_λ(v))`` is known in closed
@@ -1241,7 +1241,7 @@ def _ldp_patterns(notion: LDP, p: NDArray[np.float64]) -> tuple[list, NDArray[np
     # First columns: the singletons (their span makes the master feasible) and the arcs
     # of mass p* that attain the information bound in the limit (balanced_arcs).
     n = p.shape[0]
-    family = _TwoLevel(p, math.exp(-notion.epsilon), 1.0, 1, n - 1)
+    family = TwoLevelFamily(p, math.exp(-notion.epsilon), 1.0, 1, n - 1)
     arcs = balanced_arcs(p, _balanced_output(notion.epsilon)[1], 1, n - 1)
     return [family], family.points(np.vstack([np.eye(n, dtype=bool), arcs]))
 
@@ -1272,7 +1272,7 @@ def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Famil
         high = r * (c + s * low)
         if max(low, high) > r * (c + s * min(low, high)) + PATTERN_FEASIBILITY_ATOL:
             continue  # the two-level point lies outside the section
-        families.append(_TwoLevel(p, low, high, k, k))
+        families.append(TwoLevelFamily(p, low, high, k, k))
     top = r * c
     for k in range(0, n):
         free = 1.0 - k * top
@@ -1280,11 +1280,11 @@ def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Famil
             continue
         if free <= ROUNDING_ATOL:  # no free coordinate: 1_T / k
             if 1 <= k <= n - 1:
-                families.append(_TwoLevel(p, 0.0, top, k, k))
+                families.append(TwoLevelFamily(p, 0.0, top, k, k))
         elif k == 0:
             # T empty, free = 1 ≤ r c: the unit vectors (the section is the simplex once
             # e^ε c ≥ 1). As a two-level family, without r c (1e14 at ε = 36) in its MIP.
-            families.append(_TwoLevel(p, 0.0, 1.0, 1, 1))
+            families.append(TwoLevelFamily(p, 0.0, 1.0, 1, 1))
         elif k + 1 <= n - 1:
             families.append(_ThreeLevel(p, top, free, k))
     return families

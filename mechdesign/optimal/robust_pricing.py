@@ -42,7 +42,7 @@ from mechdesign.optimal.column_generation import run_column_generation
 from mechdesign.optimal.patterns import (
     PRICING_DINKELBACH_STEPS,
     PricingOracle,
-    _TwoLevel,
+    TwoLevelFamily,
     check_column_generation_epsilon,
     patterned,
 )
@@ -51,10 +51,10 @@ from mechdesign.optimal.robust_blocks import MAX_BLOCK_OUTCOMES, BlockPricing
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
-    _check_dual,
-    _sorted_pricing,
+    check_dual,
     check_gap,
     register_source,
+    sorted_pricing,
 )
 from mechdesign.optimal.utilities import mutual_information_columns
 
@@ -136,7 +136,7 @@ class _NonRobustFamily:
         - \frac{\\lambda_{s,u} + \theta}{\\hat P(u|s)}\\Bigr]:
 
     the best ``u_s`` is chosen block by block, and what remains is the ε-LDP problem on
-    ``S`` with prior ``P̂_S`` and dual ``−β(θ)`` (a :class:`_TwoLevel` MIP). ``D ≥
+    ``S`` with prior ``P̂_S`` and dual ``−β(θ)`` (a :class:`TwoLevelFamily` MIP). ``D ≥
     |S| ℓ + 1 − ℓ``.
     """
 
@@ -147,7 +147,7 @@ class _NonRobustFamily:
         self.marginal = joint.sum(axis=1)
         self.conditional = joint / self.marginal[:, None]
         self.low = math.exp(-eps)
-        self.secrets = _TwoLevel(self.marginal, self.low, 1.0, 1, shape[0] - 1)
+        self.secrets = TwoLevelFamily(self.marginal, self.low, 1.0, 1, shape[0] - 1)
         self.zero_cells = np.flatnonzero(p_hat == 0)
         self.min_normaliser = shape[0] * self.low + 1.0 - self.low
 
@@ -403,7 +403,7 @@ class LinearisationOracle:
         the best earlier finds, the gradients at the best columns of the non-robust
         relaxation (one cell per block) with every cell off their support penalised, and
         random perturbations of ``−λ`` at several scales."""
-        lam = _check_dual(dual, self.n)
+        lam = check_dual(dual, self.n)
         n = self.n
         effort = check_positive_int(effort, "effort")
         if self._blocks is not None:
@@ -411,12 +411,12 @@ class LinearisationOracle:
                 lam, converge=True, abs_gap=PRICING_MIP_ABS_GAP, split=False)
             self.nodes += nodes
             if self.notion.variant == "paper":
-                return _sorted_pricing(columns, costs, upper, True, nodes)
+                return sorted_pricing(columns, costs, upper, True, nodes)
             # The default variant's first products bound loosely: a certified bound,
             # but a poor centre for the dual smoothing (measured on Adult race ×
             # occupation, a = 75, 300 s: gap 0.48 % pricing λ, 7.9 % smoothing towards
             # the dual of the least such bound) — its bounds come from price().
-            return _sorted_pricing(columns, costs, math.inf, False, nodes)
+            return sorted_pricing(columns, costs, math.inf, False, nodes)
         count = effort * LINEARISATION_STARTS
         starts = [-lam]
         if self._pool.shape[0]:
@@ -464,7 +464,7 @@ class LinearisationOracle:
         costs = np.array(costs)[inside]
         keep = costs > 0
         self._pool = np.vstack([self._pool, columns[keep]])[-4 * LINEARISATION_STARTS:]
-        return _sorted_pricing(columns, costs, math.inf, False, 0)
+        return sorted_pricing(columns, costs, math.inf, False, 0)
 
     def _gradient(self, v: NDArray[np.float64], dual: NDArray[np.float64]) -> NDArray:
         """``∇μ(v') − λ`` at ``v' = (1 − τ) v + τ/N`` (``τ = LINEARISATION_SMOOTHING``):
@@ -493,7 +493,7 @@ class LinearisationOracle:
                 f"{MAX_BLOCK_OUTCOMES}) or a secret with σ_s = 0. Column generation "
                 "prices it heuristically and bounds it by the non-robust relaxation."
             )
-        lam = _check_dual(dual, self.n)
+        lam = check_dual(dual, self.n)
         converge = check_bool(converge, "converge")
         abs_gap = check_gap(abs_gap, "abs_gap")
         deadline = None if time_limit is None else (
@@ -501,7 +501,7 @@ class LinearisationOracle:
         columns, costs, upper, nodes = self._blocks.price(
             lam, converge=converge, abs_gap=abs_gap, deadline=deadline)
         self.nodes += nodes
-        return _sorted_pricing(columns, costs, upper, True, nodes)
+        return sorted_pricing(columns, costs, upper, True, nodes)
 
     def describe(self, columns: int) -> str:
         if self.exact:

@@ -242,10 +242,10 @@ class VertexEnumeration(_Enumerated):
 
     def price(self, dual: ArrayLike, **options: object) -> Pricing:
         """Every vertex by reduced cost; the bound is the best of them (exact)."""
-        lam = _check_dual(dual, self.n)
+        lam = check_dual(dual, self.n)
         points = self.vertex_set.points
         costs = self.values(points) - points @ lam
-        return _sorted_pricing(points, costs, float(costs.max()), True, 0)
+        return sorted_pricing(points, costs, float(costs.max()), True, 0)
 
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
         return self.price(dual)
@@ -284,14 +284,14 @@ class CddRepair(_Enumerated):
     def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
         """Ascents by :func:`price_by_linearisation` from ``effort ·``
         :data:`PRICING_STARTS` of the columns known so far."""
-        lam = _check_dual(dual, self.n)
+        lam = check_dual(dual, self.n)
         values = self.values(self._pool)
         found = price_by_linearisation(self.h, self.objective, self._pool, values, lam,
                                        starts=effort * PRICING_STARTS)
         if found.shape[0]:
             self._pool = np.vstack([self._pool, found])
         costs = self.values(found) - found @ lam
-        return _sorted_pricing(found, costs, math.inf, False, 0)
+        return sorted_pricing(found, costs, math.inf, False, 0)
 
     def price(self, dual: ArrayLike, **options: object) -> Pricing:
         """Refused: no exact pricing is known for a section cddlib could not enumerate."""
@@ -359,12 +359,15 @@ def _forward_gradient(objective: Utility, v: NDArray[np.float64]) -> NDArray[np.
     return (objective.column_values(shifted) - objective.column_values(v[None])[0]) / step
 
 
-def _sorted_pricing(columns, costs, upper, exact, mips) -> Pricing:
+def sorted_pricing(columns, costs, upper, exact, mips) -> Pricing:
+    """A :class:`Pricing` with its columns in decreasing reduced cost (stable order)."""
     order = np.argsort(-costs, kind="stable")
     return Pricing(columns[order], costs[order], float(upper), exact, mips)
 
 
-def _check_dual(dual: ArrayLike, n: int) -> NDArray[np.float64]:
+def check_dual(dual: ArrayLike, n: int) -> NDArray[np.float64]:
+    """``dual`` as a finite float vector of length ``n`` (a master's dual), or
+    :class:`InvalidInputError` naming ``dual``."""
     check_real_dtype(dual, "dual")  # complex, text, booleans: refused, not coerced
     lam = np.asarray(dual, dtype=float)
     if lam.shape != (n,) or not np.all(np.isfinite(lam)):
