@@ -53,9 +53,10 @@ def scipy_bad_set_value(kernel: np.ndarray, p_y: np.ndarray, growth: float) -> f
 def scipy_envelope(kernel: np.ndarray, prior: np.ndarray, delta: float) -> float:
     """The same bisection (same bracket and tolerance), every LP through linprog."""
     p_y = prior @ kernel
-    lo = math.exp(md.envelope_lower_bound(kernel, prior, delta))
+    lo = math.exp(md.bounds.envelope_lower_bound(kernel, prior, delta))
     hi = min(
-        (kernel / p_y).max(), math.exp(md.envelope_upper_bound(kernel, prior, delta)) * 1.000001
+        (kernel / p_y).max(),
+        math.exp(md.bounds.envelope_upper_bound(kernel, prior, delta)) * 1.000001,
     )
     while hi - lo > 1e-12 * lo:
         mid = 0.5 * (lo + hi)
@@ -109,7 +110,7 @@ def conjecture_priors(k: int, rng: np.random.Generator):
             yield f"dirichlet({concentration})", rng.dirichlet(np.full(k, concentration))
     if k % 4 == 0:
         for rho in (0.05, 0.1, 0.2, 0.3):
-            yield f"four-level({rho})", md.four_level_prior(k, rho)
+            yield f"four-level({rho})", md.bounds.four_level_prior(k, rho)
 
 
 def conjecture(rows: list[dict]) -> None:
@@ -123,7 +124,7 @@ def conjecture(rows: list[dict]) -> None:
         rr = md.randomized_response(k, eps)
         for label, prior in conjecture_priors(k, rng):
             for delta in deltas:
-                bounds = md.randomized_response_envelope(eps, prior, delta)
+                bounds = md.bounds.randomized_response_envelope(eps, prior, delta)
                 exact = float(md.pml_envelope(rr, prior, delta))
                 gap = exact - bounds.lower
                 counts[bounds.prior_condition] += 1

@@ -4,7 +4,7 @@ For k ∈ {8, 16, 32, 64}, ε ∈ {0.5, 1, 2, 4}, three priors and three workloa
 designs the ε-LDP mechanism whose best linear unbiased estimator (BLUE) answers the
 workload with the least error (``md.design(md.LDP(ε), prior,
 utility=md.EstimationError(workload))``) and measures every protocol of
-:func:`mechdesign.deployed_protocols` (GRR, OUE, SUE, subset selection, OLH, Hadamard
+:func:`mechdesign.comparison.deployed_protocols` (GRR, OUE, SUE, subset selection, OLH, Hadamard
 response) with its standard estimator and with the BLUE, through
 :func:`mechdesign.compare`.
 
@@ -13,7 +13,7 @@ workload's answers, against the users' own histogram (fixed population), times t
 number of reports ``n`` (``Design.utility``; ``n · md.estimation_mse(K, prior, n, ...)``
 for a protocol). Every estimator here is unbiased (OLH draws a fresh hash per user), so
 it does not depend on ``n``; a protocol whose dense kernel is too large is
-:func:`mechdesign.compare`'s implicit row (:mod:`mechdesign.oracles`: exact closed forms;
+:func:`mechdesign.compare`'s implicit row (:mod:`mechdesign.mechanisms.oracles`: exact closed forms;
 the BLUE for GRR and unary encoding only).
 
 The baseline of every ratio is the certified optimum computed in the same process: the
@@ -24,13 +24,13 @@ most 1.01 × ``lower`` (certified within 1 % of OPT); "pays ×r" means it exceed
 1.01 × ``upper`` (designing certifiably gains at least ×r); "undecided" means the bracket
 is too wide to tell. A protocol below ``lower`` would be a bug and is flagged.
 
-Priors: uniform; Zipf(1.1) (:func:`mechdesign.zipf_prior`); "adult": the k most frequent
+Priors: uniform; Zipf(1.1) (:func:`mechdesign.comparison.zipf_prior`); "adult": the k most frequent
 (occupation, education) cells of the UCI Adult data (``../shared/data/adult.csv``, 32,561
 rows, 15 × 16 cells of which more than 64 are occupied), in decreasing order of frequency
 and renormalised — the same cells as ``benchmarks/protocols.py``. Prefix and all-range
 queries follow that order (the domain has no natural order; sorting by frequency is the
 documented choice). Workloads: ``histogram`` (W = I), ``prefix`` (the CDF), ``all-range``
-(every interval; k(k+1)/2 queries), from :func:`mechdesign.estimation.workload_matrix`.
+(every interval; k(k+1)/2 queries), from :func:`mechdesign.measures.estimation.workload_matrix`.
 
 A size the design cannot handle yet (enumeration refused above ``max_vertices``, a
 notion or size without column generation, a time limit) is recorded as "not designed:
@@ -89,7 +89,7 @@ RECHECK_RTOL = 1e-8
 def adult_cells(k: int, path: Path = ADULT) -> np.ndarray:
     """The k most frequent (occupation, education) cells of the Adult data, in decreasing
     order of frequency, renormalised."""
-    counts = md.categorical_pair(path, "occupation", "education").counts.ravel()
+    counts = md.notions.categorical_pair(path, "occupation", "education").counts.ravel()
     top = np.sort(counts)[::-1][:k].astype(float)
     if top.shape[0] < k or top[-1] <= 0:
         raise SystemExit(f"the Adult data has fewer than k = {k} occupied cells")
@@ -100,7 +100,7 @@ def prior_of(name: str, k: int) -> np.ndarray:
     if name == "uniform":
         return np.full(k, 1.0 / k)
     if name == "zipf":
-        return md.zipf_prior(k, 1.1)
+        return md.comparison.zipf_prior(k, 1.1)
     if name == "adult":
         return adult_cells(k)
     raise ValueError(f"unknown prior {name!r}")

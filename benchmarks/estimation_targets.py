@@ -7,7 +7,7 @@ the uniform-prior closed form (Ye and Barg) at k = 16, 32 and 64.
 Rows, all ε = 1 and ``n·MSE`` against the users' histogram (``Design.utility``):
 
 * uniform prior, histogram, k ∈ {16, 32, 64, 128}: ``method="auto"`` (solved by
-  symmetry, :mod:`mechdesign.design.estimation_symmetry`) against Ye and Barg's closed
+  symmetry, :mod:`mechdesign.optimal.estimation_symmetry`) against Ye and Barg's closed
   form; baseline: ``method="column_generation"`` at k = 16 (the general path), whose
   seconds are the ratio's denominator.
 * Zipf prior, histogram (and prefix), the given k with ``--time-limit`` seconds:
@@ -75,12 +75,12 @@ def main() -> None:
               "baseline the same design at k = 16")
     for workload in dict.fromkeys(w for _, w in cases):
         error = md.EstimationError(workload)
-        base, base_seconds = timed(notion, md.zipf_prior(16), utility=error,
+        base, base_seconds = timed(notion, md.comparison.zipf_prior(16), utility=error,
                                    time_limit=args.time_limit)
         print(f"  {workload or 'histogram'} k = 16 (baseline): {base.utility:.8g}, "
               f"{base.estimation.status}, {base_seconds:.1f} s")
         for k in [k for k, w in cases if w == workload]:
-            result, seconds = timed(notion, md.zipf_prior(k), utility=error,
+            result, seconds = timed(notion, md.comparison.zipf_prior(k), utility=error,
                                     time_limit=args.time_limit)
             report = result.estimation
             width = report.gap / max(result.utility, 1.0)

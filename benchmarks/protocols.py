@@ -34,7 +34,7 @@ ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult.csv"
 def adult_marginal(k: int, path: Path = ADULT) -> np.ndarray:
     """The k most frequent (occupation, education) cells of the Adult data,
     renormalised."""
-    counts = md.categorical_pair(path, "occupation", "education").counts.ravel()
+    counts = md.notions.categorical_pair(path, "occupation", "education").counts.ravel()
     top = np.sort(counts)[::-1][:k].astype(float)
     return top / top.sum()
 
@@ -43,7 +43,7 @@ def prior_of(name: str, k: int) -> np.ndarray:
     if name == "uniform":
         return np.full(k, 1.0 / k)
     if name == "zipf":
-        return md.zipf_prior(k, 1.1)
+        return md.comparison.zipf_prior(k, 1.1)
     if name == "adult":
         return adult_marginal(k)
     raise ValueError(f"unknown prior {name!r}")

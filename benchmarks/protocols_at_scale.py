@@ -2,9 +2,9 @@
 
 Everything is ε-LDP at ε = 2 with the Zipf(1.1) prior; errors are ``E‖f̂ − f‖²`` from
 ``n`` reports against the users' own histogram (exact closed forms of
-:mod:`mechdesign.oracles` unless the row says "simulated").
+:mod:`mechdesign.mechanisms.oracles` unless the row says "simulated").
 
-1. ``md.compare(md.LDP(2), md.zipf_prior(40))`` (default utilities): its seconds and
+1. ``md.compare(md.LDP(2), md.comparison.zipf_prior(40))`` (default utilities): its seconds and
    every protocol's standard and BLUE errors.
 2. k = 1,000 and 10,000: each protocol's exact standard-estimator error (and the BLUE's
    where its structure gives it), with the seconds.
@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 import mechdesign as md
-from mechdesign.oracles import implicit_protocols
+from mechdesign.mechanisms.oracles import implicit_protocols
 
 EPSILON = 2.0
 
@@ -42,7 +42,7 @@ def seconds(task):
 
 
 def exact_at(k: int) -> pd.DataFrame:
-    prior = md.zipf_prior(k)
+    prior = md.comparison.zipf_prior(k)
     rows = []
     for build in implicit_protocols(k, EPSILON).values():
         oracle = build()
@@ -59,10 +59,10 @@ def exact_at(k: int) -> pd.DataFrame:
 def simulate(n: int, rounds: int) -> pd.DataFrame:
     k = 40
     rng = np.random.default_rng(2026)
-    x = rng.choice(k, size=n, p=md.zipf_prior(k))
+    x = rng.choice(k, size=n, p=md.comparison.zipf_prior(k))
     histogram = np.bincount(x, minlength=k) / n
-    million = rng.choice(k, size=10**6, p=md.zipf_prior(k))
-    dense_grr = md.generalized_randomized_response(k, EPSILON)
+    million = rng.choice(k, size=10**6, p=md.comparison.zipf_prior(k))
+    dense_grr = md.mechanisms.generalized_randomized_response(k, EPSILON)
     _, baseline = seconds(lambda: dense_grr.sample(million, 0))
     rows = []
     for build in implicit_protocols(k, EPSILON).values():
@@ -85,10 +85,11 @@ def simulate(n: int, rounds: int) -> pd.DataFrame:
 
 def olh_bias(rounds: int) -> str:
     k, n = 40, 10**6
-    prior = md.zipf_prior(k)
+    prior = md.comparison.zipf_prior(k)
     fresh = md.local_hashing(k, EPSILON)
     g = fresh.parameter
-    fixed = md.local_hashing(k, EPSILON, md.hash_family(k, g, size=1024, seed=0), buckets=g)
+    fixed = md.local_hashing(k, EPSILON, md.mechanisms.hash_family(k, g, size=1024, seed=0),
+                             buckets=g)
     biased = md.estimation_mse(fixed, prior, n)
     # MSE(n) = V/n + B (variance and squared bias): B from two n
     twice = md.estimation_mse(fixed, prior, 2 * n)
@@ -115,7 +116,7 @@ def main() -> None:
     pd.set_option("display.width", 200)
     pd.set_option("display.float_format", lambda v: f"{v:.4g}")
 
-    table, took = seconds(lambda: md.compare(md.LDP(EPSILON), md.zipf_prior(40)))
+    table, took = seconds(lambda: md.compare(md.LDP(EPSILON), md.comparison.zipf_prior(40)))
     print(f"1. compare(LDP(2), zipf_prior(40)): {took:.1f} s")
     print(table[["mechanism", "outputs", "mse", "mse_blue"]].to_string(index=False))
     print("\n2. exact errors at deployment sizes")

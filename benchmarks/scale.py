@@ -48,7 +48,7 @@ import numpy as np
 from tqdm import tqdm
 
 import mechdesign as md
-from mechdesign.design import MutualInformationUtility, column_source, solve_master
+from mechdesign.optimal import MutualInformationUtility, column_source, solve_master
 
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 #: ``--time-limit`` applies from this N on (smaller designs always run to their gap).
@@ -232,7 +232,7 @@ def part_warm(epsilon, gap, n, data=None):
     cases = [(f"{epsilon:g}-LDP", np.random.default_rng(n).dirichlet(np.ones(n)),
               md.LDP(epsilon))]
     if data is not None and Path(data).exists():
-        pair = md.categorical_pair(data, "race", "occupation")
+        pair = md.notions.categorical_pair(data, "race", "occupation")
         cases.append(("PolyOpt (paper) race x occupation", pair.p_hat,
                       md.RobustLDP(epsilon, pair.ball(0.05), pair.shape, variant="paper")))
     # One small design first, so that no variant pays the process's one-time costs.
@@ -271,13 +271,13 @@ def part_warm(epsilon, gap, n, data=None):
 
 def part_polyopt(data, epsilon, time_limit):
     """PolyOpt on Adult pairs, both variants: exact block pricing
-    (mechdesign.design.robust_blocks); ``relative_gap = (upper − lower)/lower``."""
+    (mechdesign.optimal.robust_blocks); ``relative_gap = (upper − lower)/lower``."""
     rows = []
     pairs = [("sex", "race", True), ("sex", "marital-status", True),
              ("occupation", "education", False)]
     cases = [(pair, variant) for pair in pairs for variant in ("paper", "default")]
     for (sensitive, other, enumerate_it), variant in tqdm(cases, desc="PolyOpt"):
-        pair = md.categorical_pair(data, sensitive, other)
+        pair = md.notions.categorical_pair(data, sensitive, other)
         p_hat = pair.p_hat
         notion = md.RobustLDP(epsilon, pair.ball(0.05), pair.shape, variant=variant)
         entropy = -sum(x * math.log(x) for x in p_hat if x > 0)

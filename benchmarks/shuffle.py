@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 import mechdesign as md
-from mechdesign.oracles import implicit_protocols
+from mechdesign.mechanisms.oracles import implicit_protocols
 
 DELTA = 1e-6
 USERS = (10**3, 10**4, 10**5, 10**6, 10**7)
@@ -91,7 +91,8 @@ def affordable(k: int = 40, central: float = 1.0) -> pd.DataFrame:
             else:
                 def family(e, name=name):
                     return implicit_protocols(k, e)[name]()
-            row[f"n = {n:.0e}"] = md.local_epsilon_for(central, DELTA, n, family, rtol=1e-4)
+            row[f"n = {n:.0e}"] = md.accounting.local_epsilon_for(
+                central, DELTA, n, family, rtol=1e-4)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -36,9 +36,9 @@ def design_speedup(reps: int) -> None:
     grid = {"notion": ["pml"], "epsilon": [0.5, 1.0, 2.0, 3.0], "n": [14],
             "prior": ["dirichlet"], "rep": list(range(reps))}
     points = 4 * reps
-    serial, t_serial = timed(md.sweep, md.design_task, grid, executor="serial",
+    serial, t_serial = timed(md.sweep, md.sweeps.design_task, grid, executor="serial",
                              progress=False)
-    processes, t_processes = timed(md.sweep, md.design_task, grid, progress=False)
+    processes, t_processes = timed(md.sweep, md.sweeps.design_task, grid, progress=False)
     volatile = ["seconds", "design_seconds"]
     pd.testing.assert_frame_equal(serial.drop(columns=volatile),
                                   processes.drop(columns=volatile), check_exact=True)

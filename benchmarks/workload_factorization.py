@@ -37,7 +37,7 @@ strategy, entry by entry to 1e-14, on every instance below and at ε ∈ {0.5, 2
 their README's example (n = 128, prefix, ε = 1, seed 0; worst-case variance 1910.8676) —
 a domain beyond the certified design's reach.
 
-**Convention** (:mod:`mechdesign.estimation`). Their estimator ``V = W (QᵀD⁻¹Q)⁻¹QᵀD⁻¹``
+**Convention** (:mod:`mechdesign.measures.estimation`). Their estimator ``V = W (QᵀD⁻¹Q)⁻¹QᵀD⁻¹``
 (``variance.magic_vector(..., 'opt')``, the optimal ``V`` for ``Q`` at uniform data) is
 the best linear unbiased estimator (BLUE) at the uniform prior, and their error
 (``variance.average_variance``: per user, summed over the queries, the users' inputs
@@ -76,7 +76,7 @@ from pathlib import Path
 import numpy as np
 
 import mechdesign as md
-from mechdesign.estimation import workload_matrix
+from mechdesign.measures.estimation import workload_matrix
 
 __all__ = [
     "InfeasibleProjectionError",

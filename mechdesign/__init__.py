@@ -18,8 +18,7 @@ Conventions, stated once for the whole package:
 from __future__ import annotations
 
 import importlib
-import sys
-import types
+import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -28,130 +27,20 @@ if TYPE_CHECKING:
     # command line's ``--help`` do not pay for numpy, scipy, pandas, cvxpy, matplotlib
     # and dp_accounting. tests/test_startup.py checks that this block, ``_EXPORTS`` and
     # ``__all__`` name the same objects.
-    from mechdesign.accounting import (
-        AttackRisk,
-        ComposedDelta,
-        ComposedEpsilon,
-        DominatingPair,
-        attack_risk,
+    from mechdesign.accounting.composition import (
         composed_delta,
         composed_epsilon,
         dominating_pair,
-        pml_composition_bound,
         privacy_loss_distribution,
-        tradeoff_curve,
     )
-    from mechdesign.amplification import (
-        RenyiAmplification,
-        block_uniform_channel,
-        circulant_singular_channel,
-        confusion_graph,
-        disjoint_support_pair,
-        rldp_amplification_bound,
-    )
-    from mechdesign.channels import (
-        Capacity,
-        channel_capacity,
-        is_degraded,
-        is_less_noisy,
-        maximal_alpha_leakage,
-        sibson_mutual_information,
-    )
-    from mechdesign.comparison import compare, deployed_protocols, zipf_prior
-    from mechdesign.cones import RatioCone, VertexSet
-    from mechdesign.contraction import (
-        ChiSquaredContraction,
-        DobrushinMaximum,
-        asoodeh_zhang_kl_bound,
-        asoodeh_zhang_kl_contraction,
-        chi_squared_contraction,
-        cross_channel_gamma,
-        decomposable_threshold,
-        decomposable_witness_kernel,
-        duchi_kl_bound,
-        gamma_bound,
-        kairouz_dobrushin_bound,
-        max_cross_channel_gamma,
-        max_dobrushin,
-        max_zeros_per_column,
-        maximal_correlation,
-        pml_hellinger_sdpi_bound,
-        pml_kl_sdpi_bound,
-        pml_sdpi_bound,
-        private_minimax_lower_bound,
-        reverse_pinsker_kl,
-    )
-    from mechdesign.datasets import (
-        CategoricalPair,
-        categorical_pair,
-        empirical_pair,
-    )
-    from mechdesign.deployment import (
-        Aggregator,
-        ImplementationCheck,
-        RationalMechanism,
-        check_implementation,
-        rational_mechanism,
-        to_opendp,
-    )
-    from mechdesign.design import (
-        Certificate,
-        ColumnGenerationReport,
-        Design,
-        EstimationError,
-        FDivergenceUtility,
-        GainUtility,
-        MutualInformationUtility,
-        design,
-    )
-    from mechdesign.divergences import (
-        CHI_SQUARED,
-        KL,
-        SQUARED_HELLINGER,
-        TOTAL_VARIATION,
-        FGenerator,
-        chi_squared_divergence,
-        f_alpha_divergence,
-        f_alpha_from_renyi,
-        f_alpha_generator,
-        f_alpha_tv_lower_boundary,
-        f_divergence,
-        hockey_stick_divergence,
-        hockey_stick_generator,
-        kl_divergence,
-        pinsker_f_alpha,
-        pinsker_f_alpha_inverse,
-        renyi_divergence,
-        renyi_from_f_alpha,
-        reverse_pinsker,
-        reverse_pinsker_f_alpha,
-        squared_hellinger,
-        total_variation,
-    )
-    from mechdesign.envelope import (
-        LeakageDistribution,
-        PMLEnvelope,
-        RandomizedResponseEnvelope,
-        adaptive_composition,
-        binary_envelope,
-        closed_failure_probability,
-        composition_envelope_bound,
-        conditional_maximal_leakage,
-        dp_epsilon,
-        dp_failure_probability,
-        envelope_lower_bound,
-        envelope_upper_bound,
-        four_level_prior,
-        leakage_distribution,
-        pml_envelope,
-        pml_failure_probability,
-        pml_lower_quantile,
-        pml_psi1,
-        pml_psi2,
-        pml_upper_quantile,
-        privacy_profile,
-        randomized_response_envelope,
-    )
+    from mechdesign.accounting.sample_audit import audit_samples
+    from mechdesign.accounting.shuffle import shuffle_delta, shuffle_epsilon
+    from mechdesign.bounds.contraction import max_dobrushin
+    from mechdesign.bounds.envelope import binary_envelope, pml_envelope
+    from mechdesign.comparison import compare
+    from mechdesign.deployment.aggregation import Aggregator
+    from mechdesign.deployment.opendp import to_opendp
+    from mechdesign.deployment.rational import rational_mechanism
     from mechdesign.errors import (
         ExecutorError,
         InfeasibleError,
@@ -161,396 +50,271 @@ if TYPE_CHECKING:
         TooLargeError,
         UnsupportedError,
     )
-    from mechdesign.kernel import (
-        Mechanism,
-        NotIdentifiableWarning,
-        estimate_input_distribution,
-        output_classes,
-        project_to_simplex,
+    from mechdesign.kernel import Mechanism
+    from mechdesign.measures.channels import (
+        channel_capacity,
+        is_degraded,
+        maximal_alpha_leakage,
+        sibson_mutual_information,
     )
-    from mechdesign.leakage import (
-        bayes_vulnerability,
+    from mechdesign.measures.divergences import kl_divergence, renyi_divergence, total_variation
+    from mechdesign.measures.leakage import (
         dobrushin_coefficient,
-        event_leakage,
-        g_vulnerability,
-        information_density,
         ldp_level,
         maximal_leakage,
         mutual_information,
         pml_capacity,
         pml_level,
         pointwise_leakage,
-        renyi_ldp_level,
     )
-    from mechdesign.mechanisms import (
-        IndependentReporting,
-        binary_mechanism,
-        design_independent_reporting,
-        extremal_binary_mechanism,
-        extremal_binary_valid_q,
-        independent_reporting,
-        ir_distance_bound,
-        pml_binary_mechanism,
-        pml_extremal_mechanism,
-        randomized_response,
-        secret_randomized_response,
-    )
-    from mechdesign.notions import (
-        LDP,
-        PML,
-        NonRobustLDP,
-        RobustLDP,
-        SecretLDP,
-        dobrushin_bound,
-    )
-    from mechdesign.oracles import PureOracle, implicit_protocols
-    from mechdesign.paper_examples import PAPER_EXAMPLES, PaperExample
-    from mechdesign.protocols import (
-        FrequencyOracle,
+    from mechdesign.measures.profile import privacy_profile
+    from mechdesign.mechanisms.closed_forms import randomized_response
+    from mechdesign.mechanisms.protocols import (
         estimation_mse,
-        generalized_randomized_response,
         hadamard_response,
-        hash_family,
         local_hashing,
         subset_selection,
         unary_encoding,
     )
-    from mechdesign.reports import ROBUST_LDP_MECHANISMS, robust_ldp_mechanism
-    from mechdesign.robust import (
-        RobustLevel,
-        linear_extreme,
-        projection_level,
-        realised_epsilon,
-        robust_ldp_level,
-        secret_ldp_level,
-    )
-    from mechdesign.sample_audit import SampleAudit, audit_pairs, audit_samples
-    from mechdesign.shuffle import (
-        ShuffleDelta,
-        ShuffleEpsilon,
-        ShuffleParameters,
-        local_epsilon_for,
-        shuffle_delta,
-        shuffle_epsilon,
-        shuffle_parameters,
-    )
-    from mechdesign.sweeps import (
-        SerialFallbackWarning,
-        design_task,
-        envelope_task,
-        measure_task,
-        plot_sweep,
-        sweep,
-    )
-    from mechdesign.uncertainty import (
+    from mechdesign.notions.pml import LDP, PML, dobrushin_bound
+    from mechdesign.notions.robust import RobustLDP
+    from mechdesign.notions.robust_levels import robust_ldp_level
+    from mechdesign.notions.uncertainty import (
         RenyiBall,
         chi2_radius,
-        conditional_ball,
         conditional_lower_bounds,
         conditional_radii,
-        xi_bounds,
     )
+    from mechdesign.optimal import Design, EstimationError, GainUtility, design
+    from mechdesign.sweeps import sweep
 
 __all__ = [
-    "CHI_SQUARED",
-    "KL",
     "LDP",
-    "PAPER_EXAMPLES",
     "PML",
-    "ROBUST_LDP_MECHANISMS",
-    "SQUARED_HELLINGER",
-    "TOTAL_VARIATION",
     "Aggregator",
-    "AttackRisk",
-    "Capacity",
-    "CategoricalPair",
-    "Certificate",
-    "ChiSquaredContraction",
-    "ColumnGenerationReport",
-    "ComposedDelta",
-    "ComposedEpsilon",
     "Design",
-    "DobrushinMaximum",
-    "DominatingPair",
     "EstimationError",
     "ExecutorError",
-    "FDivergenceUtility",
-    "FGenerator",
-    "FrequencyOracle",
     "GainUtility",
-    "ImplementationCheck",
-    "IndependentReporting",
     "InfeasibleError",
     "InvalidInputError",
-    "LeakageDistribution",
     "MechDesignError",
     "Mechanism",
-    "MutualInformationUtility",
-    "NonRobustLDP",
-    "NotIdentifiableWarning",
-    "PMLEnvelope",
-    "PaperExample",
-    "PureOracle",
-    "RandomizedResponseEnvelope",
-    "RatioCone",
-    "RationalMechanism",
-    "RenyiAmplification",
     "RenyiBall",
     "RobustLDP",
-    "RobustLevel",
-    "SampleAudit",
-    "SecretLDP",
-    "SerialFallbackWarning",
-    "ShuffleDelta",
-    "ShuffleEpsilon",
-    "ShuffleParameters",
     "SolverError",
     "TooLargeError",
     "UnsupportedError",
-    "VertexSet",
     "__version__",
-    "adaptive_composition",
-    "asoodeh_zhang_kl_bound",
-    "asoodeh_zhang_kl_contraction",
-    "attack_risk",
-    "audit_pairs",
     "audit_samples",
-    "bayes_vulnerability",
     "binary_envelope",
-    "binary_mechanism",
-    "block_uniform_channel",
-    "categorical_pair",
     "channel_capacity",
-    "check_implementation",
     "chi2_radius",
-    "chi_squared_contraction",
-    "chi_squared_divergence",
-    "circulant_singular_channel",
-    "closed_failure_probability",
     "compare",
     "composed_delta",
     "composed_epsilon",
-    "composition_envelope_bound",
-    "conditional_ball",
     "conditional_lower_bounds",
-    "conditional_maximal_leakage",
     "conditional_radii",
-    "confusion_graph",
-    "cross_channel_gamma",
-    "decomposable_threshold",
-    "decomposable_witness_kernel",
-    "deployed_protocols",
     "design",
-    "design_independent_reporting",
-    "design_task",
-    "disjoint_support_pair",
     "dobrushin_bound",
     "dobrushin_coefficient",
     "dominating_pair",
-    "dp_epsilon",
-    "dp_failure_probability",
-    "duchi_kl_bound",
-    "empirical_pair",
-    "envelope_lower_bound",
-    "envelope_task",
-    "envelope_upper_bound",
-    "estimate_input_distribution",
     "estimation_mse",
-    "event_leakage",
-    "extremal_binary_mechanism",
-    "extremal_binary_valid_q",
-    "f_alpha_divergence",
-    "f_alpha_from_renyi",
-    "f_alpha_generator",
-    "f_alpha_tv_lower_boundary",
-    "f_divergence",
-    "four_level_prior",
-    "g_vulnerability",
-    "gamma_bound",
-    "generalized_randomized_response",
     "hadamard_response",
-    "hash_family",
-    "hockey_stick_divergence",
-    "hockey_stick_generator",
-    "implicit_protocols",
-    "independent_reporting",
-    "information_density",
-    "ir_distance_bound",
     "is_degraded",
-    "is_less_noisy",
-    "kairouz_dobrushin_bound",
     "kl_divergence",
     "ldp_level",
-    "leakage_distribution",
-    "linear_extreme",
-    "local_epsilon_for",
     "local_hashing",
-    "max_cross_channel_gamma",
     "max_dobrushin",
-    "max_zeros_per_column",
     "maximal_alpha_leakage",
-    "maximal_correlation",
     "maximal_leakage",
-    "measure_task",
     "mutual_information",
-    "output_classes",
-    "pinsker_f_alpha",
-    "pinsker_f_alpha_inverse",
-    "plot_sweep",
-    "pml_binary_mechanism",
     "pml_capacity",
-    "pml_composition_bound",
     "pml_envelope",
-    "pml_extremal_mechanism",
-    "pml_failure_probability",
-    "pml_hellinger_sdpi_bound",
-    "pml_kl_sdpi_bound",
     "pml_level",
-    "pml_lower_quantile",
-    "pml_psi1",
-    "pml_psi2",
-    "pml_sdpi_bound",
-    "pml_upper_quantile",
     "pointwise_leakage",
     "privacy_loss_distribution",
     "privacy_profile",
-    "private_minimax_lower_bound",
-    "project_to_simplex",
-    "projection_level",
     "randomized_response",
-    "randomized_response_envelope",
     "rational_mechanism",
-    "realised_epsilon",
     "renyi_divergence",
-    "renyi_from_f_alpha",
-    "renyi_ldp_level",
-    "reverse_pinsker",
-    "reverse_pinsker_f_alpha",
-    "reverse_pinsker_kl",
-    "rldp_amplification_bound",
     "robust_ldp_level",
-    "robust_ldp_mechanism",
-    "secret_ldp_level",
-    "secret_randomized_response",
     "shuffle_delta",
     "shuffle_epsilon",
-    "shuffle_parameters",
     "sibson_mutual_information",
-    "squared_hellinger",
     "subset_selection",
     "sweep",
     "to_opendp",
     "total_variation",
-    "tradeoff_curve",
     "unary_encoding",
-    "xi_bounds",
-    "zipf_prior",
 ]
 
 #: Where each public name lives: submodule -> the names it contributes to ``__all__``.
 #: A name is imported from its submodule on first access and then cached in the package.
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "accounting": (
-        "AttackRisk", "ComposedDelta", "ComposedEpsilon", "DominatingPair", "attack_risk",
-        "composed_delta", "composed_epsilon", "dominating_pair", "pml_composition_bound",
-        "privacy_loss_distribution", "tradeoff_curve",
+    "accounting.composition": (
+        "composed_delta", "composed_epsilon", "dominating_pair", "privacy_loss_distribution",
     ),
-    "amplification": (
-        "RenyiAmplification", "block_uniform_channel", "circulant_singular_channel",
-        "confusion_graph", "disjoint_support_pair", "rldp_amplification_bound",
+    "accounting.sample_audit": (
+        "audit_samples",
     ),
-    "channels": (
-        "Capacity", "channel_capacity", "is_degraded", "is_less_noisy",
-        "maximal_alpha_leakage", "sibson_mutual_information",
+    "accounting.shuffle": (
+        "shuffle_delta", "shuffle_epsilon",
     ),
-    "comparison": ("compare", "deployed_protocols", "zipf_prior"),
-    "deployment": (
-        "Aggregator", "ImplementationCheck", "RationalMechanism", "check_implementation",
-        "rational_mechanism", "to_opendp",
+    "bounds.contraction": (
+        "max_dobrushin",
     ),
-    "cones": ("RatioCone", "VertexSet"),
-    "contraction": (
-        "ChiSquaredContraction", "DobrushinMaximum", "asoodeh_zhang_kl_bound",
-        "asoodeh_zhang_kl_contraction", "chi_squared_contraction", "cross_channel_gamma",
-        "decomposable_threshold", "decomposable_witness_kernel", "duchi_kl_bound", "gamma_bound",
-        "kairouz_dobrushin_bound", "max_cross_channel_gamma", "max_dobrushin",
-        "max_zeros_per_column", "maximal_correlation", "pml_hellinger_sdpi_bound",
-        "pml_kl_sdpi_bound", "pml_sdpi_bound", "private_minimax_lower_bound", "reverse_pinsker_kl",
+    "bounds.envelope": (
+        "binary_envelope", "pml_envelope",
     ),
-    "datasets": ("CategoricalPair", "categorical_pair", "empirical_pair"),
-    "design": (
-        "Certificate", "ColumnGenerationReport", "Design", "EstimationError",
-        "FDivergenceUtility", "GainUtility", "MutualInformationUtility", "design",
+    "comparison": (
+        "compare",
     ),
-    "divergences": (
-        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "FGenerator",
-        "chi_squared_divergence", "f_alpha_divergence", "f_alpha_from_renyi", "f_alpha_generator",
-        "f_alpha_tv_lower_boundary", "f_divergence", "hockey_stick_divergence",
-        "hockey_stick_generator", "kl_divergence", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
-        "renyi_divergence", "renyi_from_f_alpha", "reverse_pinsker", "reverse_pinsker_f_alpha",
-        "squared_hellinger", "total_variation",
+    "deployment.aggregation": (
+        "Aggregator",
     ),
-    "envelope": (
-        "LeakageDistribution", "PMLEnvelope", "RandomizedResponseEnvelope", "adaptive_composition",
-        "binary_envelope", "closed_failure_probability", "composition_envelope_bound",
-        "conditional_maximal_leakage", "dp_epsilon", "dp_failure_probability",
-        "envelope_lower_bound", "envelope_upper_bound", "four_level_prior", "leakage_distribution",
-        "pml_envelope", "pml_failure_probability", "pml_lower_quantile", "pml_psi1", "pml_psi2",
-        "pml_upper_quantile", "privacy_profile", "randomized_response_envelope",
+    "deployment.opendp": (
+        "to_opendp",
+    ),
+    "deployment.rational": (
+        "rational_mechanism",
     ),
     "errors": (
-        "ExecutorError", "InfeasibleError", "InvalidInputError", "MechDesignError", "SolverError",
-        "TooLargeError", "UnsupportedError",
+        "ExecutorError", "InfeasibleError", "InvalidInputError", "MechDesignError",
+        "SolverError", "TooLargeError", "UnsupportedError",
     ),
     "kernel": (
-        "Mechanism", "NotIdentifiableWarning", "estimate_input_distribution", "output_classes",
+        "Mechanism",
+    ),
+    "measures.channels": (
+        "channel_capacity", "is_degraded", "maximal_alpha_leakage", "sibson_mutual_information",
+    ),
+    "measures.divergences": (
+        "kl_divergence", "renyi_divergence", "total_variation",
+    ),
+    "measures.leakage": (
+        "dobrushin_coefficient", "ldp_level", "maximal_leakage", "mutual_information",
+        "pml_capacity", "pml_level", "pointwise_leakage",
+    ),
+    "measures.profile": (
+        "privacy_profile",
+    ),
+    "mechanisms.closed_forms": (
+        "randomized_response",
+    ),
+    "mechanisms.protocols": (
+        "estimation_mse", "hadamard_response", "local_hashing", "subset_selection",
+        "unary_encoding",
+    ),
+    "notions.pml": (
+        "LDP", "PML", "dobrushin_bound",
+    ),
+    "notions.robust": (
+        "RobustLDP",
+    ),
+    "notions.robust_levels": (
+        "robust_ldp_level",
+    ),
+    "notions.uncertainty": (
+        "RenyiBall", "chi2_radius", "conditional_lower_bounds", "conditional_radii",
+    ),
+    "optimal": (
+        "Design", "EstimationError", "GainUtility", "design",
+    ),
+    "sweeps": (
+        "sweep",
+    ),
+}
+
+#: Names that left the top level (issue 42): the namespace each lives in now. For one
+#: release ``mechdesign.<name>`` still answers, with a :class:`DeprecationWarning`
+#: naming the new place.
+_MOVED: dict[str, tuple[str, ...]] = {
+    "accounting": (
+        "AttackRisk", "ComposedDelta", "ComposedEpsilon", "DominatingPair", "SampleAudit",
+        "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "attack_risk", "audit_pairs",
+        "local_epsilon_for", "pml_composition_bound", "shuffle_parameters", "tradeoff_curve",
+    ),
+    "bounds": (
+        "DobrushinMaximum", "LeakageDistribution", "PMLEnvelope", "RandomizedResponseEnvelope",
+        "RenyiAmplification", "adaptive_composition", "asoodeh_zhang_kl_bound",
+        "asoodeh_zhang_kl_contraction", "block_uniform_channel", "circulant_singular_channel",
+        "closed_failure_probability", "composition_envelope_bound",
+        "conditional_maximal_leakage", "confusion_graph", "cross_channel_gamma",
+        "decomposable_threshold", "decomposable_witness_kernel", "disjoint_support_pair",
+        "duchi_kl_bound", "envelope_lower_bound", "envelope_upper_bound", "four_level_prior",
+        "gamma_bound", "kairouz_dobrushin_bound", "leakage_distribution",
+        "max_cross_channel_gamma", "max_zeros_per_column", "pml_failure_probability",
+        "pml_hellinger_sdpi_bound", "pml_kl_sdpi_bound", "pml_lower_quantile", "pml_psi1",
+        "pml_psi2", "pml_sdpi_bound", "pml_upper_quantile", "private_minimax_lower_bound",
+        "randomized_response_envelope", "reverse_pinsker_kl", "rldp_amplification_bound",
+    ),
+    "comparison": (
+        "deployed_protocols", "zipf_prior",
+    ),
+    "deployment": (
+        "ImplementationCheck", "RationalMechanism", "check_implementation",
+    ),
+    "kernel": (
+        "NotIdentifiableWarning", "estimate_input_distribution", "output_classes",
         "project_to_simplex",
     ),
-    "leakage": (
-        "bayes_vulnerability", "dobrushin_coefficient", "event_leakage", "g_vulnerability",
-        "information_density", "ldp_level", "maximal_leakage", "mutual_information", "pml_capacity",
-        "pml_level", "pointwise_leakage", "renyi_ldp_level",
+    "measures": (
+        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "Capacity",
+        "ChiSquaredContraction", "FGenerator", "bayes_vulnerability", "chi_squared_contraction",
+        "chi_squared_divergence", "dp_epsilon", "dp_failure_probability", "event_leakage",
+        "f_alpha_divergence", "f_alpha_from_renyi", "f_alpha_generator",
+        "f_alpha_tv_lower_boundary", "f_divergence", "g_vulnerability",
+        "hockey_stick_divergence", "hockey_stick_generator", "information_density",
+        "is_less_noisy", "maximal_correlation", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
+        "renyi_from_f_alpha", "renyi_ldp_level", "reverse_pinsker", "reverse_pinsker_f_alpha",
+        "squared_hellinger",
     ),
     "mechanisms": (
-        "IndependentReporting", "binary_mechanism", "design_independent_reporting",
-        "extremal_binary_mechanism", "extremal_binary_valid_q", "independent_reporting",
-        "ir_distance_bound", "pml_binary_mechanism", "pml_extremal_mechanism",
-        "randomized_response", "secret_randomized_response",
+        "FrequencyOracle", "IndependentReporting", "PureOracle", "binary_mechanism",
+        "design_independent_reporting", "extremal_binary_mechanism", "extremal_binary_valid_q",
+        "generalized_randomized_response", "hash_family", "implicit_protocols",
+        "independent_reporting", "ir_distance_bound", "pml_binary_mechanism",
+        "pml_extremal_mechanism", "secret_randomized_response",
     ),
-    "notions": ("LDP", "PML", "NonRobustLDP", "RobustLDP", "SecretLDP", "dobrushin_bound"),
-    "oracles": ("PureOracle", "implicit_protocols"),
-    "paper_examples": ("PAPER_EXAMPLES", "PaperExample"),
-    "protocols": (
-        "FrequencyOracle", "estimation_mse", "generalized_randomized_response", "hadamard_response",
-        "hash_family", "local_hashing", "subset_selection", "unary_encoding",
+    "notions": (
+        "CategoricalPair", "NonRobustLDP", "RatioCone", "RobustLevel", "SecretLDP", "VertexSet",
+        "categorical_pair", "conditional_ball", "empirical_pair", "linear_extreme",
+        "projection_level", "realised_epsilon", "secret_ldp_level", "xi_bounds",
     ),
-    "reports": ("ROBUST_LDP_MECHANISMS", "robust_ldp_mechanism"),
-    "robust": (
-        "RobustLevel", "linear_extreme", "projection_level", "realised_epsilon", "robust_ldp_level",
-        "secret_ldp_level",
+    "optimal": (
+        "Certificate", "ColumnGenerationReport", "FDivergenceUtility",
+        "MutualInformationUtility",
     ),
-    "sample_audit": ("SampleAudit", "audit_pairs", "audit_samples"),
-    "shuffle": (
-        "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "local_epsilon_for",
-        "shuffle_delta", "shuffle_epsilon", "shuffle_parameters",
+    "reports": (
+        "ROBUST_LDP_MECHANISMS", "robust_ldp_mechanism",
+    ),
+    "reproduce": (
+        "PAPER_EXAMPLES", "PaperExample",
     ),
     "sweeps": (
         "SerialFallbackWarning", "design_task", "envelope_task", "measure_task", "plot_sweep",
-        "sweep",
-    ),
-    "uncertainty": (
-        "RenyiBall", "chi2_radius", "conditional_ball", "conditional_lower_bounds",
-        "conditional_radii", "xi_bounds",
     ),
 }
 
 _SOURCE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
+_NEW_PLACE: dict[str, str] = {name: place for place, names in _MOVED.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name (or a submodule such as ``mechdesign.sweeps``) on first use."""
+    """Import a public name (or a submodule such as ``mechdesign.measures``) on first use;
+    a name that left the top level warns and answers from its new place."""
     if name == "__version__":
         value: Any = importlib.import_module(f"{__name__}._version").installed_version()
+    elif name in _NEW_PLACE:
+        place = _NEW_PLACE[name]
+        warnings.warn(
+            f"mechdesign.{name} is deprecated: use mechdesign.{place}.{name} (the top-level "
+            "name will be removed in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(f"{__name__}.{place}"), name)
     elif name in _SOURCE:
         value = getattr(importlib.import_module(f"{__name__}.{_SOURCE[name]}"), name)
     elif name.startswith("__"):
@@ -569,30 +333,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(types.ModuleType):
-    """The package's module type: keeps ``mechdesign.design`` the function.
-
-    The design engine is the subpackage ``mechdesign.design`` and its entry point the
-    function ``design``. When any module first imports the subpackage, the import system
-    binds it as the package attribute ``design``; with eager imports the package's own
-    ``from mechdesign.design import design`` rebound it to the function afterwards. With
-    lazy imports that binding can come at any time, so this property answers
-    ``mechdesign.design`` with the function and turns the import system's binding into
-    the function too. The subpackage stays reachable as ``sys.modules["mechdesign.design"]``
-    and through ``from mechdesign.design import …``, as before.
-    """
-
-    @property
-    def design(self) -> Any:
-        return globals()["design"] if "design" in globals() else __getattr__("design")
-
-    @design.setter
-    def design(self, value: Any) -> None:
-        # The import system binds the subpackage once it has run, so its ``design``
-        # (the function) exists by then; keep that in the namespace, as before.
-        globals()["design"] = value.design if isinstance(value, types.ModuleType) else value
-
-
-sys.modules[__name__].__class__ = _Package

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from mechdesign._numerics import (
+from mechdesign._validation import (
     show,
 )
 

@@ -192,7 +192,7 @@ COLLINEAR_ATOL = 1e-13
 #: misses 0 by a few ulps of its scale, far below it.
 GENERATOR_AT_ONE_ATOL = 1e-12
 
-#: Estimation design's Newton polish (mechdesign.design.estimation): a step is accepted
+#: Estimation design's Newton polish (mechdesign.optimal.estimation): a step is accepted
 #: when the error grows by at most this share (the rounding of tr(W J⁻¹ Wᵀ) itself), and
 #: the polish stops when no weight moves by more than ESTIMATION_STEP_RTOL of the largest.
 ESTIMATION_DESCENT_RTOL = 1e-14

@@ -76,13 +76,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mechdesign import __version__
-from mechdesign._numerics import (
-    as_distribution,
-    show,
-)
 from mechdesign._tolerances import (
     CERTIFICATE_ATOL,
     COLUMN_GENERATION_GAP,
+)
+from mechdesign._validation import (
+    as_distribution,
+    show,
 )
 from mechdesign.errors import (
     InvalidInputError,
@@ -92,7 +92,7 @@ from mechdesign.errors import (
 )
 
 if TYPE_CHECKING:
-    from mechdesign.design import Design
+    from mechdesign.optimal import Design
 
 # The numeric modules (scipy, pandas, cvxpy, matplotlib, dp_accounting behind them) are
 # imported inside the command that needs them, so that ``mechdesign --help`` and
@@ -102,8 +102,8 @@ __all__ = ["CLI_MAX_N", "build_parser", "main"]
 
 #: The parser's choices and limits, written out here because the modules that define
 #: them import the numeric stack, which ``--help`` must not wait for. Each equals its
-#: source (tests/test_startup.py): ``mechdesign.design.METHODS``,
-#: ``mechdesign.cones.MAX_VERTICES``, ``mechdesign.reports.RLDP_MAX_VERTICES`` and
+#: source (tests/test_startup.py): ``mechdesign.optimal.METHODS``,
+#: ``mechdesign.notions.cones.MAX_VERTICES``, ``mechdesign.reports.RLDP_MAX_VERTICES`` and
 #: ``mechdesign.reports.ROBUST_LDP_MECHANISMS``.
 METHODS = ("auto", "enumeration", "column_generation")
 MAX_VERTICES = 2**20
@@ -407,7 +407,7 @@ def _design_json(result: Design) -> dict[str, Any]:
 
 
 def _design_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The keyword arguments of :func:`~mechdesign.design.design` that the flags set."""
+    """The keyword arguments of :func:`~mechdesign.optimal.design` that the flags set."""
     return {
         "method": args.method,
         "max_vertices": MAX_VERTICES if args.max_vertices is None else args.max_vertices,
@@ -431,14 +431,14 @@ def _utility(args: argparse.Namespace) -> Any:
     if workload is not None and name != "mse":
         raise InvalidInputError("--workload applies to --utility mse only.")
     if name == "mse":
-        from mechdesign.design import EstimationError
+        from mechdesign.optimal import EstimationError
 
         return EstimationError(_workload(workload))
     return "bayes" if name == "bayes" else "mutual_information"
 
 
 def _run_design(notion: Any, prior: np.ndarray, **options: Any) -> Design:
-    from mechdesign.design import design
+    from mechdesign.optimal import design
 
     try:
         return design(notion, prior, **options)
@@ -570,7 +570,7 @@ def _format_rldp(report: dict[str, Any]) -> str:
 
 
 def _cmd_design_rldp(args: argparse.Namespace) -> int:
-    from mechdesign.datasets import categorical_pair
+    from mechdesign.notions.datasets import categorical_pair
     from mechdesign.reports import rldp_report
 
     missing = [f"--{name}" for name in ("data", "sensitive", "other") if not getattr(args, name)]
@@ -699,9 +699,9 @@ DEMO_RLDP_P_HAT = (0.07, 0.10, 0.26, 0.57)
 
 
 def _demo_robust_designs() -> dict[str, Design]:
-    from mechdesign.design import design
     from mechdesign.notions import RobustLDP
-    from mechdesign.uncertainty import RenyiBall, chi2_radius
+    from mechdesign.notions.uncertainty import RenyiBall, chi2_radius
+    from mechdesign.optimal import design
 
     p_hat = np.array(DEMO_RLDP_P_HAT)
     ball = RenyiBall(p_hat, 2.0, chi2_radius(100, 4, 0.05))
@@ -812,7 +812,7 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _cmd_audit_samples(args: argparse.Namespace) -> int:
-    from mechdesign.sample_audit import audit_pairs
+    from mechdesign.accounting.sample_audit import audit_pairs
 
     pairs = _read_pairs(args.pairs, args.header)
     inputs, outputs = pairs["inputs"], pairs["outputs"]
@@ -874,10 +874,10 @@ def _cmd_audit_samples(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from mechdesign.design import design
     from mechdesign.notions import LDP, PML
-    from mechdesign.paper_examples import PAPER_EXAMPLES
+    from mechdesign.optimal import design
     from mechdesign.reports import measure_report
+    from mechdesign.reproduce.paper_examples import PAPER_EXAMPLES
 
     prior = np.array(DEMO_PRIOR)
     designs = {

@@ -14,17 +14,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import as_distribution, as_real, check_positive_int, check_size, show
 from mechdesign._tolerances import STOCHASTIC_ATOL
-from mechdesign.design import EstimationError, design
-from mechdesign.design.pipeline import UTILITIES
+from mechdesign._validation import as_distribution, as_real, check_positive_int, check_size, show
+from mechdesign.accounting.shuffle import local_epsilon_for, shuffle_epsilon
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
-from mechdesign.estimation import workload_matrix
 from mechdesign.kernel import Mechanism, as_matrix
-from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information
-from mechdesign.notions import LDP, Notion, check_notion
-from mechdesign.oracles import PureOracle, implicit_protocols
-from mechdesign.protocols import (
+from mechdesign.measures.estimation import workload_matrix
+from mechdesign.measures.leakage import bayes_vulnerability, ldp_level, mutual_information
+from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols
+from mechdesign.mechanisms.protocols import (
     PROTOCOL_MAX_OUTPUTS,
     FrequencyOracle,
     estimation_mse,
@@ -35,7 +33,9 @@ from mechdesign.protocols import (
     subset_selection,
     unary_encoding,
 )
-from mechdesign.shuffle import local_epsilon_for, shuffle_epsilon
+from mechdesign.notions import LDP, Notion, check_notion
+from mechdesign.optimal import EstimationError, design
+from mechdesign.optimal.pipeline import UTILITIES
 
 __all__ = [
     "COMPARE_COLUMNS",
@@ -82,10 +82,10 @@ def zipf_prior(k: int, exponent: float = 1.1) -> NDArray[np.float64]:
 def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], FrequencyOracle]]:
     """The standard ε-LDP frequency oracles on ``k`` inputs, by name, each as a function
     that builds its dense kernel (and may raise :class:`~mechdesign.errors.TooLargeError`;
-    :func:`~mechdesign.oracles.implicit_protocols` has the same protocols at any size):
+    :func:`~mechdesign.mechanisms.oracles.implicit_protocols` has the same protocols at any size):
     GRR, OUE, SUE (basic RAPPOR), subset selection with the optimal size, OLH with
     ``g = round(e^ε) + 1`` buckets and a fresh hash per user (the exactly universal
-    family of :func:`~mechdesign.protocols.hash_family`), Hadamard response."""
+    family of :func:`~mechdesign.mechanisms.protocols.hash_family`), Hadamard response."""
 
     def olh() -> FrequencyOracle:
         if epsilon > math.log(PROTOCOL_MAX_OUTPUTS):
@@ -120,7 +120,7 @@ def compare(
 ) -> pd.DataFrame:
     """The designed optimum for each utility beside the deployed LDP protocols.
 
-    Rows: for every utility, the mechanism :func:`~mechdesign.design.design` returns for
+    Rows: for every utility, the mechanism :func:`~mechdesign.optimal.design` returns for
     ``notion`` and ``prior`` (``kind = "designed"``); then every mechanism of
     ``mechanisms`` (``kind = "given"``), or by default every protocol of
     :func:`deployed_protocols` at ``ε = notion.epsilon`` (``kind = "protocol"``). An
@@ -130,10 +130,10 @@ def compare(
 
     Columns (:data:`COMPARE_COLUMNS`): ``mechanism``, ``kind``, ``outputs``,
     ``mutual_information`` (nats), ``bayes_vulnerability`` (the MAP adversary's success
-    probability), ``mse`` (:func:`~mechdesign.protocols.estimation_mse` from ``n``
+    probability), ``mse`` (:func:`~mechdesign.mechanisms.protocols.estimation_mse` from ``n``
     reports: a protocol's standard estimator, otherwise least squares, ``inf`` when no
     unbiased linear estimator exists), ``mse_blue`` (the same with the best linear
-    unbiased estimator at ``prior``, :func:`~mechdesign.estimation.blue_estimator`; never
+    unbiased estimator at ``prior``, :func:`~mechdesign.measures.estimation.blue_estimator`; never
     above ``mse``), ``ldp_level``, ``privacy_level`` and ``note``. Both errors are of the
     ``workload``'s answers against the users' histogram. A
     protocol too large to build (unary encoding above k = 16, say) is a row whose
@@ -148,18 +148,19 @@ def compare(
     mechanisms : mapping of str to Mechanism or array_like, optional
     utilities : sequence of "mutual_information", "bayes", "mse", Utility or EstimationError
         One designed row each; empty for none. ``"mse"`` is the estimation-optimal design
-        for ``workload`` (:class:`~mechdesign.design.estimation.EstimationError`; by
+        for ``workload`` (:class:`~mechdesign.optimal.estimation.EstimationError`; by
         enumeration, seconds up to k = 12).
     n : int
         Reports for the estimation error.
     workload : {None, "histogram", "prefix", "all-range"} or array_like, shape=(L, k)
-        The queries of the two error columns (:func:`~mechdesign.estimation.workload_matrix`);
+        The queries of the two error columns
+        (:func:`~mechdesign.measures.estimation.workload_matrix`);
         ``None`` is the histogram.
     shuffle : (int, float), optional
         ``(users, δ)``: compare at the same *central* privacy behind a shuffler. The
         notion (LDP) then gives the central ε; each protocol runs at the largest local
-        ε₀ whose shuffled guarantee (:func:`~mechdesign.shuffle.shuffle_epsilon`) meets
-        ``(ε, δ)`` for ``users`` reports (:func:`~mechdesign.shuffle.local_epsilon_for`
+        ε₀ whose shuffled guarantee (:func:`~mechdesign.accounting.shuffle.shuffle_epsilon`) meets
+        ``(ε, δ)`` for ``users`` reports (:func:`~mechdesign.accounting.shuffle.local_epsilon_for`
         on the protocol's family, searched up to :data:`SHUFFLE_MAX_LOCAL_EPSILON`), each
         designed row is designed at the largest ε₀ found in
         :data:`SHUFFLE_DESIGN_STEPS` bisection steps whose design meets it (starting from
@@ -251,7 +252,7 @@ def compare(
 
 
 def _check_utility(utility: object, name: str) -> None:
-    """A utility :func:`~mechdesign.design.design` accepts (a name or an object with
+    """A utility :func:`~mechdesign.optimal.design` accepts (a name or an object with
     ``column_values`` and ``of``), or raise naming ``name``."""
     if isinstance(utility, str):
         if utility in UTILITIES:
@@ -284,7 +285,7 @@ def _row(name, kind, kernel, notion, prior, n, note, queries) -> dict[str, objec
 
 def _implicit_row(name, oracle: PureOracle, prior, n, queries) -> dict[str, object]:
     """A protocol whose dense kernel is too large: the exact errors its structure gives
-    (:class:`~mechdesign.oracles.PureOracle`: the standard estimator's for every
+    (:class:`~mechdesign.mechanisms.oracles.PureOracle`: the standard estimator's for every
     protocol and workload but OLH's workloads; the BLUE's for GRR and unary encoding),
     NaN for the measures that need the kernel, and a note saying which is which."""
     row: dict[str, object] = dict.fromkeys(COMPARE_COLUMNS, math.nan)

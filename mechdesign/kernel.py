@@ -17,7 +17,13 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._numerics import (
+from mechdesign._tolerances import (
+    EM_TOL,
+    PROPORTIONAL_RTOL,
+    RANK_RTOL,
+    STOCHASTIC_ATOL,
+)
+from mechdesign._validation import (
     as_distribution,
     as_float_array,
     as_generator,
@@ -31,12 +37,6 @@ from mechdesign._numerics import (
     grouped_search,
     json_document,
     show,
-)
-from mechdesign._tolerances import (
-    EM_TOL,
-    PROPORTIONAL_RTOL,
-    RANK_RTOL,
-    STOCHASTIC_ATOL,
 )
 from mechdesign._version import installed_version
 from mechdesign.errors import InvalidInputError, SolverError
@@ -498,7 +498,7 @@ def _labels(labels, name: str, count: int) -> list | None:
 
 
 def _json_epsilon(epsilon: float) -> float | str:
-    from mechdesign._numerics import check_epsilon
+    from mechdesign._validation import check_epsilon
 
     value = check_epsilon(epsilon)
     return "inf" if math.isinf(value) else value

@@ -15,23 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from mechdesign._numerics import (
-    show,
-)
 from mechdesign._tolerances import (
     AUDIT_ATOL,
 )
-from mechdesign.accounting import attack_risk
-from mechdesign.channels import (
-    channel_capacity,
-    is_degraded,
-    maximal_alpha_leakage,
-    sibson_mutual_information,
+from mechdesign._validation import (
+    show,
 )
-from mechdesign.cones import (
-    MAX_VERTICES,
-)
-from mechdesign.contraction import (
+from mechdesign.accounting.composition import attack_risk
+from mechdesign.bounds.contraction import (
     asoodeh_zhang_kl_contraction,
     decomposable_threshold,
     gamma_bound,
@@ -42,12 +33,8 @@ from mechdesign.contraction import (
     pml_kl_sdpi_bound,
     pml_sdpi_bound,
 )
-from mechdesign.datasets import CategoricalPair
-from mechdesign.design import design
-from mechdesign.divergences import CHI_SQUARED
-from mechdesign.envelope import (
+from mechdesign.bounds.envelope import (
     binary_envelope,
-    dp_epsilon,
     envelope_lower_bound,
     envelope_upper_bound,
     leakage_distribution,
@@ -57,7 +44,14 @@ from mechdesign.envelope import (
 )
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism
-from mechdesign.leakage import (
+from mechdesign.measures.channels import (
+    channel_capacity,
+    is_degraded,
+    maximal_alpha_leakage,
+    sibson_mutual_information,
+)
+from mechdesign.measures.divergences import CHI_SQUARED
+from mechdesign.measures.leakage import (
     dobrushin_coefficient,
     ldp_level,
     maximal_leakage,
@@ -67,14 +61,20 @@ from mechdesign.leakage import (
     pointwise_leakage,
     renyi_ldp_level,
 )
-from mechdesign.mechanisms import (
+from mechdesign.measures.profile import dp_epsilon
+from mechdesign.mechanisms.closed_forms import (
     design_independent_reporting,
     randomized_response,
     secret_randomized_response,
 )
 from mechdesign.notions import PML, NonRobustLDP, RobustLDP, dobrushin_bound
-from mechdesign.robust import robust_ldp_level
-from mechdesign.uncertainty import RenyiBall, SecretAlphabet
+from mechdesign.notions.cones import (
+    MAX_VERTICES,
+)
+from mechdesign.notions.datasets import CategoricalPair
+from mechdesign.notions.robust_levels import robust_ldp_level
+from mechdesign.notions.uncertainty import RenyiBall, SecretAlphabet
+from mechdesign.optimal import design
 
 __all__ = [
     "BOUND_RTOL",
@@ -120,8 +120,8 @@ def robust_ldp_mechanism(
     """The robust-LDP mechanism ``name`` (one of :data:`ROBUST_LDP_MECHANISMS`, any
     case) at ``epsilon`` for the ball around the estimate ``P̂ = ball.center``.
 
-    ``design_options`` go to :func:`~mechdesign.design.design` for PolyOpt and NR (their
-    ``max_vertices`` defaults to :data:`~mechdesign.cones.MAX_VERTICES`).
+    ``design_options`` go to :func:`~mechdesign.optimal.design` for PolyOpt and NR (their
+    ``max_vertices`` defaults to :data:`~mechdesign.notions.cones.MAX_VERTICES`).
     """
     canonical = {m.lower(): m for m in ROBUST_LDP_MECHANISMS}
     key = canonical.get(name.lower()) if isinstance(name, str) else None
@@ -192,7 +192,7 @@ def rldp_report(
     ``method``: ``"closed_form"`` for GRR, SRR and IR, else the design's
     ``"enumeration"`` or ``"column_generation"``.
     ``design_options`` (``method``, ``time_limit``, ``gap``) go to
-    :func:`~mechdesign.design.design` for PolyOpt and NR.
+    :func:`~mechdesign.optimal.design` for PolyOpt and NR.
     """
     ball = pair.ball(beta)
     shape = pair.shape
@@ -313,7 +313,7 @@ def _below_randomized_response(kernel: Mechanism) -> bool | None:
 
 
 def _attack_report(kernel: Mechanism) -> dict[str, float | None] | None:
-    """One use's operational risk (:func:`~mechdesign.accounting.attack_risk`): the best
+    """One use's operational risk (:func:`~mechdesign.accounting.composition.attack_risk`): the best
     attack's advantage (the largest total variation between two rows), the Bayes risk at
     an even prior (``(1 − advantage)/2``), and its true-positive rate at
     :data:`AUDIT_FALSE_POSITIVE_RATE` (``None`` above :data:`AUDIT_PAIRWISE_MAX_INPUTS`

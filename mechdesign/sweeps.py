@@ -86,7 +86,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from mechdesign._numerics import (
+from mechdesign._tolerances import COLUMN_GENERATION_GAP
+from mechdesign._validation import (
     as_distribution,
     check_bool,
     check_c,
@@ -97,15 +98,19 @@ from mechdesign._numerics import (
     check_size,
     show,
 )
-from mechdesign._tolerances import COLUMN_GENERATION_GAP
+from mechdesign.bounds.envelope import pml_envelope
 from mechdesign.comparison import deployed_protocols, zipf_prior
-from mechdesign.design import design
-from mechdesign.envelope import pml_envelope
 from mechdesign.errors import ExecutorError, InvalidInputError
-from mechdesign.leakage import bayes_vulnerability, ldp_level, mutual_information, pml_level
-from mechdesign.mechanisms import pml_extremal_mechanism
+from mechdesign.measures.leakage import (
+    bayes_vulnerability,
+    ldp_level,
+    mutual_information,
+    pml_level,
+)
+from mechdesign.mechanisms.closed_forms import pml_extremal_mechanism
+from mechdesign.mechanisms.protocols import estimation_mse
 from mechdesign.notions import LDP, PML
-from mechdesign.protocols import estimation_mse
+from mechdesign.optimal import design
 
 __all__ = [
     "FAMILIES",
@@ -880,7 +885,7 @@ def _check_task_n(n: int, low: int = 2) -> int:
 
 def make_prior(prior: str, n: int, rep: int = 0) -> np.ndarray:
     """The built-in tasks' prior on ``n`` symbols: ``"uniform"``, ``"zipf"`` (exponent
-    1.1, :func:`mechdesign.zipf_prior`) or ``"dirichlet"`` (a Dirichlet(1) draw seeded
+    1.1, :func:`mechdesign.comparison.zipf_prior`) or ``"dirichlet"`` (a Dirichlet(1) draw seeded
     by ``(n, rep)``: the same prior for every ε and c of one repetition)."""
     n = _check_task_n(n, low=1)
     rep = check_int(rep, "rep", low=0)
@@ -918,11 +923,11 @@ def design_task(
     gap: float = COLUMN_GENERATION_GAP,
     time_limit: float | None = None,
 ) -> Record:
-    """Design the optimum under a notion at one grid point (:func:`mechdesign.design`).
+    """Design the optimum under a notion at one grid point (:func:`mechdesign.optimal`).
 
     ``notion`` is ``"ldp"`` (ε-LDP), ``"pml"`` ((ε, c)-PML; ``c = 1/(2n)`` when None) or
     ``"pml-prior"`` (ε-PML for the prior itself); the prior is :func:`make_prior`;
-    ``objective`` is the ``utility`` of :func:`mechdesign.design` (``"mutual_information"``
+    ``objective`` is the ``utility`` of :func:`mechdesign.optimal` (``"mutual_information"``
     or ``"bayes"``), named so that the record's ``utility`` column is the value reached.
 
     Returns the record ``utility``, ``privacy_level`` (the independent audit),

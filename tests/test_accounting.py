@@ -63,7 +63,7 @@ def test_dominating_pair_curve_is_the_privacy_profile(seed, n, m, zeros):
 def test_tradeoff_curve_is_convex_decreasing_and_below_every_pair():
     rng = np.random.default_rng(4)
     k = random_kernel(rng, 4, 5)
-    curve = md.tradeoff_curve(k)
+    curve = md.accounting.tradeoff_curve(k)
     alpha, beta = curve[:, 0], curve[:, 1]
     assert alpha[0] == pytest.approx(0.0, abs=1e-15)
     assert (alpha[-1], beta[-1]) == pytest.approx((1.0, 0.0), abs=1e-12)
@@ -189,8 +189,8 @@ def test_pml_is_refused_or_bounded_by_the_chain_rule():
         md.composed_epsilon(k, 3, 1e-6, notion=md.PML(1.0, prior=prior))
     with pytest.raises(UnsupportedError, match="no composition result"):
         md.composed_delta(k, 3, 1.0, notion=md.PML(1.0, c=0.1))
-    bound = md.pml_composition_bound(k, 3, prior, 0.01)
-    assert bound == pytest.approx(md.composition_envelope_bound([k.matrix] * 3, prior, 0.01))
+    bound = md.accounting.pml_composition_bound(k, 3, prior, 0.01)
+    assert bound == pytest.approx(md.bounds.composition_envelope_bound([k.matrix] * 3, prior, 0.01))
     # Non-adaptive uses: each step leaks at most the kernel's maximal leakage.
     assert bound <= 3 * md.maximal_leakage(k) + math.log(100) + 1e-9
 
@@ -206,7 +206,7 @@ def test_refusals():
     with pytest.raises(InvalidInputError, match="kernels"):
         md.composed_epsilon([], 2, 1e-6)
     with pytest.raises(InvalidInputError, match="inputs"):
-        md.tradeoff_curve([[1.0]])
+        md.accounting.tradeoff_curve([[1.0]])
 
 
 def test_a_kernel_with_zeros_has_an_infinite_level_and_a_finite_delta():

@@ -23,7 +23,11 @@ ALPHAS = [1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0]
 
 def _example12_channel(n: int, k: int) -> md.Mechanism:
     """Block-uniform when k divides N; our circulant choice otherwise (N = 5, k = 2)."""
-    return md.block_uniform_channel(n, k) if n % k == 0 else md.circulant_singular_channel(n, k)
+    return (
+        md.bounds.block_uniform_channel(n, k)
+        if n % k == 0
+        else md.bounds.circulant_singular_channel(n, k)
+    )
 
 
 @pytest.mark.parametrize(("n", "eps", "k"), EXAMPLE12)
@@ -31,7 +35,7 @@ def test_example12_gamma_closed_form(n, eps, k):
     """Γ_max(Y) = Γ_min(Y)^{-1} = 1 + (e^ε − 1)/k over the rows of N-ary randomized
     response (for the circulant channel too, our construction for k ∤ N)."""
     rr = md.randomized_response(n, eps)
-    g_max, g_min = md.cross_channel_gamma(_example12_channel(n, k), rr.matrix)
+    g_max, g_min = md.bounds.cross_channel_gamma(_example12_channel(n, k), rr.matrix)
     expected = 1 + math.expm1(eps) / k
     assert g_max == pytest.approx(expected, rel=1e-12)
     assert g_min == pytest.approx(1 / expected, rel=1e-12)
@@ -44,9 +48,11 @@ def test_last_smaller_block_loses_the_closed_form():
     channel = np.zeros((5, 5))
     channel[:2, :2] = channel[2:4, 2:4] = 0.5
     channel[4, 4] = 1.0
-    g_max, _ = md.cross_channel_gamma(channel, md.randomized_response(5, eps).matrix)
+    g_max, _ = md.bounds.cross_channel_gamma(channel, md.randomized_response(5, eps).matrix)
     assert g_max == pytest.approx(6.0, rel=1e-12)
-    bound = md.rldp_amplification_bound(md.randomized_response(5, eps), channel, 2.0, eta_tv=1.0)
+    bound = md.bounds.rldp_amplification_bound(
+        md.randomized_response(5, eps), channel, 2.0, eta_tv=1.0
+    )
     assert not bound.amplifies
 
 
@@ -57,8 +63,8 @@ def test_example12_bound_dominates_the_true_rldp(n, eps, k, eta_tv):
     channel = _example12_channel(n, k)
     cascade = rr.then(channel)
     for alpha in ALPHAS:
-        result = md.rldp_amplification_bound(rr, channel, alpha, eta_tv=eta_tv)
-        true = md.renyi_ldp_level(cascade, alpha)
+        result = md.bounds.rldp_amplification_bound(rr, channel, alpha, eta_tv=eta_tv)
+        true = md.measures.renyi_ldp_level(cascade, alpha)
         assert true <= result.bound * (1 + 1e-9), (alpha, true, result.bound)
         assert true <= result.first_level * (1 + 1e-9)  # post-processing
 
@@ -67,9 +73,9 @@ def test_example12_shows_amplification_for_n100_k50():
     """(N, ε, k) = (100, log 10, 50): φ is below the RLDP of randomized response alone at
     every α plotted — the amplification of Fig. 2(d)."""
     rr = md.randomized_response(100, math.log(10))
-    channel = md.block_uniform_channel(100, 50)
+    channel = md.bounds.block_uniform_channel(100, 50)
     for alpha in ALPHAS:
-        result = md.rldp_amplification_bound(rr, channel, alpha, eta_tv=1.0)
+        result = md.bounds.rldp_amplification_bound(rr, channel, alpha, eta_tv=1.0)
         assert result.amplifies
         assert result.bound < result.first_level
         assert result.best_bound == result.bound
@@ -81,7 +87,9 @@ def test_gamma_tends_to_one_as_n_grows():
     bounds = []
     for n in (8, 40, 400):
         rr = md.randomized_response(n, eps)
-        result = md.rldp_amplification_bound(rr, md.block_uniform_channel(n, n // m), 3.0)
+        result = md.bounds.rldp_amplification_bound(
+            rr, md.bounds.block_uniform_channel(n, n // m), 3.0
+        )
         assert result.gamma_max == pytest.approx(1 + m * math.expm1(eps) / n, rel=1e-12)
         bounds.append(result.bound)
     assert bounds[0] > bounds[1] > bounds[2]
@@ -91,12 +99,12 @@ def test_gamma_tends_to_one_as_n_grows():
 def test_example4_and_example5_confusion_graphs():
     """Example 5: P (3-singular) has a complete confusion graph, Q (2-singular) does not;
     Example 4: block-diagonal channels always have a disjoint pair."""
-    p = md.PAPER_EXAMPLES["falpha-example5-P"].mechanism
+    p = md.reproduce.PAPER_EXAMPLES["falpha-example5-P"].mechanism
     q = np.array([[0.5, 0.5, 0, 0], [0.5, 0.5, 0, 0], [0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5]])
-    assert md.disjoint_support_pair(p) is None
-    assert md.confusion_graph(p).all()
-    assert md.disjoint_support_pair(q) == (0, 2)
-    assert not md.confusion_graph(q)[0, 2]
+    assert md.bounds.disjoint_support_pair(p) is None
+    assert md.bounds.confusion_graph(p).all()
+    assert md.bounds.disjoint_support_pair(q) == (0, 2)
+    assert not md.bounds.confusion_graph(q)[0, 2]
     rng = np.random.default_rng(4)
     for _ in range(20):
         sizes = rng.integers(1, 4, size=int(rng.integers(2, 4)))
@@ -107,24 +115,24 @@ def test_example4_and_example5_confusion_graphs():
         for block, size in zip(blocks, sizes, strict=True):
             matrix[start : start + size, start : start + size] = block
             start += size
-        assert md.disjoint_support_pair(matrix) is not None
+        assert md.bounds.disjoint_support_pair(matrix) is not None
 
 
 @pytest.mark.parametrize(("n", "k"), [(4, 2), (5, 2), (6, 3), (7, 3), (6, 4)])
 def test_circulant_is_k_singular(n, k):
-    channel = md.circulant_singular_channel(n, k).matrix
+    channel = md.bounds.circulant_singular_channel(n, k).matrix
     assert set(np.unique(channel)) <= {0.0, 1.0 / k}
     assert (channel > 0).sum(axis=0).tolist() == [k] * n
     # Proposition 3 applies exactly when two inputs are k or more apart on the circle.
-    assert (md.disjoint_support_pair(channel) is not None) == (n >= 2 * k)
+    assert (md.bounds.disjoint_support_pair(channel) is not None) == (n >= 2 * k)
 
 
 @given(kernels(min_size=2, max_size=4))
 def test_disjoint_pair_means_chi_squared_contraction_one(k):
     """Proposition 3 / Ahlswede–Gács: a disjoint pair gives η_χ² = 1 (found exactly by the
     two-point starts); without one, η_χ² ≤ η_TV (< 1 may or may not hold for η_TV)."""
-    result = md.chi_squared_contraction(k, n_starts=2)
-    if md.disjoint_support_pair(k) is not None:
+    result = md.measures.chi_squared_contraction(k, n_starts=2)
+    if md.bounds.disjoint_support_pair(k) is not None:
         assert result.lower_bound == pytest.approx(1.0, abs=1e-9)
     assert result.lower_bound <= result.dobrushin_coefficient + 1e-9
 
@@ -132,17 +140,17 @@ def test_disjoint_pair_means_chi_squared_contraction_one(k):
 def test_validation():
     rr = md.randomized_response(3, 1.0)
     with pytest.raises(md.InvalidInputError, match="alpha must be finite and > 1"):
-        md.rldp_amplification_bound(rr, np.eye(3), 1.0)
+        md.bounds.rldp_amplification_bound(rr, np.eye(3), 1.0)
     with pytest.raises(md.InvalidInputError, match="must match"):
-        md.rldp_amplification_bound(rr, np.eye(4), 2.0)
+        md.bounds.rldp_amplification_bound(rr, np.eye(4), 2.0)
     with pytest.raises(md.InvalidInputError, match="eta_tv"):
-        md.rldp_amplification_bound(rr, np.eye(3), 2.0, eta_tv="sometimes")
+        md.bounds.rldp_amplification_bound(rr, np.eye(3), 2.0, eta_tv="sometimes")
     with pytest.raises(md.InvalidInputError, match="eta_tv must be in"):
-        md.rldp_amplification_bound(rr, np.eye(3), 2.0, eta_tv=1.5)
+        md.bounds.rldp_amplification_bound(rr, np.eye(3), 2.0, eta_tv=1.5)
     with pytest.raises(md.InvalidInputError, match="must divide"):
-        md.block_uniform_channel(5, 2)
+        md.bounds.block_uniform_channel(5, 2)
     with pytest.raises(md.InvalidInputError, match="k must be <= n"):
-        md.circulant_singular_channel(3, 4)
+        md.bounds.circulant_singular_channel(3, 4)
 
 
 def test_identity_channel_gives_no_amplification_and_zero_channel_full():
@@ -150,25 +158,25 @@ def test_identity_channel_gives_no_amplification_and_zero_channel_full():
     constant channel makes the cascade perfectly private and φ = 0 (Γ = 1)."""
     rr = md.randomized_response(4, 1.0)
     constant = np.full((4, 3), 1 / 3)
-    result = md.rldp_amplification_bound(rr, constant, 2.0)
+    result = md.bounds.rldp_amplification_bound(rr, constant, 2.0)
     assert result.bound == pytest.approx(0.0, abs=1e-12)
     assert result.gamma_max == pytest.approx(1.0, abs=1e-12)
     assert result.gamma_min == pytest.approx(1.0, abs=1e-12)
-    identity = md.rldp_amplification_bound(rr, np.eye(4), 2.0)
-    assert identity.bound >= md.renyi_ldp_level(rr, 2.0) * (1 - 1e-12)
+    identity = md.bounds.rldp_amplification_bound(rr, np.eye(4), 2.0)
+    assert identity.bound >= md.measures.renyi_ldp_level(rr, 2.0) * (1 - 1e-12)
 
 
 def test_large_alpha_does_not_overflow():
     """At large α the f_α form of ε overflows a double: it is +inf, not an error; TV ≤ 1
     still holds, so φ stays finite and tends to log Γ_max (Remark 7)."""
     rr = md.randomized_response(100, math.log(10))
-    channel = md.block_uniform_channel(100, 50)
-    assert md.f_alpha_from_renyi(10.0, 1000.0) == math.inf
-    result = md.rldp_amplification_bound(rr, channel, 1000.0, eta_tv=1.0)
+    channel = md.bounds.block_uniform_channel(100, 50)
+    assert md.measures.f_alpha_from_renyi(10.0, 1000.0) == math.inf
+    result = md.bounds.rldp_amplification_bound(rr, channel, 1000.0, eta_tv=1.0)
     assert result.epsilon_f == math.inf
     assert result.bound == pytest.approx(math.log(result.gamma_max), rel=2e-2)
     assert result.bound >= math.log(result.gamma_max)
-    assert md.renyi_ldp_level(rr.then(channel), 1000.0) <= result.bound
+    assert md.measures.renyi_ldp_level(rr.then(channel), 1000.0) <= result.bound
 
 
 def _fano_ratio(alpha, q, digits=1100):
@@ -185,8 +193,9 @@ def _fano_ratio(alpha, q, digits=1100):
     a = mpmath.mpf(alpha)
 
     def renyi(p_vec, q_vec):
-        total = mpmath.fsum(pi**a * qi ** (1 - a) for pi, qi in zip(p_vec, q_vec, strict=True)
-                            if pi > 0)
+        total = mpmath.fsum(
+            pi**a * qi ** (1 - a) for pi, qi in zip(p_vec, q_vec, strict=True) if pi > 0
+        )
         return mpmath.log(total) / (a - 1)
 
     p_in = [mpmath.mpf(1)] + [mpmath.mpf(0)] * 6
@@ -218,8 +227,7 @@ def test_fano_plane_channel_does_not_contract_renyi_above_one():
         kernel[row, list(line)] = 1 / 3
     for _ in range(300):
         p, q = rng.dirichlet(np.full(7, 0.3), size=2)
-        ratio = (md.renyi_divergence(p @ kernel, q @ kernel, 0.5)
-                 / md.renyi_divergence(p, q, 0.5))
+        ratio = md.renyi_divergence(p @ kernel, q @ kernel, 0.5) / md.renyi_divergence(p, q, 0.5)
         assert ratio <= 2 / 3 + 1e-9
 
 
@@ -233,5 +241,5 @@ def test_fano_plane_channel_is_k_singular_without_disjoint_rows():
     for row, line in enumerate(lines):
         kernel[row, list(line)] = 1 / 3
     assert all(len(set(a) & set(b)) == 1 for a, b in itertools.combinations(lines, 2))
-    assert md.disjoint_support_pair(kernel) is None
+    assert md.bounds.disjoint_support_pair(kernel) is None
     assert md.dobrushin_coefficient(kernel) == pytest.approx(2 / 3, abs=1e-12)

@@ -25,7 +25,7 @@ def test_api_reference_builds_without_warnings(tmp_path):
     missing = [name for name in md.__all__ if f'id="{name}"' not in page]
     assert not missing, missing
     # The math of the docstrings reaches MathJax as display blocks.
-    patterns = (tmp_path / "mechdesign" / "design" / "patterns.html").read_text(encoding="utf-8")
+    patterns = (tmp_path / "mechdesign" / "optimal" / "patterns.html").read_text(encoding="utf-8")
     assert "$$" in patterns
 
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.accounting import DISCRETIZATION
+from mechdesign.accounting.composition import DISCRETIZATION
 from mechdesign.errors import InvalidInputError
 from tests.conftest import kernels
 
@@ -61,7 +61,7 @@ def test_one_use_of_krr_closed_forms(k, eps):
     test rejects only the output x′, power e^ε α; Bayes risk at 1/2 is (1 − (a − b))/2."""
     e = math.exp(eps)
     a, b = e / (e + k - 1), 1 / (e + k - 1)
-    risk = md.attack_risk(krr(k, eps))
+    risk = md.accounting.attack_risk(krr(k, eps))
     assert risk.advantage == pytest.approx(a - b, abs=1e-12)
     assert risk.true_positive_rate(b / 2) == pytest.approx(e * b / 2, abs=1e-12)
     assert risk.bayes_risk(0.5) == pytest.approx((1 - (a - b)) / 2, abs=1e-12)
@@ -75,7 +75,7 @@ def test_composed_krr_is_a_tight_upper_bound(k, eps, uses):
     exact one (the worst pair of k-RR is its dominating pair) and within a few grid
     steps of it."""
     K = krr(k, eps)
-    risk = md.attack_risk(K, uses)
+    risk = md.accounting.attack_risk(K, uses)
     slack = 20 * uses * DISCRETIZATION
     for fpr, prior in [(0.01, 0.5), (0.2, 0.25), (0.4, 0.9)]:
         adv, power, bayes = exact_measures(K, uses, fpr, prior)
@@ -88,7 +88,7 @@ def test_composed_krr_is_a_tight_upper_bound(k, eps, uses):
 def test_a_sequence_of_kernels_composes():
     """Two different binary kernels, each once: the product of their pairs."""
     K1, K2 = krr(2, 0.5), krr(2, 1.0)
-    risk = md.attack_risk([K1, K2])
+    risk = md.accounting.attack_risk([K1, K2])
     p = np.outer(K1[0], K2[0]).ravel()
     q = np.outer(K1[1], K2[1]).ravel()
     curve = neyman_pearson(p, q)
@@ -102,17 +102,17 @@ def test_a_sequence_of_kernels_composes():
 
 def test_a_kernel_that_reveals_its_input():
     K = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
-    one = md.attack_risk(K)
+    one = md.accounting.attack_risk(K)
     assert one.true_positive_rate(0.0) == pytest.approx(0.5, abs=1e-12)
     assert one.advantage == pytest.approx(0.5, abs=1e-12)
-    many = md.attack_risk(np.eye(3), 4)
+    many = md.accounting.attack_risk(np.eye(3), 4)
     assert many.advantage == pytest.approx(1.0, abs=1e-12)
     assert many.true_positive_rate(0.0) == pytest.approx(1.0, abs=1e-12)
     assert many.bayes_risk(0.5) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_a_kernel_that_reveals_nothing():
-    risk = md.attack_risk(np.full((3, 4), 0.25), 5)
+    risk = md.accounting.attack_risk(np.full((3, 4), 0.25), 5)
     assert risk.advantage == pytest.approx(0.0, abs=1e-12)
     assert risk.true_positive_rate(0.3) == pytest.approx(0.3, abs=1e-9)
     assert risk.bayes_risk(0.2) == pytest.approx(0.2, abs=1e-12)
@@ -126,7 +126,7 @@ def test_one_use_matches_every_pair_and_obeys_ldp(K, fpr, prior):
     can only help the attacker where no single pair attains it, so ≥), and the ε-DP
     limits: power ≤ min(1, e^ε α, 1 − e^{−ε}(1 − α)), advantage ≤ (e^ε − 1)/(e^ε + 1),
     Bayes risk ≥ min(π, 1 − π, 1/(1 + e^ε))."""
-    risk = md.attack_risk(K)
+    risk = md.accounting.attack_risk(K)
     adv, power, bayes = exact_measures(K, 1, fpr, prior)
     assert risk.advantage == pytest.approx(adv, abs=1e-9)   # TV: no convexification
     assert risk.true_positive_rate(fpr) >= power - 1e-9
@@ -145,12 +145,12 @@ def test_one_use_matches_every_pair_and_obeys_ldp(K, fpr, prior):
 def test_composition_bounds_every_pair(K, uses, fpr, prior):
     """Several uses: the composed dominating pair bounds every input pair's exact product
     test (up to the discretisation), and more uses never lower the risk."""
-    risk = md.attack_risk(K, uses)
+    risk = md.accounting.attack_risk(K, uses)
     adv, power, bayes = exact_measures(K, uses, fpr, prior)
     assert risk.advantage >= adv - 1e-9
     assert risk.true_positive_rate(fpr) >= power - 1e-9
     assert risk.bayes_risk(prior) <= bayes + 1e-9
-    fewer = md.attack_risk(K, uses - 1)
+    fewer = md.accounting.attack_risk(K, uses - 1)
     assert risk.advantage >= fewer.advantage - 1e-9
 
 
@@ -159,14 +159,14 @@ def test_composition_bounds_every_pair(K, uses, fpr, prior):
                                               ("false_positive_rate", math.nan)])
 def test_refuses_a_rate_outside_the_unit_interval(name, value):
     with pytest.raises(InvalidInputError, match=name):
-        md.attack_risk(krr(3, 1.0)).true_positive_rate(value)
+        md.accounting.attack_risk(krr(3, 1.0)).true_positive_rate(value)
 
 
 def test_refuses_bad_uses_and_prior():
     with pytest.raises(InvalidInputError, match="uses"):
-        md.attack_risk(krr(3, 1.0), 0)
+        md.accounting.attack_risk(krr(3, 1.0), 0)
     with pytest.raises(InvalidInputError, match="prior"):
-        md.attack_risk(krr(3, 1.0)).bayes_risk(2.0)
+        md.accounting.attack_risk(krr(3, 1.0)).bayes_risk(2.0)
 
 
 def test_a_composition_whose_finite_losses_carry_almost_no_mass():
@@ -176,6 +176,6 @@ def test_a_composition_whose_finite_losses_carry_almost_no_mass():
     K = np.array([[1e-6, 1 - 1e-6], [1.0, 0.0]])
     assert md.composed_delta(K, 3, 0.0).delta == pytest.approx(1.0, abs=1e-12)
     adv, power, _ = exact_measures(K, 3, 0.0, 0.5)
-    risk = md.attack_risk(K, 3)
+    risk = md.accounting.attack_risk(K, 3)
     assert risk.advantage == pytest.approx(adv, abs=1e-12)
     assert risk.true_positive_rate(0.0) == pytest.approx(power, abs=1e-12)

@@ -46,7 +46,7 @@ def test_attack_measures_match_riskcal(k, eps, uses):
     pld = md.privacy_loss_distribution(K)
     if uses > 1:
         pld = pld.self_compose(uses)
-    risk = md.attack_risk(K, uses)
+    risk = md.accounting.attack_risk(K, uses)
     assert risk.advantage == pytest.approx(analysis.get_advantage_from_pld(pld), abs=1e-9)
     for fpr in (0.001, 0.05, 0.3):
         beta = float(analysis.get_beta_from_pld(pld, alpha=fpr))

@@ -1,7 +1,7 @@
 """Independent reference tests for md.channel_capacity, md.sibson_mutual_information,
 md.maximal_alpha_leakage and md.is_degraded.
 
-Written from the definitions, without reading mechdesign/channels.py. The oracles here:
+Written from the definitions, without reading mechdesign/measures/channels.py. The oracles here:
 
 - :func:`mutual_information`: Shannon I(X;Y) summed term by term (0 log 0 = 0).
 - :func:`blahut_arimoto`: the capacity bracketed by I(p) <= C <= max_x D(K_x || pK)
@@ -26,7 +26,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.channels import ALPHA_LEAKAGE_TOL
+from mechdesign.measures.channels import ALPHA_LEAKAGE_TOL
 from tests.conftest import distributions, kernels
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Channel measures (mechdesign/channels.py): the capacity's certificate, Sibson's
+"""Channel measures (mechdesign/measures/channels.py): the capacity's certificate, Sibson's
 α-mutual information at its limits, maximal α-leakage between them, and degradation.
 
 Closed forms (BSC, BEC, Z channel, k-RR) and formula cross-checks written apart from the

@@ -69,7 +69,7 @@ def product_bit_kernel(bit_one_probs: np.ndarray) -> np.ndarray:
 
 
 def check(sampler, K, *, rng, n_samples=N_SAMPLES, **kwargs):
-    result = md.check_implementation(
+    result = md.deployment.check_implementation(
         sampler, K, n_samples, confidence=CONFIDENCE, rng=rng, **kwargs
     )
     # The verdict is exactly the conjunction the specification states.
@@ -78,7 +78,7 @@ def check(sampler, K, *, rng, n_samples=N_SAMPLES, **kwargs):
     )
     assert 0.0 <= result.p_value <= 1.0
     assert result.lower_bound >= 0.0
-    assert isinstance(result.audit, md.SampleAudit)
+    assert isinstance(result.audit, md.accounting.SampleAudit)
     assert np.all(np.asarray(result.audit.counts).sum(axis=1) == n_samples)
     return result
 

@@ -232,9 +232,9 @@ def test_envelope_json_example1(example1_csv, capsys):
     assert first["envelope"] == pytest.approx(math.log(4), abs=1e-12)
     assert second["envelope"] == pytest.approx(math.log(22 / 9), abs=1e-9)
     assert second["lower_bound_eq14"] <= second["envelope"] <= second["upper_bound_theorem3"]
-    kernel = md.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
+    kernel = md.reproduce.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
     processed = kernel @ np.array(second["witness_post_processing"])
-    quantile = md.pml_upper_quantile(processed, np.full(4, 0.25), 0.2 - 1e-9)
+    quantile = md.bounds.pml_upper_quantile(processed, np.full(4, 0.25), 0.2 - 1e-9)
     assert quantile >= second["envelope"] - 1e-9
 
 
@@ -504,7 +504,7 @@ def _zipf(n: int, exponent: float = 1.1) -> np.ndarray:
 
 
 def _mutual_information(kernel: np.ndarray, prior: np.ndarray) -> float:
-    """I(X;Y) in nats, summed term by term (independent of mechdesign.leakage)."""
+    """I(X;Y) in nats, summed term by term (independent of mechdesign.measures.leakage)."""
     total = 0.0
     outputs = prior @ kernel
     for x, p in enumerate(prior):
@@ -606,9 +606,9 @@ def test_sweep_refuses_an_unknown_mechanism_before_any_point(tmp_path):
     assert all(name in done.stderr for name in FAMILIES)
     assert not out.exists()
     with pytest.raises(md.InvalidInputError, match=r"mechanism must be one of grr, oue"):
-        md.measure_task("foo", 1.0, 4)
+        md.sweeps.measure_task("foo", 1.0, 4)
     with pytest.raises(md.InvalidInputError, match=r"mechanism must be one of .*pml_extremal"):
-        md.envelope_task("randomised response", 1.0, 4, 0.1)
+        md.sweeps.envelope_task("randomised response", 1.0, 4, 0.1)
 
 
 def test_sweep_help_lists_the_mechanisms_and_they_are_the_tasks_names():
@@ -746,7 +746,7 @@ def test_design_rldp_by_column_generation_says_so_and_labels_the_kernel(pair_csv
 
 
 def test_design_for_the_mse_of_a_workload_prints_its_certified_bracket():
-    from mechdesign.estimation import blue_error
+    from mechdesign.measures.estimation import blue_error
 
     done = _run("design", "--notion", "ldp", "--epsilon", "1", "--prior", "zipf", "--n", "5",
                 "--utility", "mse", "--workload", "prefix", "--json")
@@ -757,7 +757,7 @@ def test_design_for_the_mse_of_a_workload_prints_its_certified_bracket():
     kernel = np.array(out["mechanism"])
     # The printed utility is the kernel's BLUE error, recomputed here from the kernel.
     assert out["utility"] == pytest.approx(
-        blue_error(kernel, md.zipf_prior(5), "prefix"), rel=1e-9)
+        blue_error(kernel, md.comparison.zipf_prior(5), "prefix"), rel=1e-9)
     assert out["lower_bound"] <= out["utility"] <= out["upper_bound"] + 1e-12
 
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
 import mechdesign as md
-from mechdesign.design import (
+from mechdesign.notions import ldp_cone_vertices
+from mechdesign.optimal import (
     GainPricingOracle,
     LinearisationOracle,
     Pricing,
@@ -27,9 +28,8 @@ from mechdesign.design import (
     solve_master,
     solve_vertex_lp,
 )
-from mechdesign.design.master import column_key
-from mechdesign.design.sources import MASTER_COLUMNS_PER_INPUT
-from mechdesign.notions import ldp_cone_vertices
+from mechdesign.optimal.master import column_key
+from mechdesign.optimal.sources import MASTER_COLUMNS_PER_INPUT
 
 
 def mutual_information_of_columns(prior, columns):
@@ -312,7 +312,7 @@ def test_column_generation_refusals():
     with pytest.raises(md.UnsupportedError, match="pattern"):
         md.design(md.PML(1.0, prior=prior), prior, method="column_generation")
     with pytest.raises(md.UnsupportedError, match="mutual information"):
-        md.design(md.LDP(1.0), utility=md.FDivergenceUtility([0.1, 0.2, 0.3, 0.4], prior),
+        md.design(md.LDP(1.0), utility=md.optimal.FDivergenceUtility([0.1, 0.2, 0.3, 0.4], prior),
                   method="column_generation")
     with pytest.raises(md.InvalidInputError, match="epsilon"):
         md.design(md.LDP(0.0), prior, method="column_generation")
@@ -344,7 +344,7 @@ def robust_instances():
 
 @pytest.mark.parametrize(("epsilon", "p_hat", "ball", "shape"), list(robust_instances()))
 def test_non_robust_pricing_agrees_with_brute_force(epsilon, p_hat, ball, shape):
-    notion = md.NonRobustLDP(epsilon, p_hat, shape)
+    notion = md.notions.NonRobustLDP(epsilon, p_hat, shape)
     vertices = notion.cone(p_hat.size).vertices("cdd").points
     oracle = PricingOracle(notion, p_hat)
     for dual in np.random.default_rng(1).normal(size=(4, p_hat.size)) * 0.1:
@@ -357,7 +357,7 @@ def test_non_robust_pricing_agrees_with_brute_force(epsilon, p_hat, ball, shape)
 
 @pytest.mark.parametrize(("epsilon", "p_hat", "ball", "shape"), list(robust_instances()))
 def test_robust_ldp_column_generation_against_enumeration(epsilon, p_hat, ball, shape):
-    nr = md.NonRobustLDP(epsilon, p_hat, shape)
+    nr = md.notions.NonRobustLDP(epsilon, p_hat, shape)
     nr_full = md.design(nr, p_hat)
     nr_cg = md.design(nr, p_hat, method="column_generation", gap=1e-9)
     assert nr_cg.utility == pytest.approx(nr_full.utility, abs=1e-9)
@@ -368,7 +368,7 @@ def test_robust_ldp_column_generation_against_enumeration(epsilon, p_hat, ball, 
     cg = md.design(polyopt, p_hat, method="column_generation")
     report = cg.column_generation
     assert report.exact_pricing
-    # Exact block pricing (mechdesign.design.robust_blocks): a feasible design, never
+    # Exact block pricing (mechdesign.optimal.robust_blocks): a feasible design, never
     # above the optimum, bracketed by a certified bound below the non-robust relaxation's.
     assert cg.audit_passed
     assert report.lower_bound <= full.utility + 1e-9
@@ -384,7 +384,7 @@ def test_robust_ldp_column_generation_against_enumeration(epsilon, p_hat, ball, 
 def test_compact_robust_section_equals_the_ratio_cone():
     # The (v, hi, lo) section of LinearisationOracle against the H-representation of
     # PolyOpt's cone (eq. 41, every vertex pair): same LP optimum in random directions.
-    from mechdesign.cones import section_argmax
+    from mechdesign.notions.cones import section_argmax
 
     rng = np.random.default_rng(8)
     shape = (3, 3)
@@ -407,7 +407,7 @@ def test_polyopt_section_lies_in_the_non_robust_section():
     p_hat = rng.dirichlet(np.ones(8))
     ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(300, 8, 0.05))
     vertices = md.RobustLDP(0.7, ball, (2, 4)).cone(8).vertices("cdd").points
-    h_nr = md.NonRobustLDP(0.7, p_hat, (2, 4)).cone(8).h_representation()
+    h_nr = md.notions.NonRobustLDP(0.7, p_hat, (2, 4)).cone(8).h_representation()
     assert np.all(vertices @ h_nr.T >= -1e-12)
 
 
@@ -498,7 +498,7 @@ def test_closed_form_section_membership_matches_the_h_representations():
             margin = float(np.min(h @ v))
             if abs(margin) > 1e-9:
                 assert oracle._contains(v) == (margin >= 0)
-    nr = md.NonRobustLDP(1.0, p_hat, (3, 3))
+    nr = md.notions.NonRobustLDP(1.0, p_hat, (3, 3))
     family = PricingOracle(nr, p_hat).families[0]
     h = nr.cone(9).h_representation()
     for v in points:
@@ -527,8 +527,8 @@ def test_new_public_functions_refuse_bad_input():
 
 
 def test_sources_are_registered_by_notion_type():
-    from mechdesign.design import source_class
     from mechdesign.notions import NonRobustLDP, SecretLDP
+    from mechdesign.optimal import source_class
 
     ball = md.RenyiBall(np.full(4, 0.25), 2.0, 0.01)
     assert source_class(md.LDP(1.0)) is PricingOracle
@@ -612,7 +612,7 @@ def test_progress_must_be_a_bool_or_none():
 def test_the_pipeline_asks_a_source_for_its_initial_columns_once(monkeypatch):
     # A heuristic source has state (warm LPs, a random stream): the pipeline must drive it
     # exactly as run_column_generation does, or designs drift from the loop's results.
-    from mechdesign.design import run_column_generation
+    from mechdesign.optimal import run_column_generation
 
     calls = []
     original = LinearisationOracle.initial_columns
@@ -631,9 +631,9 @@ def test_the_pipeline_asks_a_source_for_its_initial_columns_once(monkeypatch):
 
 
 def test_column_source_refuses_an_unknown_method():
-    from mechdesign.design import column_source
+    from mechdesign.optimal import column_source
 
-    objective = md.MutualInformationUtility(np.full(4, 0.25))
+    objective = md.optimal.MutualInformationUtility(np.full(4, 0.25))
     with pytest.raises(md.InvalidInputError, match="method must be 'enumeration' or"):
         column_source(md.LDP(1.0), objective, "auto")
 
@@ -641,7 +641,7 @@ def test_column_source_refuses_an_unknown_method():
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 70), st.integers(1, 40), st.integers(0, 2**32 - 1))
 def test_unique_patterns_is_numpys_unique_rows_in_the_same_order(n, m, seed):
-    from mechdesign.design.patterns import unique_patterns
+    from mechdesign.optimal.patterns import unique_patterns
 
     rng = np.random.default_rng(seed)
     z = rng.random((m, n)) < rng.random()
@@ -659,7 +659,7 @@ def test_unique_patterns_is_numpys_unique_rows_in_the_same_order(n, m, seed):
 def test_incremental_neighbour_costs_equal_the_explicit_neighbours(kind, n, eps, seed):
     """neighbour_moves (sums updated bit by bit) against neighbours() materialised,
     filtered by feasible() and scored by reduced_costs() on the whole matrix."""
-    from mechdesign.design.patterns import pattern_families
+    from mechdesign.optimal.patterns import pattern_families
 
     rng = np.random.default_rng(seed)
     prior = rng.dirichlet(np.ones(n))
@@ -818,7 +818,7 @@ def test_smoothed_pricing_reaches_the_enumerated_optimum(smoothing):
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 8))
 def test_rescored_reduced_costs_are_those_at_the_new_dual(seed, n):
     """A pricing done at λ' and rescored at λ carries μ(v) − λ·v, from the definition."""
-    cg_module = sys.modules["mechdesign.design.column_generation"]
+    cg_module = sys.modules["mechdesign.optimal.column_generation"]
     rng = np.random.default_rng(seed)
     prior = rng.dirichlet(np.ones(n))
     columns = rng.dirichlet(np.ones(n), size=5)
@@ -835,7 +835,7 @@ def test_rescored_reduced_costs_are_those_at_the_new_dual(seed, n):
 @pytest.mark.parametrize("alpha", [0.0, 0.3, 0.5, 0.8, 0.9])
 def test_smoothing_steps_follow_pessoa_et_al(alpha):
     """α_k = [1 − k(1 − α)]⁺ for k = 0, 1, …, ending at 0 (the master's own dual)."""
-    cg_module = sys.modules["mechdesign.design.column_generation"]
+    cg_module = sys.modules["mechdesign.optimal.column_generation"]
     steps = cg_module._smoothing_steps(alpha)
     expected = [1 - k * (1 - alpha) for k in range(1, 200) if 1 - k * (1 - alpha) > 1e-9]
     assert steps[-1] == 0.0  # exact: the last step is the literal 0
@@ -846,7 +846,7 @@ def test_smoothing_steps_follow_pessoa_et_al(alpha):
 def test_smoothing_close_to_one_takes_few_steps(alpha):
     """A valid α close to 1 must not ask for millions of pricings: at most
     SMOOTHING_MAX_STEPS + 1 steps, decreasing from α to 0."""
-    cg_module = sys.modules["mechdesign.design.column_generation"]
+    cg_module = sys.modules["mechdesign.optimal.column_generation"]
     steps = cg_module._smoothing_steps(alpha)
     assert len(steps) <= cg_module.SMOOTHING_MAX_STEPS + 1
     assert steps[0] == alpha  # exact: the first factor is α itself
@@ -880,8 +880,8 @@ def test_ctrl_c_around_pruning_answers_with_matching_weights(monkeypatch, where)
     """Ctrl-C while the master deletes columns (after HiGHS dropped them, before the
     arrays follow) or just after: the run answers with weights that match its columns
     — rows summing to one and an LP certificate over those columns."""
-    from mechdesign._highs import Model
-    from mechdesign.design.master import certificate
+    from mechdesign._solvers.highs import Model
+    from mechdesign.optimal.master import certificate
 
     prior = np.random.default_rng(5).dirichlet(np.ones(9))
     if where == "inside":
@@ -970,7 +970,7 @@ def test_family_moves_are_the_generic_moves_bit_for_bit(kind, n, seed):
     """Each family's own neighbour scan (two-level, three-level) gives the generic
     scan's moves and costs exactly (the same arithmetic), so a design's path does not
     change with it."""
-    from mechdesign.design.patterns import _Family, pattern_families
+    from mechdesign.optimal.patterns import _Family, pattern_families
 
     rng = np.random.default_rng(seed)
     prior = rng.dirichlet(np.ones(n))

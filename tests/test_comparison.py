@@ -17,15 +17,17 @@ from mechdesign.errors import InvalidInputError
 
 def test_zipf_prior_by_hand():
     weights = [1.0, 2**-1.1, 3**-1.1]
-    np.testing.assert_allclose(md.zipf_prior(3), np.array(weights) / sum(weights), rtol=1e-12)
-    np.testing.assert_allclose(md.zipf_prior(4, 0.5)[0] / md.zipf_prior(4, 0.5)[3], 2.0)
+    np.testing.assert_allclose(md.comparison.zipf_prior(3), np.array(weights) / sum(weights),
+                               rtol=1e-12)
+    prior = md.comparison.zipf_prior(4, 0.5)
+    np.testing.assert_allclose(prior[0] / prior[3], 2.0)
     with pytest.raises(InvalidInputError, match="exponent"):
-        md.zipf_prior(3, -1.0)
+        md.comparison.zipf_prior(3, -1.0)
 
 
 @pytest.mark.parametrize("notion", [md.LDP(1.0), md.LDP(3.0), md.PML(1.0, c=0.05)])
 def test_the_table_for_each_notion(notion):
-    prior = md.zipf_prior(6)
+    prior = md.comparison.zipf_prior(6)
     table = md.compare(notion, prior, n=500)
     assert tuple(table.columns) == COMPARE_COLUMNS
     assert list(table["kind"]) == ["designed"] * 2 + ["protocol"] * 6
@@ -44,7 +46,7 @@ def test_the_table_for_each_notion(notion):
     assert (table.loc[audited, "privacy_level"] <= notion.epsilon + 1e-9).all()
     np.testing.assert_allclose(protocols["ldp_level"], notion.epsilon, atol=1e-12)
     # Each entry is the library's measure of the row's mechanism.
-    grr = md.generalized_randomized_response(6, notion.epsilon)
+    grr = md.mechanisms.generalized_randomized_response(6, notion.epsilon)
     row = table.set_index("mechanism").loc["GRR"]
     assert row["mse"] == pytest.approx(md.estimation_mse(grr, prior, 500), rel=1e-12)
     assert row["mutual_information"] == pytest.approx(md.mutual_information(grr, prior))
@@ -140,7 +142,7 @@ def test_protocols_benchmark_runs_on_its_smallest_setting(tmp_path):
 def test_compare_at_an_extreme_epsilon():
     """At ε = 700 the designed optima and GRR reveal the input (I = H(P), V = 1); unary
     encoding (entries e^{−700k} underflow) and OLH (e^700 buckets) are rows with a note."""
-    prior = md.zipf_prior(4)
+    prior = md.comparison.zipf_prior(4)
     table = md.compare(md.LDP(700.0), prior).set_index("mechanism")
     entropy = float(-(prior * np.log(prior)).sum())
     assert table.loc["GRR", "mutual_information"] == pytest.approx(entropy, rel=1e-12)
@@ -153,7 +155,7 @@ def test_compare_at_an_extreme_epsilon():
 
 
 def test_compare_adds_the_blue_error_and_the_estimation_optimum():
-    prior = md.zipf_prior(6)
+    prior = md.comparison.zipf_prior(6)
     table = md.compare(md.LDP(1.0), prior, utilities=("mse",), workload="prefix", n=100)
     designed = table.iloc[0]
     assert designed["kind"] == "designed"
@@ -169,10 +171,10 @@ def test_compare_at_forty_and_ten_thousand_inputs_gives_every_protocol_an_exact_
     # k = 40: the protocols past the dense cap are implicit rows with the closed forms
     # (checked against the dense kernels in tests/test_oracles.py); k = 10⁴: every row
     # implicit, no designed rows asked for.
-    from mechdesign.oracles import implicit_protocols
+    from mechdesign.mechanisms.oracles import implicit_protocols
 
     for k in (40, 10_000):
-        prior = md.zipf_prior(k)
+        prior = md.comparison.zipf_prior(k)
         table = md.compare(md.LDP(2.0), prior, utilities=(), n=1000).set_index("mechanism")
         assert np.all(np.isfinite(table["mse"]))
         for name, build in implicit_protocols(k, 2.0).items():

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.cones import RatioCone
 from mechdesign.errors import InfeasibleError, InvalidInputError, TooLargeError
 from mechdesign.notions import ldp_cone_vertices, pml_cone
+from mechdesign.notions.cones import RatioCone
 
 from .conftest import random_kernel
 
@@ -99,7 +99,7 @@ def test_cdd_loses_vertices_where_the_closed_form_does_not():
     exact = cone.vertices("exact").points
     assert exact.shape[0] == 30
     assert same_sets(cone.vertices("auto").points, exact)
-    from mechdesign.cones import _cdd_run, deduplicate_points
+    from mechdesign.notions.cones import _cdd_run, deduplicate_points
 
     assert deduplicate_points(_cdd_run(cone.h_representation(), None)).shape[0] < 30
     # The LP probes notice the loss and further row orders recover every vertex.
@@ -215,7 +215,7 @@ def test_bad_backend_and_missing_closed_form():
 def test_probes_find_nothing_on_a_complete_vertex_set():
     cone = md.LDP(0.7).cone(5)
     complete = cone.vertices("closed_form").points
-    from mechdesign.cones import _probe_missing_vertices
+    from mechdesign.notions.cones import _probe_missing_vertices
 
     points, missed = _probe_missing_vertices(complete, cone.h_representation())
     assert missed == 0
@@ -229,7 +229,7 @@ def test_probes_restore_feasibility_of_a_truncated_vertex_set(keep):
     # true vertex (one of the closed-form patterns).
     from scipy.optimize import linprog
 
-    from mechdesign.cones import _probe_missing_vertices
+    from mechdesign.notions.cones import _probe_missing_vertices
 
     cone = md.LDP(1.3).cone(6)
     complete = cone.vertices("closed_form").points
@@ -263,7 +263,7 @@ def silent_loss_notion():
 
 
 def test_cdd_default_order_silently_loses_polyopt_vertices():
-    from mechdesign.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
+    from mechdesign.notions.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
 
     notion, _ = silent_loss_notion()
     h = notion.cone(12).h_representation()
@@ -292,7 +292,7 @@ def test_design_recovers_the_exact_optimum_after_a_silent_cdd_loss():
 def test_probes_raise_no_false_alarm_on_complete_sets(notion, n):
     # No probe may "find" a vertex outside a complete set (the probe tolerance is not
     # too tight): the complete set comes from the closed form or the exact backend.
-    from mechdesign.cones import _probe_missing_vertices
+    from mechdesign.notions.cones import _probe_missing_vertices
 
     cone = notion.cone(n)
     backend = "closed_form" if cone.closed_form is not None else "exact"

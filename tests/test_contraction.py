@@ -102,10 +102,10 @@ def test_remark2_odd_n_left_end_has_the_two_middle_q(n, c_fraction):
              if _remark2_kernel(eps, c, n, q).min() >= -1e-12
              and _remark2_kernel(eps, c, n, q).max() <= 1 + 1e-12]
     assert valid == [(n - 1) // 2, (n + 1) // 2]
-    assert md.extremal_binary_valid_q(eps, c, n) == valid
+    assert md.mechanisms.extremal_binary_valid_q(eps, c, n) == valid
     # Just inside the open range, none is valid (and the library agrees).
     inside = eps + 1e-6
-    assert md.extremal_binary_valid_q(inside, c, n) == []
+    assert md.mechanisms.extremal_binary_valid_q(inside, c, n) == []
 
 
 def test_example1_binary_mechanism():
@@ -259,11 +259,11 @@ def test_max_dobrushin_one_input_and_attributes():
 def test_theorem2_witness_is_log_2_over_nc_pml_and_decomposable(n, fraction):
     """Eq. (22): level exactly log(2/(Nc)), two rows with disjoint supports, η_χ² = 1."""
     c = fraction / n
-    k = md.decomposable_witness_kernel(n)
-    assert md.pml_capacity(k, c) == pytest.approx(md.decomposable_threshold(c, n), rel=1e-12)
+    k = md.bounds.decomposable_witness_kernel(n)
+    assert md.pml_capacity(k, c) == pytest.approx(md.bounds.decomposable_threshold(c, n), rel=1e-12)
     assert md.dobrushin_coefficient(k) == pytest.approx(1.0, abs=1e-12)
-    assert md.disjoint_support_pair(k) is not None
-    assert md.chi_squared_contraction(k).lower_bound == pytest.approx(1.0, abs=1e-12)
+    assert md.bounds.disjoint_support_pair(k) is not None
+    assert md.measures.chi_squared_contraction(k).lower_bound == pytest.approx(1.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("n", [2, 4, 7])
@@ -272,7 +272,7 @@ def test_lemma7_no_zero_in_both_columns_below_the_threshold(n, fraction):
     """M_0(ε, c) = ∅ iff ε < log(2/(Nc)): forcing p_0 = 1 and p_1 = 0 into the LP of a
     binary kernel is feasible exactly from the threshold on (η_TV = 1 needs it)."""
     c = fraction / n
-    threshold = md.decomposable_threshold(c, n)
+    threshold = md.bounds.decomposable_threshold(c, n)
     assert float(md.max_dobrushin(md.PML(threshold * (1 - 1e-6), c=c), n)) < 1.0
     assert float(md.max_dobrushin(md.PML(threshold, c=c), n)) == pytest.approx(1.0, abs=1e-9)
 
@@ -293,7 +293,7 @@ def test_lemma1_max_zeros_is_tight(n, fraction):
     thresholds = sorted({-math.log((n - z) * c) for z in range(n)})
     for t in thresholds:
         for eps in (max(t - 1e-6, 0.0), t, t + 1e-6):
-            z = md.max_zeros_per_column(eps, c, n)
+            z = md.bounds.max_zeros_per_column(eps, c, n)
             if z > 0 or _column_with_zeros_is_admissible(eps, c, n, 0):
                 assert _column_with_zeros_is_admissible(eps, c, n, z)
             if z < n - 1:
@@ -312,7 +312,7 @@ def test_lemma1_holds_for_designed_kernels(n, fraction, eps, seed):
     k = _random_admissible_kernel(md.PML(eps, c=c), n, np.random.default_rng(seed))
     # Exact zeros (the closed-form vertices carry them), in outputs that carry mass.
     zeros = (k[:, k.max(axis=0) > 1e-9] == 0).sum(axis=0).max()
-    assert zeros <= md.max_zeros_per_column(eps, c, n)
+    assert zeros <= md.bounds.max_zeros_per_column(eps, c, n)
 
 
 def _random_admissible_kernel(notion, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -340,11 +340,11 @@ def _random_admissible_kernel(notion, n: int, rng: np.random.Generator) -> np.nd
 @given(st.integers(2, 6), st.floats(0.02, 1.0), st.floats(1e-3, 5.0), st.integers(0, 10**6))
 def test_proposition2_dominates_exact_gamma(n, fraction, eps, seed):
     c = fraction / n
-    upper, lower = md.gamma_bound(eps, c, n)
-    exact_notion = md.max_cross_channel_gamma(md.PML(eps, c=c), n)
+    upper, lower = md.bounds.gamma_bound(eps, c, n)
+    exact_notion = md.bounds.max_cross_channel_gamma(md.PML(eps, c=c), n)
     assert exact_notion <= upper * (1 + 1e-9)
     k = _random_admissible_kernel(md.PML(eps, c=c), n, np.random.default_rng(seed))
-    g_max, g_min = md.cross_channel_gamma(k, c=c)
+    g_max, g_min = md.bounds.cross_channel_gamma(k, c=c)
     assert g_max <= exact_notion * (1 + 1e-9)
     assert g_min >= lower * (1 - 1e-9)
     assert g_min == pytest.approx(1 / g_max, rel=1e-12)
@@ -355,18 +355,19 @@ def test_proposition2_is_tight_when_columns_may_have_a_zero():
     (our derivation in gamma_bound's docstring); below, the exact value is smaller."""
     n, c = 4, 0.1
     eps = -math.log((n - 1) * c) + 0.01
-    assert md.max_cross_channel_gamma(md.PML(eps, c=c), n) == pytest.approx(
-        md.gamma_bound(eps, c, n)[0], rel=1e-9
+    assert md.bounds.max_cross_channel_gamma(md.PML(eps, c=c), n) == pytest.approx(
+        md.bounds.gamma_bound(eps, c, n)[0], rel=1e-9
     )
     eps_low = 0.2
-    assert md.max_cross_channel_gamma(md.PML(eps_low, c=c), n) < md.gamma_bound(eps_low, c, n)[0]
+    gamma = md.bounds.max_cross_channel_gamma(md.PML(eps_low, c=c), n)
+    assert gamma < md.bounds.gamma_bound(eps_low, c, n)[0]
 
 
 def test_cross_channel_gamma_against_sampled_priors():
     rng = np.random.default_rng(5)
     n, c = 4, 0.1
     k = random_kernel(rng, n, 3)
-    g_max, g_min = md.cross_channel_gamma(k, c=c)
+    g_max, g_min = md.bounds.cross_channel_gamma(k, c=c)
     samples = c + (1 - n * c) * rng.dirichlet(np.ones(n) * 0.3, size=4000)
     out = samples @ k
     ratios = out[:, None, :] / out[None, :, :]
@@ -377,12 +378,12 @@ def test_cross_channel_gamma_against_sampled_priors():
 
 def test_cross_channel_gamma_zero_and_validation():
     k = np.array([[1.0, 0.0], [0.5, 0.5]])
-    assert md.cross_channel_gamma(k, [[1.0, 0.0], [0.0, 1.0]]) == (math.inf, 0.0)
-    assert md.cross_channel_gamma(k, [[0.5, 0.5]]) == (1.0, 1.0)
+    assert md.bounds.cross_channel_gamma(k, [[1.0, 0.0], [0.0, 1.0]]) == (math.inf, 0.0)
+    assert md.bounds.cross_channel_gamma(k, [[0.5, 0.5]]) == (1.0, 1.0)
     with pytest.raises(md.InvalidInputError, match="exactly one"):
-        md.cross_channel_gamma(k)
+        md.bounds.cross_channel_gamma(k)
     with pytest.raises(md.InvalidInputError, match="columns"):
-        md.cross_channel_gamma(k, [[0.2, 0.3, 0.5]])
+        md.bounds.cross_channel_gamma(k, [[0.2, 0.3, 0.5]])
 
 
 @given(st.integers(2, 6), st.floats(0.02, 1.0), st.floats(1e-3, 4.0), st.data())
@@ -396,45 +397,46 @@ def test_corollaries_hold_for_admissible_kernels(n, fraction, eps, data):
     p, q = c + (1 - n * c) * rng.dirichlet(np.ones(n) * 0.5, size=2)
     tv = md.total_variation(p, q)
     slack = 1e-10
-    assert md.kl_divergence(p @ k, q @ k) <= md.pml_kl_sdpi_bound(eps, c, n, tv) + slack
-    assert md.squared_hellinger(p @ k, q @ k) <= md.pml_hellinger_sdpi_bound(eps, c, n, tv) + slack
-    chi2_bound = md.pml_sdpi_bound(eps, c, n, tv, md.CHI_SQUARED)
-    assert md.chi_squared_divergence(p @ k, q @ k) <= chi2_bound + slack
+    assert md.kl_divergence(p @ k, q @ k) <= md.bounds.pml_kl_sdpi_bound(eps, c, n, tv) + slack
+    bound = md.bounds.pml_hellinger_sdpi_bound(eps, c, n, tv)
+    assert md.measures.squared_hellinger(p @ k, q @ k) <= bound + slack
+    chi2_bound = md.bounds.pml_sdpi_bound(eps, c, n, tv, md.measures.CHI_SQUARED)
+    assert md.measures.chi_squared_divergence(p @ k, q @ k) <= chi2_bound + slack
 
 
 @pytest.mark.parametrize(("eps", "c", "n"), [(0.5, 0.05, 4), (2.0, 0.01, 10), (1.3, 0.2, 5)])
 def test_general_form_reduces_to_corollaries(eps, c, n):
     tv = 0.3
-    assert md.pml_sdpi_bound(eps, c, n, tv, md.KL) == pytest.approx(
-        md.pml_kl_sdpi_bound(eps, c, n, tv), rel=1e-12
+    assert md.bounds.pml_sdpi_bound(eps, c, n, tv, md.measures.KL) == pytest.approx(
+        md.bounds.pml_kl_sdpi_bound(eps, c, n, tv), rel=1e-12
     )
-    assert md.pml_sdpi_bound(eps, c, n, tv, md.SQUARED_HELLINGER) == pytest.approx(
-        md.pml_hellinger_sdpi_bound(eps, c, n, tv), rel=1e-12
+    assert md.bounds.pml_sdpi_bound(eps, c, n, tv, md.measures.SQUARED_HELLINGER) == pytest.approx(
+        md.bounds.pml_hellinger_sdpi_bound(eps, c, n, tv), rel=1e-12
     )
-    assert md.pml_sdpi_bound(0.0, c, n, tv) == pytest.approx(0.0, abs=1e-12)
+    assert md.bounds.pml_sdpi_bound(0.0, c, n, tv) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_comparators_hold_for_ldp_kernels():
     """Eqs. (12)–(14) and the reverse-Pinsker comparison on the paper's K1 (log 15-LDP)."""
-    k1 = md.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
     eps = md.ldp_level(k1)
     assert eps == pytest.approx(math.log(15), rel=1e-12)
-    assert md.dobrushin_coefficient(k1) <= md.kairouz_dobrushin_bound(eps) + 1e-12
+    assert md.dobrushin_coefficient(k1) <= md.bounds.kairouz_dobrushin_bound(eps) + 1e-12
     rng = np.random.default_rng(11)
     c = 0.05
     for _ in range(300):
         p, q = c + (1 - 10 * c) * rng.dirichlet(np.ones(10) * 0.4, size=2)
         tv = md.total_variation(p, q)
         d = md.kl_divergence(p @ k1, q @ k1)
-        assert d <= md.duchi_kl_bound(eps, tv) + 1e-12
-        assert d <= md.asoodeh_zhang_kl_bound(eps, tv, c) + 1e-12
-        assert d <= md.pml_kl_sdpi_bound(math.log(10 / 3), c, 10, tv) + 1e-12
-        assert md.kl_divergence(p, q) <= md.reverse_pinsker_kl(tv, q.min()) + 1e-12
+        assert d <= md.bounds.duchi_kl_bound(eps, tv) + 1e-12
+        assert d <= md.bounds.asoodeh_zhang_kl_bound(eps, tv, c) + 1e-12
+        assert d <= md.bounds.pml_kl_sdpi_bound(math.log(10 / 3), c, 10, tv) + 1e-12
+        assert md.kl_divergence(p, q) <= md.bounds.reverse_pinsker_kl(tv, q.min()) + 1e-12
 
 
 def test_k1_attains_xi_of_example2():
     """Example 2: K1 is (log 10/3, 0.05)-PML and attains Ξ = 7/8."""
-    k1 = md.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
     eps, c = math.log(10 / 3), 0.05
     assert md.pml_capacity(k1, c) == pytest.approx(eps, rel=1e-12)
     assert md.dobrushin_bound(eps, c, 10) == pytest.approx(7 / 8, rel=1e-14)
@@ -446,16 +448,16 @@ def test_k1_attains_xi_of_example2():
 def test_every_valid_remark2_kernel_passes_audit_and_attains(n):
     for c in (0.01 / n, 0.3 / n, 1.0 / n):
         for eps in (0.05, 0.5, 1.2, 3.0):
-            qs = md.extremal_binary_valid_q(eps, c, n)
+            qs = md.mechanisms.extremal_binary_valid_q(eps, c, n)
             for q in qs:
-                k = md.extremal_binary_mechanism(eps, c, n, q)
+                k = md.mechanisms.extremal_binary_mechanism(eps, c, n, q)
                 assert md.PML(eps, c=c).level(k) <= eps + 1e-12
                 assert md.dobrushin_coefficient(k) == pytest.approx(
                     md.dobrushin_bound(eps, c, n), rel=1e-12
                 )
             for q in set(range(1, n)) - set(qs):
                 with pytest.raises(md.InvalidInputError, match="Valid q"):
-                    md.extremal_binary_mechanism(eps, c, n, q)
+                    md.mechanisms.extremal_binary_mechanism(eps, c, n, q)
 
 
 # -- Example 3: private minimax risk ----------------------------------------------------------
@@ -471,9 +473,9 @@ def test_example3_tv_is_two_delta_and_the_corrected_bound_holds():
     assert md.total_variation(p0, p1) == pytest.approx(2 * delta, rel=1e-14)
     for eps in (0.3, 1.0, 2.0):
         # Remark 2 with q = 2, rows permuted so that inputs 0 and 1 sit at M and m.
-        k = md.extremal_binary_mechanism(eps, c, 4, 2).matrix[[0, 2, 1, 3]]
+        k = md.mechanisms.extremal_binary_mechanism(eps, c, 4, 2).matrix[[0, 2, 1, 3]]
         d = md.kl_divergence(p0 @ k, p1 @ k)
-        assert d <= md.pml_kl_sdpi_bound(eps, c, 4, 2 * delta) + 1e-12
+        assert d <= md.bounds.pml_kl_sdpi_bound(eps, c, 4, 2 * delta) + 1e-12
 
 
 def test_private_minimax_lower_bound_values_and_monotonicity():
@@ -482,14 +484,13 @@ def test_private_minimax_lower_bound_values_and_monotonicity():
     rate = xi * math.log((1 - 4 * c) * math.exp(eps) + 1) * 2 * delta
     for n in (1, 10, 100):
         expected = delta / 4 * math.exp(-n * rate)
-        assert md.private_minimax_lower_bound(n, delta, eps, c) == pytest.approx(
+        assert md.bounds.private_minimax_lower_bound(n, delta, eps, c) == pytest.approx(
             expected, rel=1e-12
         )
-    assert md.private_minimax_lower_bound(10, delta, eps, c) > md.private_minimax_lower_bound(
-        10, delta, eps + 1, c
-    )
+    bound = md.bounds.private_minimax_lower_bound
+    assert bound(10, delta, eps, c) > bound(10, delta, eps + 1, c)
     with pytest.raises(md.InvalidInputError, match="1/4 - delta"):
-        md.private_minimax_lower_bound(10, 0.2, eps, 0.1)
+        md.bounds.private_minimax_lower_bound(10, 0.2, eps, 0.1)
 
 
 # -- η_χ² ------------------------------------------------------------------------------------
@@ -499,16 +500,16 @@ def test_private_minimax_lower_bound_values_and_monotonicity():
 def test_chi_squared_contraction_of_the_binary_symmetric_channel(crossover):
     """η_χ²(BSC(δ)) = (1 − 2δ)² (Polyanskiy & Wu, Example 33.x); η_TV = |1 − 2δ|."""
     k = np.array([[1 - crossover, crossover], [crossover, 1 - crossover]])
-    result = md.chi_squared_contraction(k)
+    result = md.measures.chi_squared_contraction(k)
     assert result.lower_bound == pytest.approx((1 - 2 * crossover) ** 2, abs=1e-9)
     assert result.dobrushin_coefficient == pytest.approx(abs(1 - 2 * crossover), abs=1e-15)
 
 
 @given(kernels(min_size=2, max_size=4))
 def test_chi_squared_contraction_is_below_dobrushin_and_certified(k):
-    result = md.chi_squared_contraction(k, n_starts=4)
+    result = md.measures.chi_squared_contraction(k, n_starts=4)
     assert 0.0 <= result.lower_bound <= result.dobrushin_coefficient + 1e-9
-    assert md.maximal_correlation(k, result.prior) ** 2 == pytest.approx(
+    assert md.measures.maximal_correlation(k, result.prior) ** 2 == pytest.approx(
         result.lower_bound, abs=1e-12
     )
 
@@ -519,7 +520,7 @@ def test_maximal_correlation_against_the_variational_definition():
     rng = np.random.default_rng(2)
     k = random_kernel(rng, 4, 3)
     p = rng.dirichlet(np.ones(4))
-    rho = md.maximal_correlation(k, p)
+    rho = md.measures.maximal_correlation(k, p)
     joint = p[:, None] * k
     p_y = joint.sum(axis=0)
     best = 0.0
@@ -569,7 +570,7 @@ def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
     (the mass of row 0 where row 1 is zero), which is η_TV, the cap: η_χ² = 1 − p, a
     supremum not attained in the interior (found by the independent reference test)."""
     k = np.array([[0.7, 0.3], [0.0, 1.0]])
-    result = md.chi_squared_contraction(k)
+    result = md.measures.chi_squared_contraction(k)
     assert result.lower_bound == pytest.approx(0.7, abs=1e-8)
     assert result.lower_bound <= 0.7 + 1e-12
 
@@ -579,18 +580,18 @@ def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
     [
         (lambda: md.max_dobrushin("LDP", 3), "notion must be a privacy notion"),
         (lambda: md.max_dobrushin(md.LDP(1.0), 0), "n must be a positive integer"),
-        (lambda: md.pml_kl_sdpi_bound(1.0, 0.1, 4, 1.5), "tv must be"),
-        (lambda: md.pml_sdpi_bound(1.0, 0.1, 4, "x"), "tv must be"),
-        (lambda: md.duchi_kl_bound(1.0, -0.1), "tv must be"),
-        (lambda: md.reverse_pinsker_kl(0.2, 0.0), "q_min must be"),
-        (lambda: md.gamma_bound(1.0, 0.3, 4), "c must satisfy"),
-        (lambda: md.max_cross_channel_gamma(md.LDP(1.0), 3), "pass priors"),
-        (lambda: md.decomposable_witness_kernel(1), "n must be >= 2"),
-        (lambda: md.max_zeros_per_column(-1.0, 0.1, 4), "epsilon must be >= 0"),
-        (lambda: md.chi_squared_contraction(np.eye(2), n_starts=0), "n_starts"),
-        (lambda: md.maximal_correlation(np.eye(2), [0.5, 0.6]), "prior"),
-        (lambda: md.private_minimax_lower_bound(10, 0.3, 1.0, 0.01), "delta must be"),
-        (lambda: md.private_minimax_lower_bound(0, 0.1, 1.0, 0.01), "n_samples"),
+        (lambda: md.bounds.pml_kl_sdpi_bound(1.0, 0.1, 4, 1.5), "tv must be"),
+        (lambda: md.bounds.pml_sdpi_bound(1.0, 0.1, 4, "x"), "tv must be"),
+        (lambda: md.bounds.duchi_kl_bound(1.0, -0.1), "tv must be"),
+        (lambda: md.bounds.reverse_pinsker_kl(0.2, 0.0), "q_min must be"),
+        (lambda: md.bounds.gamma_bound(1.0, 0.3, 4), "c must satisfy"),
+        (lambda: md.bounds.max_cross_channel_gamma(md.LDP(1.0), 3), "pass priors"),
+        (lambda: md.bounds.decomposable_witness_kernel(1), "n must be >= 2"),
+        (lambda: md.bounds.max_zeros_per_column(-1.0, 0.1, 4), "epsilon must be >= 0"),
+        (lambda: md.measures.chi_squared_contraction(np.eye(2), n_starts=0), "n_starts"),
+        (lambda: md.measures.maximal_correlation(np.eye(2), [0.5, 0.6]), "prior"),
+        (lambda: md.bounds.private_minimax_lower_bound(10, 0.3, 1.0, 0.01), "delta must be"),
+        (lambda: md.bounds.private_minimax_lower_bound(0, 0.1, 1.0, 0.01), "n_samples"),
     ],
 )
 def test_contraction_bad_input_names_the_argument(call, fragment):
@@ -612,9 +613,9 @@ def test_remark2_q_at_equality_is_valid_despite_rounding():
     # symmetry), which rounds to 1 + 2e-16 in floating point. Remark 2's kernel then has an
     # entry exactly 0 or 1 and still attains Ξ = 7/8 at level ε.
     eps, c, n = math.log(10 / 3), 0.05, 10
-    assert md.extremal_binary_valid_q(eps, c, n) == [4, 5, 6]
+    assert md.mechanisms.extremal_binary_valid_q(eps, c, n) == [4, 5, 6]
     for q in (4, 6):
-        kernel = md.extremal_binary_mechanism(eps, c, n, q)
+        kernel = md.mechanisms.extremal_binary_mechanism(eps, c, n, q)
         assert kernel.matrix.min() >= 0.0
         assert kernel.matrix.max() <= 1.0
         assert md.dobrushin_coefficient(kernel) == pytest.approx(7 / 8, abs=1e-12)
@@ -657,7 +658,7 @@ def test_example3_needs_delta_at_most_quarter_minus_c():
         assert delta <= 0.25 - c - 1e-12
         assert _largest_kl_by_vertices(*pair(delta), 0.5, c) <= corrected_bound(delta, 0.5, c)
     with pytest.raises(md.InvalidInputError, match="1/4 - delta"):
-        md.private_minimax_lower_bound(10, 0.249, 0.5, 0.2)
+        md.bounds.private_minimax_lower_bound(10, 0.249, 0.5, 0.2)
     from mechdesign.reproduce import dobrushin
 
     largest_lib, _ = dobrushin.example3_largest_kl(0.249, 0.5, 0.2)
@@ -709,7 +710,7 @@ def test_eq22_level_needs_the_sum_of_p():
 def test_pml_sdpi_bound_refuses_a_generator_not_vanishing_at_one(f, eps):
     """Also at ε = 0, where Γ = 1 makes the bound 0 whatever f: the bad f is still named."""
     with pytest.raises(md.InvalidInputError, match=r"^f(\(t\))? must"):
-        md.pml_sdpi_bound(eps, 0.05, 4, 0.3, f)
+        md.bounds.pml_sdpi_bound(eps, 0.05, 4, 0.3, f)
 
 
 @pytest.mark.parametrize(("eps", "c", "n"), [(0.5, 0.05, 4), (2.0, 0.01, 10)])
@@ -719,6 +720,6 @@ def test_pml_sdpi_bound_with_a_bare_t_log_t_is_corollary_1(eps, c, n):
     tv = 0.3
     xi_bound = md.dobrushin_bound(eps, c, n)
     expected = xi_bound * math.log((1 - n * c) * math.exp(eps) + 1) * tv
-    assert md.pml_sdpi_bound(eps, c, n, tv, lambda t: t * np.log(t)) == pytest.approx(
+    assert md.bounds.pml_sdpi_bound(eps, c, n, tv, lambda t: t * np.log(t)) == pytest.approx(
         expected, rel=1e-12, abs=0
     )

@@ -403,12 +403,12 @@ def test_xi_closed_form_matches_lp_grid():
 def test_xi_reaches_one_exactly_at_decomposable_threshold(n, cfrac):
     c = cfrac / n
     thr = math.log(2 / (n * c))
-    assert md.decomposable_threshold(c, n) == pytest.approx(thr, rel=1e-12, abs=1e-15)
+    assert md.bounds.decomposable_threshold(c, n) == pytest.approx(thr, rel=1e-12, abs=1e-15)
     below = float(md.max_dobrushin(md.PML(thr - 1e-3, c=c), n))
     assert below < 1 - 1e-6
     assert float(md.max_dobrushin(md.PML(thr + 1e-9, c=c), n)) == pytest.approx(1.0, abs=1e-9)
     # the witness kernel (22) sits exactly at the threshold and has a disjoint pair
-    w = np.asarray(md.decomposable_witness_kernel(n).matrix, dtype=float)
+    w = np.asarray(md.bounds.decomposable_witness_kernel(n).matrix, dtype=float)
     p = np.array([0.5] * (n - 2) + [1.0, 0.0])
     np.testing.assert_allclose(w, np.column_stack([p, 1 - p]), rtol=0, atol=1e-15)
     assert cpml_level(w, c) == pytest.approx(thr, rel=1e-12, abs=1e-12)
@@ -452,7 +452,7 @@ def test_cross_channel_gamma_qxc_vertices_and_sampling(seed):
     n = int(rng.integers(2, 7))
     c = rng.choice([rng.uniform(0.001, 1.0), 1.0]) / n
     k = random_kernel(rng, n, int(rng.integers(2, 6)), zeros=0.3 if seed % 2 else 0.0)
-    gmax, gmin = md.cross_channel_gamma(k, c=c)
+    gmax, gmin = md.bounds.cross_channel_gamma(k, c=c)
     ref_max, ref_min = vertex_gamma(k, c)
     assert gmax == pytest.approx(ref_max, rel=1e-12, abs=1e-12)
     assert gmin == pytest.approx(ref_min, rel=1e-12, abs=1e-12)
@@ -472,7 +472,7 @@ def test_cross_channel_gamma_finite_priors(seed):
     n = int(rng.integers(2, 6))
     priors = rng.dirichlet(np.ones(n), size=int(rng.integers(2, 5)))
     k = random_kernel(rng, n, int(rng.integers(2, 6)))
-    gmax, gmin = md.cross_channel_gamma(k, priors)
+    gmax, gmin = md.bounds.cross_channel_gamma(k, priors)
     ref_max, ref_min = finite_gamma(k, priors)
     assert gmax == pytest.approx(ref_max, rel=1e-12, abs=1e-12)
     assert gmin == pytest.approx(ref_min, rel=1e-12, abs=1e-12)
@@ -482,14 +482,14 @@ def test_cross_channel_gamma_skips_outputs_impossible_under_every_prior():
     # input 2 has zero mass under every prior; output 2 is only produced by input 2
     priors = np.array([[0.6, 0.4, 0.0], [0.3, 0.7, 0.0]])
     k = np.array([[0.8, 0.2, 0.0], [0.1, 0.9, 0.0], [0.0, 0.0, 1.0]])
-    gmax, gmin = md.cross_channel_gamma(k, priors)
+    gmax, gmin = md.bounds.cross_channel_gamma(k, priors)
     ref_max, ref_min = finite_gamma(k[:, :2], priors)
     assert gmax == pytest.approx(ref_max, rel=1e-12, abs=0.0)
     assert gmin == pytest.approx(ref_min, rel=1e-12, abs=0.0)
     # ... but an output possible under one prior and impossible under another is infinite
     priors2 = np.array([[0.6, 0.4, 0.0], [0.3, 0.0, 0.7]])
     assert finite_gamma(k, priors2) == (math.inf, 0.0)
-    gmax2, gmin2 = md.cross_channel_gamma(k, priors2)
+    gmax2, gmin2 = md.bounds.cross_channel_gamma(k, priors2)
     assert gmax2 == math.inf
     assert gmin2 == pytest.approx(0.0, abs=0.0)
 
@@ -523,7 +523,7 @@ def exact_gamma_max(eps: float, c: float, n: int) -> float:
 def test_gamma_bound_against_prop2_and_exact_lp(n, cfrac):
     c = cfrac / n
     for eps in np.linspace(0.0, -math.log(c), 7):
-        up, low = md.gamma_bound(eps, c, n)
+        up, low = md.bounds.gamma_bound(eps, c, n)
         prop2 = (1 - n * c) * math.exp(eps) + 1
         assert up <= prop2 * (1 + 1e-12)
         assert low >= (1 / prop2) * (1 - 1e-12)
@@ -542,7 +542,7 @@ def test_gamma_bound_dominates_random_kernels_at_exact_level(seed):
     else:
         k = random_admissible_kernel(ratio_matrix(pairs_cpml(n, c), rng.uniform(0.1, 2.0)), rng)
     eps_k = max(cpml_level(k, c), 0.0)
-    up, low = md.gamma_bound(eps_k, c, n)
+    up, low = md.bounds.gamma_bound(eps_k, c, n)
     gmax, gmin = vertex_gamma(k, c)
     assert gmax <= up * (1 + 1e-9)
     assert gmin >= low * (1 - 1e-9)
@@ -581,22 +581,23 @@ def test_sdpi_bounds_hold_for_random_pml_kernels(seed):
     eps = cpml_level(k, c)
     assert eps > 1e-6, "constant kernel drawn; change the seed"
     ps, qs = sample_qxc(rng, n, c, 200), sample_qxc(rng, n, c, 200)
-    gup, glow = md.gamma_bound(eps, c, n)
+    gup, glow = md.bounds.gamma_bound(eps, c, n)
     g_paper = (1 - n * c) * math.exp(eps) + 1
     for p, q in zip(ps, qs, strict=True):
         d = tv(p, q)
         py, qy = p @ k, q @ k
-        b_kl = md.pml_kl_sdpi_bound(eps, c, n, d)
-        b_h2 = md.pml_hellinger_sdpi_bound(eps, c, n, d)
-        b_chi = md.pml_sdpi_bound(eps, c, n, d, f=md.CHI_SQUARED)
+        b_kl = md.bounds.pml_kl_sdpi_bound(eps, c, n, d)
+        b_h2 = md.bounds.pml_hellinger_sdpi_bound(eps, c, n, d)
+        b_chi = md.bounds.pml_sdpi_bound(eps, c, n, d, f=md.measures.CHI_SQUARED)
         assert kl(py, qy) <= b_kl * (1 + 1e-9) + 1e-15
         assert hellinger2(py, qy) <= b_h2 * (1 + 1e-9) + 1e-15
         assert chi2(py, qy) <= b_chi * (1 + 1e-9) + 1e-15
         # the general form with KL / H² generators reproduces the corollaries
-        assert md.pml_sdpi_bound(eps, c, n, d, f=md.KL) == pytest.approx(b_kl, rel=1e-9, abs=0.0)
-        assert md.pml_sdpi_bound(eps, c, n, d, f=md.SQUARED_HELLINGER) == pytest.approx(
-            b_h2, rel=1e-9, abs=0.0
-        )
+        kl_bound = md.bounds.pml_sdpi_bound(eps, c, n, d, f=md.measures.KL)
+        assert kl_bound == pytest.approx(b_kl, rel=1e-9, abs=0.0)
+        assert md.bounds.pml_sdpi_bound(
+            eps, c, n, d, f=md.measures.SQUARED_HELLINGER
+        ) == pytest.approx(b_h2, rel=1e-9, abs=0.0)
         # eq. (36) with the library's own Γ bounds, and never above the paper's constants
         x = xi(eps, c, n)
         if gup > 1 + 1e-9:
@@ -624,9 +625,14 @@ def test_sdpi_bounds_hold_hypothesis(k, cfrac, data):
     p, q = c + (1 - n * c) * w1, c + (1 - n * c) * w2
     d = tv(p, q)
     py, qy = p @ k, q @ k
-    assert kl(py, qy) <= md.pml_kl_sdpi_bound(eps, c, n, d) * (1 + 1e-9) + 1e-14
-    assert hellinger2(py, qy) <= md.pml_hellinger_sdpi_bound(eps, c, n, d) * (1 + 1e-9) + 1e-14
-    assert chi2(py, qy) <= md.pml_sdpi_bound(eps, c, n, d, f=md.CHI_SQUARED) * (1 + 1e-9) + 1e-14
+    assert kl(py, qy) <= md.bounds.pml_kl_sdpi_bound(eps, c, n, d) * (1 + 1e-9) + 1e-14
+    assert (
+        hellinger2(py, qy) <= md.bounds.pml_hellinger_sdpi_bound(eps, c, n, d) * (1 + 1e-9) + 1e-14
+    )
+    assert (
+        chi2(py, qy)
+        <= md.bounds.pml_sdpi_bound(eps, c, n, d, f=md.measures.CHI_SQUARED) * (1 + 1e-9) + 1e-14
+    )
 
 
 # =======================================================================================
@@ -670,7 +676,7 @@ def test_max_zeros_per_column_matches_lp(n, cfrac):
             pos = tuple(sorted(rng.choice(n, size=z, replace=False).tolist()))
             if column_with_zeros_feasible(eps, c, n, pos):
                 ref = z
-        lib = md.max_zeros_per_column(eps, c, n)
+        lib = md.bounds.max_zeros_per_column(eps, c, n)
         assert lib == ref, (n, c, eps, lib, ref)
         # Lemma 1: ε < −log((N − l)c)  ⇒  at most l − 1 zeros
         for ell in range(1, n):
@@ -720,7 +726,7 @@ def alternating_maximal_correlation(k: np.ndarray, prior: np.ndarray, rng) -> fl
 @pytest.mark.parametrize("delta", [0.0, 0.05, 0.2, 0.37, 0.5])
 def test_chi2_contraction_bsc_closed_form(delta):
     k = np.array([[1 - delta, delta], [delta, 1 - delta]])
-    res = md.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     assert res.lower_bound == pytest.approx((1 - 2 * delta) ** 2, rel=1e-9, abs=1e-9)
     assert res.dobrushin_coefficient == pytest.approx(abs(1 - 2 * delta), rel=1e-12, abs=1e-12)
 
@@ -729,7 +735,7 @@ def test_chi2_contraction_bsc_closed_form(delta):
 def test_chi2_contraction_bec_closed_form(erasure):
     # binary erasure channel: η_χ² = η_KL = 1 − erasure probability
     k = np.array([[1 - erasure, erasure, 0.0], [0.0, erasure, 1 - erasure]])
-    res = md.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     assert res.lower_bound == pytest.approx(1 - erasure, rel=1e-8, abs=1e-9)
 
 
@@ -744,7 +750,7 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 def _check_chi2_contraction(k: np.ndarray, rng: np.random.Generator) -> None:
     n = k.shape[0]
-    res = md.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     lb = res.lower_bound
     # certificate: the returned prior attains the lower bound (my own SVD)
     prior = np.asarray(res.prior, dtype=float)
@@ -837,7 +843,7 @@ def test_chi2_boundary_supremum_reference(name):
 @pytest.mark.parametrize("name", sorted(BOUNDARY_SUP_KERNELS))
 def test_chi2_contraction_finds_boundary_supremum(name):
     k, (x, x2), value = BOUNDARY_SUP_KERNELS[name]
-    res = md.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     best = max(boundary_chi2_ratio(k, x, x2, a) for a in (1e-3, 1e-6, 1e-9))
     assert res.lower_bound >= best - 1e-6, (res.lower_bound, best, value)
 
@@ -851,7 +857,7 @@ def test_maximal_correlation_matches_svd_and_alternating(seed):
     if seed % 4 == 3 and n > 2:
         prior[0] = 0.0
         prior /= prior.sum()
-    lib = md.maximal_correlation(k, prior)
+    lib = md.measures.maximal_correlation(k, prior)
     ref = ref_maximal_correlation(k, prior)
     assert lib == pytest.approx(ref, rel=1e-9, abs=1e-12)
     assert ref == pytest.approx(alternating_maximal_correlation(k, prior, rng), rel=1e-6, abs=1e-9)
@@ -867,7 +873,7 @@ def test_chi2_contraction_is_one_with_disjoint_rows(seed):
     k[0, split:] = 0.0
     k[1, :split] = 0.0
     k /= k.sum(axis=1, keepdims=True)
-    res = md.chi_squared_contraction(k)
+    res = md.measures.chi_squared_contraction(k)
     assert res.lower_bound == pytest.approx(1.0, abs=1e-9)
     assert ref_maximal_correlation(k, np.asarray(res.prior, float)) == pytest.approx(1.0, abs=1e-9)
 
@@ -945,7 +951,7 @@ def _example12(n: int, eps: float, k: int) -> tuple[np.ndarray, np.ndarray]:
     first = np.asarray(md.randomized_response(n, eps).matrix, dtype=float)
     np.testing.assert_allclose(first, ref_rr(n, eps), rtol=1e-14, atol=1e-15)
     if n == 5 and k == 2:
-        second = np.asarray(md.circulant_singular_channel(n, k).matrix, dtype=float)
+        second = np.asarray(md.bounds.circulant_singular_channel(n, k).matrix, dtype=float)
         # k-singular and circulant: every row and column has k entries 1/k
         assert np.all((second == 0) | np.isclose(second, 1 / k, rtol=0, atol=1e-15))
         assert np.all((second > 0).sum(axis=1) == k)
@@ -954,7 +960,7 @@ def _example12(n: int, eps: float, k: int) -> tuple[np.ndarray, np.ndarray]:
             np.roll(np.roll(second, 1, axis=0), 1, axis=1), second, rtol=0, atol=0
         )
     else:
-        second = np.asarray(md.block_uniform_channel(n, k).matrix, dtype=float)
+        second = np.asarray(md.bounds.block_uniform_channel(n, k).matrix, dtype=float)
         np.testing.assert_allclose(second, ref_block_uniform(n, k), rtol=0, atol=1e-15)
     return first, second
 
@@ -975,10 +981,10 @@ def test_example12_gamma_closed_form(n, eps, k):
     closed = 1 + (math.exp(eps) - 1) / k
     assert gmax == pytest.approx(closed, rel=1e-12, abs=0.0)
     assert gmin == pytest.approx(1 / closed, rel=1e-12, abs=0.0)
-    lib_max, lib_min = md.cross_channel_gamma(second, first)
+    lib_max, lib_min = md.bounds.cross_channel_gamma(second, first)
     assert lib_max == pytest.approx(closed, rel=1e-12, abs=0.0)
     assert lib_min == pytest.approx(1 / closed, rel=1e-12, abs=0.0)
-    amp = md.rldp_amplification_bound(first, second, 2.0)
+    amp = md.bounds.rldp_amplification_bound(first, second, 2.0)
     assert amp.gamma_max == pytest.approx(closed, rel=1e-12, abs=0.0)
     assert amp.gamma_min == pytest.approx(1 / closed, rel=1e-12, abs=0.0)
 
@@ -999,7 +1005,7 @@ def test_example12_bound_dominates_true_rldp(n, eps, k, alpha):
     first_level = rldp(first, alpha)
     refs = _example12_refs(n, eps, k)
     for mode, eta in refs["eta"].items():
-        amp = md.rldp_amplification_bound(first, second, alpha, eta_tv=mode)
+        amp = md.bounds.rldp_amplification_bound(first, second, alpha, eta_tv=mode)
         assert amp.first_level == pytest.approx(first_level, rel=1e-10, abs=0.0)
         assert amp.epsilon_f == pytest.approx(ref_epsilon_f(first, alpha), rel=1e-10, abs=0.0)
         assert amp.bound >= true * (1 - 1e-10), (mode, amp.bound, true)
@@ -1007,7 +1013,7 @@ def test_example12_bound_dominates_true_rldp(n, eps, k, alpha):
             ref_phi(first, second, alpha, eta, refs["gamma"]), rel=1e-9, abs=0.0
         )
     # φ's dependence on η (0.5 is not a valid η here: formula check only)
-    amp = md.rldp_amplification_bound(first, second, alpha, eta_tv=0.5)
+    amp = md.bounds.rldp_amplification_bound(first, second, alpha, eta_tv=0.5)
     assert amp.bound == pytest.approx(
         ref_phi(first, second, alpha, 0.5, refs["gamma"]), rel=1e-9, abs=0.0
     )
@@ -1019,7 +1025,7 @@ def test_example12_large_block_beats_rr_alone():
     first, second = _example12(100, math.log(10), 50)
     below = []
     for alpha in ALPHAS:
-        amp = md.rldp_amplification_bound(first, second, alpha, eta_tv=1.0)
+        amp = md.bounds.rldp_amplification_bound(first, second, alpha, eta_tv=1.0)
         rr_alone = rldp(first, alpha)
         ref = ref_phi(first, second, alpha, 1.0, _example12_refs(100, math.log(10), 50)["gamma"])
         assert (amp.bound < rr_alone) == (ref < rr_alone)
@@ -1038,11 +1044,11 @@ def ref_confusion(k: np.ndarray) -> np.ndarray:
 
 
 def _check_confusion(k: np.ndarray) -> tuple[int, int] | None:
-    graph = np.asarray(md.confusion_graph(k), dtype=bool)
+    graph = np.asarray(md.bounds.confusion_graph(k), dtype=bool)
     ref = ref_confusion(k)
     off = ~np.eye(k.shape[0], dtype=bool)
     np.testing.assert_array_equal(graph[off], ref[off])
-    pair = md.disjoint_support_pair(k)
+    pair = md.bounds.disjoint_support_pair(k)
     if np.all(ref[off]):
         assert pair is None
     else:
@@ -1069,8 +1075,8 @@ def test_example5_singular_channels():
     q = np.array([[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]], dtype=float) / 2
     assert _check_confusion(p) is None
     assert _check_confusion(q) is not None
-    assert md.chi_squared_contraction(q).lower_bound == pytest.approx(1.0, abs=1e-9)
-    assert md.chi_squared_contraction(p).lower_bound < 1 - 1e-6
+    assert md.measures.chi_squared_contraction(q).lower_bound == pytest.approx(1.0, abs=1e-9)
+    assert md.measures.chi_squared_contraction(p).lower_bound < 1 - 1e-6
 
 
 @pytest.mark.parametrize("seed", range(15))

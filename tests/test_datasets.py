@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.datasets import categorical_pair, empirical_pair
+from mechdesign.notions.datasets import categorical_pair, empirical_pair
 
 ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult.csv"
 
@@ -59,7 +59,7 @@ def test_bad_data_is_refused(tmp_path):
 
 
 def _pair(counts, s_labels=("a", "b"), u_labels=("x", "y"), sensitive="S", other="U"):
-    return md.CategoricalPair(counts, s_labels, u_labels, sensitive, other)
+    return md.notions.CategoricalPair(counts, s_labels, u_labels, sensitive, other)
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,7 @@ def test_bad_documents_are_refused(text):
 
 def test_rational_round_trip_is_certified_again():
     rational = md.rational_mechanism(md.randomized_response(4, 1.0), 1.0)
-    back = md.RationalMechanism.from_json(rational.to_json())
+    back = md.deployment.RationalMechanism.from_json(rational.to_json())
     assert np.array_equal(back.numerators, rational.numerators)
     assert back.denominator == rational.denominator
     assert back.ratio == rational.ratio          # exact: Fractions
@@ -78,9 +78,9 @@ def test_rational_round_trip_is_certified_again():
     row[0] += 10**8
     row[1] -= 10**8
     with pytest.raises(InvalidInputError, match="does not certify"):
-        md.RationalMechanism.from_json(json.dumps(document))
+        md.deployment.RationalMechanism.from_json(json.dumps(document))
     document["numerators"][0][0] += 1                       # rows no longer sum to D
     with pytest.raises(InvalidInputError, match="sum to the denominator"):
-        md.RationalMechanism.from_json(json.dumps(document))
+        md.deployment.RationalMechanism.from_json(json.dumps(document))
     with pytest.raises(InvalidInputError, match=r"mechdesign\.rational_mechanism"):
-        md.RationalMechanism.from_json(md.randomized_response(2, 1.0).to_json())
+        md.deployment.RationalMechanism.from_json(md.randomized_response(2, 1.0).to_json())

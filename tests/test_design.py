@@ -14,10 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign._highs import solve_linear_program
+from mechdesign._solvers.highs import solve_linear_program
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
 
-design_module = importlib.import_module("mechdesign.design.pipeline")  # the stages module
+design_module = importlib.import_module("mechdesign.optimal.pipeline")  # the stages module
 
 RTOL = 1e-9
 ATOL = 1e-10
@@ -80,7 +80,7 @@ def test_ldp_optimum_is_the_binary_mechanism_at_tiny_epsilon(seed):
     # Kairouz, Oh & Viswanath: the binary mechanism is optimal in the high-privacy regime.
     prior = np.random.default_rng(seed).dirichlet(np.ones(4))
     d = md.design(md.LDP(0.01), prior)
-    binary = md.mutual_information(md.binary_mechanism(0.01, prior=prior), prior)
+    binary = md.mutual_information(md.mechanisms.binary_mechanism(0.01, prior=prior), prior)
     assert d.utility == pytest.approx(binary, rel=1e-9, abs=1e-15)
     assert d.mechanism.n_outputs == 2
 
@@ -97,7 +97,7 @@ def test_known_prior_optimum_is_the_pml_extremal_mechanism(seed):
     epsilon = float(rng.uniform(0.05, 0.95)) * limit
     d = md.design(md.PML(epsilon, prior=prior), prior)
     check_evidence(d, prior)
-    extremal = md.pml_extremal_mechanism(epsilon, prior)
+    extremal = md.mechanisms.pml_extremal_mechanism(epsilon, prior)
     assert d.utility == pytest.approx(md.mutual_information(extremal, prior), rel=1e-9)
     # Corollary 1 of the envelope paper: every outcome leaks exactly ε, and P_Y = P.
     assert np.allclose(md.pointwise_leakage(extremal, prior), epsilon, rtol=0, atol=1e-12)
@@ -152,7 +152,7 @@ def test_backends_give_the_same_optimum():
 def test_kl_utility_on_two_inputs_is_randomized_response():
     # With N = 2 the LDP section has two vertices, so the only optimal mechanism is RR.
     p0, p1 = np.array([0.8, 0.2]), np.array([0.3, 0.7])
-    d = md.design(md.LDP(1.0), utility=md.FDivergenceUtility(p0, p1))
+    d = md.design(md.LDP(1.0), utility=md.optimal.FDivergenceUtility(p0, p1))
     rr = md.randomized_response(2, 1.0).matrix
     assert d.utility == pytest.approx(md.kl_divergence(p0 @ rr, p1 @ rr), rel=1e-12)
     check_evidence(d)
@@ -162,7 +162,7 @@ def test_f_divergence_utility_beats_random_feasible_mechanisms():
     rng = np.random.default_rng(3)
     p0, p1 = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
     notion = md.PML(0.8, c=0.1)
-    utility = md.FDivergenceUtility(p0, p1, md.SQUARED_HELLINGER)
+    utility = md.optimal.FDivergenceUtility(p0, p1, md.measures.SQUARED_HELLINGER)
     d = md.design(notion, utility=utility)
     check_evidence(d)
     for _ in range(300):
@@ -172,7 +172,7 @@ def test_f_divergence_utility_beats_random_feasible_mechanisms():
         for t in np.linspace(0, 1, 11):
             mixed = (1 - t) * k + t * np.full((4, 4), 0.25)
             if notion.level(mixed) <= 0.8:
-                value = md.squared_hellinger(p0 @ mixed, p1 @ mixed)
+                value = md.measures.squared_hellinger(p0 @ mixed, p1 @ mixed)
                 assert value <= d.utility + 1e-12
                 break
 
@@ -298,15 +298,20 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
     # silently loses vertices: with only those (plus what the LP probes add), the LP's
     # dual prices some true vertex positively, and the ascent finds such columns. Each
     # found column must lie in the section and have positive reduced cost.
-    from mechdesign.cones import VertexSet, _cdd_run, _probe_missing_vertices, deduplicate_points
-    from mechdesign.design import CddRepair, solve_vertex_lp
+    from mechdesign.notions.cones import (
+        VertexSet,
+        _cdd_run,
+        _probe_missing_vertices,
+        deduplicate_points,
+    )
+    from mechdesign.optimal import CddRepair, solve_vertex_lp
 
     from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 
     notion, p_hat = silent_loss_notion()
     h = notion.cone(12).h_representation()
     points, missed = _probe_missing_vertices(deduplicate_points(_cdd_run(h, None)), h)
-    objective = md.MutualInformationUtility(p_hat)
+    objective = md.optimal.MutualInformationUtility(p_hat)
     values = objective.column_values(points)
     weights, _, dual = solve_vertex_lp(points, values, None)
     before = float(weights @ values)
@@ -424,9 +429,9 @@ def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     # missed vertices, so design() takes the CddRepair source, whose linearisation ascents
     # find better columns. The certificate covers the columns found; the optimum over
     # every vertex (cddlib's exact arithmetic) stays an upper bound.
-    from mechdesign import cones
-    from mechdesign.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
-    from mechdesign.design import solve_vertex_lp
+    from mechdesign.notions import cones
+    from mechdesign.notions.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
+    from mechdesign.optimal import solve_vertex_lp
 
     from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 
@@ -434,7 +439,7 @@ def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     h = notion.cone(12).h_representation()
     points, missed = _probe_missing_vertices(deduplicate_points(_cdd_run(h, None)), h)
     assert missed > 0
-    values = md.MutualInformationUtility(p_hat).column_values(points)
+    values = md.optimal.MutualInformationUtility(p_hat).column_values(points)
     weights, _, _ = solve_vertex_lp(points, values, None)
     before = float(weights @ values)
     monkeypatch.setattr(cones, "_cdd_vertices", lambda _h: (points, "cdd (default order)", missed))

@@ -1,6 +1,6 @@
 """The same design call gives the same bytes: twice in one process, and in a fresh one.
 
-Issue 36, item 1: ``md.design(md.LDP(2.0), md.zipf_prior(24))`` twice in one process gave
+Issue 36, item 1: ``md.design(md.LDP(2.0), md.comparison.zipf_prior(24))`` twice in one process gave
 kernels differing by 0.39 entrywise (equal utilities), because column management read the
 master's share of the wall-clock time. The path of a design now reads no clock (the
 source decides whether to prune its master; pricing MIPs stop at a node count), so the
@@ -31,17 +31,18 @@ def _instances(slow: bool) -> dict[str, tuple]:
     ball = md.RenyiBall(p_hat, 2, md.chi2_radius(100, 4, 0.05))
     cases = {
         # ε-LDP by column generation, its master pruned on the way (checked below).
-        "ldp-cg-zipf12": (md.LDP(2.0), md.zipf_prior(12), {"method": "column_generation"}),
+        "ldp-cg-zipf12": (md.LDP(2.0), md.comparison.zipf_prior(12),
+                          {"method": "column_generation"}),
         "pml-cg": (md.PML(1.0, c=1 / 18), prior9, {"method": "column_generation"}),
         "ldp-enumeration": (md.LDP(1.0), prior9[:6] / prior9[:6].sum(),
                             {"method": "enumeration"}),
-        "bayes-cg": (md.LDP(1.0), md.zipf_prior(10),
+        "bayes-cg": (md.LDP(1.0), md.comparison.zipf_prior(10),
                      {"method": "column_generation", "utility": "bayes"}),
         "polyopt": (md.RobustLDP(math.log(2), ball, (2, 2)), p_hat, {}),
     }
     if slow:
         # The issue's own call (method "auto": column generation at N = 24).
-        cases["ldp-auto-zipf24"] = (md.LDP(2.0), md.zipf_prior(24), {})
+        cases["ldp-auto-zipf24"] = (md.LDP(2.0), md.comparison.zipf_prior(24), {})
     return cases
 
 
@@ -86,7 +87,7 @@ def test_the_same_design_twice_gives_the_same_bytes(slow):
 def test_the_column_generation_instance_prunes_its_master(monkeypatch):
     # The instance above exercises column management (the rule that used to read the
     # clock); if it stopped pruning, the test above would no longer guard it.
-    master_module = sys.modules["mechdesign.design.master"]
+    master_module = sys.modules["mechdesign.optimal.master"]
     calls = []
     original = master_module.RestrictedMaster.prune
 

@@ -45,7 +45,9 @@ def test_against_dit(seed):
         kullback_leibler_divergence(dp, dq) * LN2, rel=1e-10
     )
     assert md.total_variation(p, q) == pytest.approx(variational_distance(dp, dq), rel=1e-12)
-    assert md.squared_hellinger(p, q) == pytest.approx(hellinger_divergence(dp, dq, 0.5), rel=1e-9)
+    assert md.measures.squared_hellinger(p, q) == pytest.approx(
+        hellinger_divergence(dp, dq, 0.5), rel=1e-9
+    )
     for alpha in (0.5, 2.0, 3.0):
         assert md.renyi_divergence(p, q, alpha) == pytest.approx(
             renyi_divergence(dp, dq, alpha) * LN2, rel=1e-9
@@ -60,10 +62,12 @@ def test_bernoulli_closed_forms():
     p, q = [a, 1 - a], [b, 1 - b]
     kl = a * math.log(a / b) + (1 - a) * math.log((1 - a) / (1 - b))
     assert md.kl_divergence(p, q) == pytest.approx(kl, rel=1e-14)
-    assert md.chi_squared_divergence(p, q) == pytest.approx((a - b) ** 2 / (b * (1 - b)), rel=1e-13)
+    assert md.measures.chi_squared_divergence(p, q) == pytest.approx(
+        (a - b) ** 2 / (b * (1 - b)), rel=1e-13
+    )
     assert md.total_variation(p, q) == pytest.approx(abs(a - b), rel=1e-14)
     bc = math.sqrt(a * b) + math.sqrt((1 - a) * (1 - b))
-    assert md.squared_hellinger(p, q) == pytest.approx(2 - 2 * bc, rel=1e-13)
+    assert md.measures.squared_hellinger(p, q) == pytest.approx(2 - 2 * bc, rel=1e-13)
     assert md.renyi_divergence(p, q, 0.5) == pytest.approx(-2 * math.log(bc), rel=1e-13)
     assert md.renyi_divergence(p, q, math.inf) == pytest.approx(math.log(0.7 / 0.4), rel=1e-14)
 
@@ -73,15 +77,15 @@ def test_zero_handling():
     assert math.isfinite(md.kl_divergence(P, Q))
     # Reverse direction: Q puts 0.1 where P is 0 → KL(Q‖P) = +∞, TV finite, H² finite.
     assert md.kl_divergence(Q, P) == math.inf
-    assert md.chi_squared_divergence(Q, P) == math.inf
+    assert md.measures.chi_squared_divergence(Q, P) == math.inf
     assert md.total_variation(Q, P) == pytest.approx(0.5 * np.abs(P - Q).sum(), rel=1e-14)
-    assert md.squared_hellinger(Q, P) == pytest.approx(
+    assert md.measures.squared_hellinger(Q, P) == pytest.approx(
         np.sum((np.sqrt(P) - np.sqrt(Q)) ** 2), rel=1e-14
     )
     # The f'(∞) term: for E_γ, f'(∞) = 1/2.
-    gen = md.hockey_stick_generator(0.7)
-    assert md.f_divergence(Q, P, gen) == pytest.approx(
-        md.hockey_stick_divergence(Q, P, 0.7), rel=1e-12, abs=1e-15
+    gen = md.measures.hockey_stick_generator(0.7)
+    assert md.measures.f_divergence(Q, P, gen) == pytest.approx(
+        md.measures.hockey_stick_divergence(Q, P, 0.7), rel=1e-12, abs=1e-15
     )
     # Rényi: +∞ for α ≥ 1 without absolute continuity, finite for α < 1.
     assert md.renyi_divergence(Q, P, 2.0) == math.inf
@@ -101,33 +105,37 @@ def test_kl_with_ratio_beyond_float_range_is_finite():
 def test_generic_f_divergence_reproduces_named_ones():
     rng = np.random.default_rng(0)
     p, q = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
-    assert md.f_divergence(p, q, md.KL) == pytest.approx(md.kl_divergence(p, q), rel=1e-13)
-    assert md.f_divergence(p, q, md.TOTAL_VARIATION) == pytest.approx(
+    assert md.measures.f_divergence(p, q, md.measures.KL) == pytest.approx(
+        md.kl_divergence(p, q), rel=1e-13
+    )
+    assert md.measures.f_divergence(p, q, md.measures.TOTAL_VARIATION) == pytest.approx(
         md.total_variation(p, q), rel=1e-13
     )
-    assert md.f_divergence(p, q, md.SQUARED_HELLINGER) == pytest.approx(
-        md.squared_hellinger(p, q), rel=1e-12
+    assert md.measures.f_divergence(p, q, md.measures.SQUARED_HELLINGER) == pytest.approx(
+        md.measures.squared_hellinger(p, q), rel=1e-12
     )
     # A bare callable works when P ≪ Q.
-    assert md.f_divergence(p, q, lambda t: (t - 1) ** 2) == pytest.approx(
-        md.chi_squared_divergence(p, q), rel=1e-12
+    assert md.measures.f_divergence(p, q, lambda t: (t - 1) ** 2) == pytest.approx(
+        md.measures.chi_squared_divergence(p, q), rel=1e-12
     )
 
 
 def test_bare_callable_without_absolute_continuity_is_refused():
     with pytest.raises(md.InvalidInputError, match="absolutely continuous"):
-        md.f_divergence(Q, P, lambda t: (t - 1) ** 2)
+        md.measures.f_divergence(Q, P, lambda t: (t - 1) ** 2)
     with pytest.raises(md.InvalidInputError, match="not finite"):
-        md.f_divergence(P, Q, lambda t: t * np.log(t))
+        md.measures.f_divergence(P, Q, lambda t: t * np.log(t))
 
 
 def test_hockey_stick_at_one_is_total_variation_and_its_positive_part_form():
     rng = np.random.default_rng(4)
     p, q = rng.dirichlet(np.ones(6)), rng.dirichlet(np.ones(6))
-    assert md.hockey_stick_divergence(p, q, 1.0) == pytest.approx(md.total_variation(p, q))
+    assert md.measures.hockey_stick_divergence(p, q, 1.0) == pytest.approx(md.total_variation(p, q))
     for gamma in (0.3, 1.0, 2.5):
         positive_part = np.maximum(p - gamma * q, 0).sum() - max(1 - gamma, 0)
-        assert md.hockey_stick_divergence(p, q, gamma) == pytest.approx(positive_part, abs=1e-15)
+        assert md.measures.hockey_stick_divergence(p, q, gamma) == pytest.approx(
+            positive_part, abs=1e-15
+        )
 
 
 # -- the integral representation D_f = ∫ E_γ f''(γ) dγ (f_α paper, eq. 2) -----------------------
@@ -137,10 +145,14 @@ def test_hockey_stick_at_one_is_total_variation_and_its_positive_part_form():
     ("name", "second_derivative", "direct"),
     [
         ("KL", lambda g: 1 / g, md.kl_divergence),
-        ("chi2", lambda g: 2.0, md.chi_squared_divergence),
-        ("H2", lambda g: 0.5 * g**-1.5, md.squared_hellinger),
-        ("f_3", lambda g: 3 * 2 * g, lambda p, q: md.f_alpha_divergence(p, q, 3.0)),
-        ("f_0.5", lambda g: 0.5 * 0.5 * g**-1.5, lambda p, q: md.f_alpha_divergence(p, q, 0.5)),
+        ("chi2", lambda g: 2.0, md.measures.chi_squared_divergence),
+        ("H2", lambda g: 0.5 * g**-1.5, md.measures.squared_hellinger),
+        ("f_3", lambda g: 3 * 2 * g, lambda p, q: md.measures.f_alpha_divergence(p, q, 3.0)),
+        (
+            "f_0.5",
+            lambda g: 0.5 * 0.5 * g**-1.5,
+            lambda p, q: md.measures.f_alpha_divergence(p, q, 0.5),
+        ),
     ],
 )
 def test_integral_representation(name, second_derivative, direct):
@@ -152,7 +164,7 @@ def test_integral_representation(name, second_derivative, direct):
     kinks = np.sort(np.append(ratios, 1.0))
     value = sum(
         integrate.quad(
-            lambda g: md.hockey_stick_divergence(p, q, g) * second_derivative(g),
+            lambda g: md.measures.hockey_stick_divergence(p, q, g) * second_derivative(g),
             lo,
             hi,
             epsabs=1e-15,
@@ -183,11 +195,11 @@ def test_renyi_f_alpha_transform(alpha):
     """f_α paper eq. (1), with the sign correction for α < 1 (see renyi_from_f_alpha)."""
     rng = np.random.default_rng(int(alpha * 10))
     p, q = rng.dirichlet(np.ones(5)), rng.dirichlet(np.ones(5))
-    d_f = md.f_alpha_divergence(p, q, alpha)
-    assert md.renyi_from_f_alpha(d_f, alpha) == pytest.approx(
+    d_f = md.measures.f_alpha_divergence(p, q, alpha)
+    assert md.measures.renyi_from_f_alpha(d_f, alpha) == pytest.approx(
         md.renyi_divergence(p, q, alpha), rel=1e-10
     )
-    assert md.f_alpha_from_renyi(md.renyi_divergence(p, q, alpha), alpha) == pytest.approx(
+    assert md.measures.f_alpha_from_renyi(md.renyi_divergence(p, q, alpha), alpha) == pytest.approx(
         d_f, rel=1e-10
     )
 
@@ -196,7 +208,7 @@ def test_printed_transform_is_wrong_below_one():
     """Eq. (1) as printed, log(D_fα + 1)/(α − 1), disagrees with D_α for α < 1."""
     p, q = [0.2, 0.8], [0.6, 0.4]
     alpha = 0.5
-    printed = math.log(md.f_alpha_divergence(p, q, alpha) + 1) / (alpha - 1)
+    printed = math.log(md.measures.f_alpha_divergence(p, q, alpha) + 1) / (alpha - 1)
     assert printed < 0 < md.renyi_divergence(p, q, alpha)
 
 
@@ -206,8 +218,8 @@ def test_printed_transform_is_wrong_below_one():
 NAMED = {
     "tv": md.total_variation,
     "kl": md.kl_divergence,
-    "chi2": md.chi_squared_divergence,
-    "h2": md.squared_hellinger,
+    "chi2": md.measures.chi_squared_divergence,
+    "h2": md.measures.squared_hellinger,
 }
 
 
@@ -227,12 +239,12 @@ def test_data_processing_hockey_stick_and_f_alpha_and_renyi(data, param):
     p = data.draw(distributions(k.shape[0]))
     q = data.draw(distributions(k.shape[0]))
     pk, qk = p @ k, q @ k
-    assert md.hockey_stick_divergence(pk, qk, param) <= (
-        md.hockey_stick_divergence(p, q, param) + 1e-12
+    assert md.measures.hockey_stick_divergence(pk, qk, param) <= (
+        md.measures.hockey_stick_divergence(p, q, param) + 1e-12
     )
     assert (
-        md.f_alpha_divergence(pk, qk, param)
-        <= md.f_alpha_divergence(p, q, param) * (1 + 1e-9) + 1e-12
+        md.measures.f_alpha_divergence(pk, qk, param)
+        <= md.measures.f_alpha_divergence(p, q, param) * (1 + 1e-9) + 1e-12
     )
     assert (
         md.renyi_divergence(pk, qk, param) <= md.renyi_divergence(p, q, param) * (1 + 1e-9) + 1e-12
@@ -255,13 +267,13 @@ def test_alpha_must_be_positive(alpha):
     with pytest.raises(md.InvalidInputError, match="alpha must be > 0"):
         md.renyi_divergence([0.5, 0.5], [0.5, 0.5], alpha)
     with pytest.raises(md.InvalidInputError, match="alpha"):
-        md.f_alpha_divergence([0.5, 0.5], [0.5, 0.5], alpha)
+        md.measures.f_alpha_divergence([0.5, 0.5], [0.5, 0.5], alpha)
 
 
 @pytest.mark.parametrize("gamma", [0.0, -2.0, math.inf])
 def test_gamma_must_be_positive_and_finite(gamma):
     with pytest.raises(md.InvalidInputError, match="gamma"):
-        md.hockey_stick_divergence([0.5, 0.5], [0.5, 0.5], gamma)
+        md.measures.hockey_stick_divergence([0.5, 0.5], [0.5, 0.5], gamma)
 
 
 def test_distribution_arguments_are_validated():
@@ -270,23 +282,23 @@ def test_distribution_arguments_are_validated():
     with pytest.raises(md.InvalidInputError, match="p must sum to 1"):
         md.total_variation([0.5, 0.6], [0.5, 0.5])
     with pytest.raises(md.InvalidInputError, match="q must be non-negative"):
-        md.squared_hellinger([0.5, 0.5], [1.5, -0.5])
+        md.measures.squared_hellinger([0.5, 0.5], [1.5, -0.5])
     with pytest.raises(md.InvalidInputError, match="p must be finite"):
         md.renyi_divergence([math.nan, 1.0], [0.5, 0.5], 2.0)
 
 
 def test_transform_rejects_out_of_range_values():
     with pytest.raises(md.InvalidInputError, match=r"\[0, 1\]"):
-        md.renyi_from_f_alpha(1.5, 0.5)
+        md.measures.renyi_from_f_alpha(1.5, 0.5)
     with pytest.raises(md.InvalidInputError, match=">= 0"):
-        md.renyi_from_f_alpha(-0.1, 2.0)
+        md.measures.renyi_from_f_alpha(-0.1, 2.0)
     with pytest.raises(md.InvalidInputError, match="finite"):
-        md.renyi_from_f_alpha(0.1, math.inf)
+        md.measures.renyi_from_f_alpha(0.1, math.inf)
 
 
 def test_f_must_be_a_generator_or_callable():
     with pytest.raises(md.InvalidInputError, match="f must be"):
-        md.f_divergence([0.5, 0.5], [0.5, 0.5], "kl")
+        md.measures.f_divergence([0.5, 0.5], [0.5, 0.5], "kl")
 
 
 # -- Pinsker-type inequalities (f_α paper, Section IV) ---------------------------------------------
@@ -296,12 +308,12 @@ def test_f_must_be_a_generator_or_callable():
 
 # f'' written by hand, for the integral form of Binette's constant (eq. 5 with f'' for γ^{α−2}).
 SECOND_DERIVATIVES = {
-    "KL": (md.KL, lambda g: 1.0 / g),
-    "chi2": (md.CHI_SQUARED, lambda g: 2.0),
-    "H2": (md.SQUARED_HELLINGER, lambda g: 0.5 * g**-1.5),
-    "f_3": (md.f_alpha_generator(3.0), lambda g: 6.0 * g),
-    "f_1.5": (md.f_alpha_generator(1.5), lambda g: 0.75 * g**-0.5),
-    "f_0.5": (md.f_alpha_generator(0.5), lambda g: 0.25 * g**-1.5),
+    "KL": (md.measures.KL, lambda g: 1.0 / g),
+    "chi2": (md.measures.CHI_SQUARED, lambda g: 2.0),
+    "H2": (md.measures.SQUARED_HELLINGER, lambda g: 0.5 * g**-1.5),
+    "f_3": (md.measures.f_alpha_generator(3.0), lambda g: 6.0 * g),
+    "f_1.5": (md.measures.f_alpha_generator(1.5), lambda g: 0.75 * g**-0.5),
+    "f_0.5": (md.measures.f_alpha_generator(0.5), lambda g: 0.25 * g**-1.5),
 }
 
 
@@ -361,7 +373,7 @@ def _ratio_bounds(p, q):
 def test_reverse_pinsker_is_the_integral_of_the_tent(name):
     generator, second_derivative = SECOND_DERIVATIVES[name]
     for u, v in itertools.product((1.3, 2.0, 7.0, 50.0), (0.0, 0.2, 0.6, 0.95)):
-        assert md.reverse_pinsker(u, v, generator) == pytest.approx(
+        assert md.measures.reverse_pinsker(u, v, generator) == pytest.approx(
             _binette_integral(u, v, second_derivative), rel=1e-9, abs=1e-12
         ), (u, v)
 
@@ -370,35 +382,39 @@ def test_reverse_pinsker_is_the_integral_of_the_tent(name):
 def test_reverse_pinsker_at_infinity_uses_the_slope(name):
     generator, second_derivative = SECOND_DERIVATIVES[name]
     for v in (0.0, 0.3, 0.9):
-        assert md.reverse_pinsker(math.inf, v, generator) == pytest.approx(
+        assert md.measures.reverse_pinsker(math.inf, v, generator) == pytest.approx(
             _binette_integral(math.inf, v, second_derivative), rel=1e-9, abs=1e-12
         )
-    assert md.reverse_pinsker(math.inf, 0.3, md.KL) == math.inf
-    assert md.reverse_pinsker(math.inf, 0.3, md.CHI_SQUARED) == math.inf
+    assert md.measures.reverse_pinsker(math.inf, 0.3, md.measures.KL) == math.inf
+    assert md.measures.reverse_pinsker(math.inf, 0.3, md.measures.CHI_SQUARED) == math.inf
 
 
 def test_reverse_pinsker_closed_forms():
     # TV: f'' is a unit point mass at 1, so the constant is 1 (D_f = TV).
     for u, v in itertools.product((1.5, 4.0, math.inf), (0.0, 0.5)):
-        assert md.reverse_pinsker(u, v, md.TOTAL_VARIATION) == pytest.approx(1.0, rel=1e-15, abs=0)
+        assert md.measures.reverse_pinsker(u, v, md.measures.TOTAL_VARIATION) == pytest.approx(
+            1.0, rel=1e-15, abs=0
+        )
     # χ²: f(v)/(1 − v) + f(u)/(u − 1) = (1 − v) + (u − 1) = u − v.
-    assert md.reverse_pinsker(3.0, 0.25, md.CHI_SQUARED) == pytest.approx(2.75, rel=1e-15, abs=0)
-    # A bare callable gives the same as its generator.
-    assert md.reverse_pinsker(3.0, 0.25, lambda t: (t - 1) ** 2) == pytest.approx(
+    assert md.measures.reverse_pinsker(3.0, 0.25, md.measures.CHI_SQUARED) == pytest.approx(
         2.75, rel=1e-15, abs=0
     )
-    assert md.reverse_pinsker(3.0, 0.0, lambda t: (t - 1) ** 2) == pytest.approx(
+    # A bare callable gives the same as its generator.
+    assert md.measures.reverse_pinsker(3.0, 0.25, lambda t: (t - 1) ** 2) == pytest.approx(
+        2.75, rel=1e-15, abs=0
+    )
+    assert md.measures.reverse_pinsker(3.0, 0.0, lambda t: (t - 1) ** 2) == pytest.approx(
         3.0, rel=1e-15, abs=0
     )
-    assert md.reverse_pinsker(1.0, 1.0, md.KL) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.reverse_pinsker(1.0, 1.0, md.measures.KL) == pytest.approx(0.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("alpha", [1.001, 1.5, 2.0, 3.7, 12.0])
 def test_reverse_pinsker_with_f_alpha_generator_is_r_alpha(alpha):
-    generator = md.f_alpha_generator(alpha)
+    generator = md.measures.f_alpha_generator(alpha)
     for u, v in itertools.product((1.01, 1.7, 9.0, math.inf), (0.0, 0.1, 0.5, 0.99)):
-        assert md.reverse_pinsker(u, v, generator) == pytest.approx(
-            md.reverse_pinsker_f_alpha(u, v, alpha), rel=1e-9, abs=1e-12
+        assert md.measures.reverse_pinsker(u, v, generator) == pytest.approx(
+            md.measures.reverse_pinsker_f_alpha(u, v, alpha), rel=1e-9, abs=1e-12
         ), (u, v)
 
 
@@ -418,7 +434,7 @@ def test_reverse_pinsker_with_f_alpha_generator_is_r_alpha(alpha):
 )
 def test_r_alpha_against_decimal_reference(u, v, alpha):
     """Stable near u = v = 1, where the printed fractions are 0/0 and their difference cancels."""
-    assert md.reverse_pinsker_f_alpha(u, v, alpha) == pytest.approx(
+    assert md.measures.reverse_pinsker_f_alpha(u, v, alpha) == pytest.approx(
         _r_alpha_decimal(u, v, alpha), rel=1e-12, abs=0
     )
 
@@ -427,7 +443,7 @@ def test_r_alpha_against_decimal_reference(u, v, alpha):
 def test_r_alpha_against_decimal_reference_hypothesis(log_du, log_dv, log_da):
     u, v, alpha = 1 + 10**log_du, 1 - 10**log_dv, 1 + 10**log_da
     # exp(α log u) costs a relative error of about α·log(u)·eps; it stays below 1e-13 here.
-    assert md.reverse_pinsker_f_alpha(u, v, alpha) == pytest.approx(
+    assert md.measures.reverse_pinsker_f_alpha(u, v, alpha) == pytest.approx(
         _r_alpha_decimal(u, v, alpha), rel=1e-12, abs=0
     )
 
@@ -436,15 +452,15 @@ def test_r_alpha_limits():
     alpha, u, v = 2.5, 3.0, 0.4
     upper_term = (u**alpha - 1) / (u - 1)
     lower_term = (1 - v**alpha) / (1 - v)
-    assert md.reverse_pinsker_f_alpha(1.0, v, alpha) == pytest.approx(
+    assert md.measures.reverse_pinsker_f_alpha(1.0, v, alpha) == pytest.approx(
         alpha - lower_term, rel=1e-13, abs=0
     )
-    assert md.reverse_pinsker_f_alpha(u, 1.0, alpha) == pytest.approx(
+    assert md.measures.reverse_pinsker_f_alpha(u, 1.0, alpha) == pytest.approx(
         upper_term - alpha, rel=1e-13, abs=0
     )
-    assert md.reverse_pinsker_f_alpha(1.0, 1.0, alpha) == pytest.approx(0.0, abs=1e-12)
-    assert md.reverse_pinsker_f_alpha(math.inf, v, alpha) == math.inf
-    assert md.reverse_pinsker_f_alpha(u, 0.0, alpha) == pytest.approx(
+    assert md.measures.reverse_pinsker_f_alpha(1.0, 1.0, alpha) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.reverse_pinsker_f_alpha(math.inf, v, alpha) == math.inf
+    assert md.measures.reverse_pinsker_f_alpha(u, 0.0, alpha) == pytest.approx(
         upper_term - 1, rel=1e-13, abs=0
     )
 
@@ -455,16 +471,19 @@ def test_theorem_6_on_random_pairs(data, alpha):
     q = data.draw(distributions(p.size, allow_zeros=False))
     u, v = _ratio_bounds(p, q)
     tv = md.total_variation(p, q)
-    bound = tv * md.reverse_pinsker_f_alpha(u, v, alpha)
-    assert md.f_alpha_divergence(p, q, alpha) <= bound * (1 + 1e-9) + 1e-12
+    bound = tv * md.measures.reverse_pinsker_f_alpha(u, v, alpha)
+    assert md.measures.f_alpha_divergence(p, q, alpha) <= bound * (1 + 1e-9) + 1e-12
     assume(u > 1 > v)  # reverse_pinsker refuses one ratio bound of exactly 1 (P = Q)
     for generator, divergence in [
-        (md.KL, md.kl_divergence),
-        (md.CHI_SQUARED, md.chi_squared_divergence),
-        (md.SQUARED_HELLINGER, md.squared_hellinger),
-        (md.hockey_stick_generator(1.7), lambda a, b: md.hockey_stick_divergence(a, b, 1.7)),
+        (md.measures.KL, md.kl_divergence),
+        (md.measures.CHI_SQUARED, md.measures.chi_squared_divergence),
+        (md.measures.SQUARED_HELLINGER, md.measures.squared_hellinger),
+        (
+            md.measures.hockey_stick_generator(1.7),
+            lambda a, b: md.measures.hockey_stick_divergence(a, b, 1.7),
+        ),
     ]:
-        bound = tv * md.reverse_pinsker(u, v, generator)
+        bound = tv * md.measures.reverse_pinsker(u, v, generator)
         assert divergence(p, q) <= bound * (1 + 1e-9) + 1e-12, generator.name
 
 
@@ -474,8 +493,10 @@ def test_theorem_6_is_tight_on_two_points(a, b, alpha):
     assume(abs(a - b) > 1e-3)
     p, q = np.array([a, 1 - a]), np.array([b, 1 - b])
     u, v = _ratio_bounds(p, q)
-    assert md.f_alpha_divergence(p, q, alpha) == pytest.approx(
-        md.total_variation(p, q) * md.reverse_pinsker_f_alpha(u, v, alpha), rel=1e-9, abs=1e-12
+    assert md.measures.f_alpha_divergence(p, q, alpha) == pytest.approx(
+        md.total_variation(p, q) * md.measures.reverse_pinsker_f_alpha(u, v, alpha),
+        rel=1e-9,
+        abs=1e-12,
     )
 
 
@@ -485,7 +506,7 @@ def test_remark_7_rate_tends_to_log_u(u):
     is at most log(u/(u−1))/(α−1) up to lower-order terms."""
     errors = []
     for alpha in (50.0, 200.0, 600.0):
-        rate = math.log(md.reverse_pinsker_f_alpha(u, 0.3, alpha)) / (alpha - 1)
+        rate = math.log(md.measures.reverse_pinsker_f_alpha(u, 0.3, alpha)) / (alpha - 1)
         tolerance = 2 * abs(math.log(u / (u - 1))) / (alpha - 1)
         assert rate == pytest.approx(math.log(u), rel=0, abs=tolerance)
         errors.append(abs(rate - math.log(u)))
@@ -500,38 +521,43 @@ def test_remark_7_rate_tends_to_log_u(u):
 def test_pinsker_f_alpha_is_eq_6(alpha):
     ts = np.linspace(0, 0.999, 101)
     expected = [_g_alpha_printed(t, alpha) for t in ts]
-    np.testing.assert_allclose(md.pinsker_f_alpha(ts, alpha), expected, rtol=1e-12, atol=1e-15)
-    assert md.pinsker_f_alpha(1.0, alpha) == math.inf
-    assert isinstance(md.pinsker_f_alpha(0.3, alpha), float)
-    assert md.pinsker_f_alpha(ts.reshape(1, -1), alpha).shape == (1, ts.size)
+    np.testing.assert_allclose(
+        md.measures.pinsker_f_alpha(ts, alpha), expected, rtol=1e-12, atol=1e-15
+    )
+    assert md.measures.pinsker_f_alpha(1.0, alpha) == math.inf
+    assert isinstance(md.measures.pinsker_f_alpha(0.3, alpha), float)
+    assert md.measures.pinsker_f_alpha(ts.reshape(1, -1), alpha).shape == (1, ts.size)
 
 
 @given(st.data(), st.floats(1.01, 10.0))
 def test_theorem_8_on_random_pairs(data, alpha):
     p = data.draw(distributions())
     q = data.draw(distributions(p.size))
-    d = md.f_alpha_divergence(p, q, alpha)
+    d = md.measures.f_alpha_divergence(p, q, alpha)
     tv = md.total_variation(p, q)
     # g_α(t) grows like (1 − t)^(1 − α) as t → 1, so the rounding of t (a sum of N terms,
     # a few ulps each) moves g_α by a relative (α − 1)·δt/(1 − t): hypothesis found
     # t = 1 − 2.9e-7 at α = 4, where that is 1.2e-9.
     conditioning = (alpha - 1) * 8 * p.size * np.finfo(float).eps / max(1 - tv, 1e-300)
-    assert d >= md.pinsker_f_alpha(tv, alpha) * (1 - 1e-9 - conditioning) - 1e-12
+    assert d >= md.measures.pinsker_f_alpha(tv, alpha) * (1 - 1e-9 - conditioning) - 1e-12
 
 
 @pytest.mark.parametrize("alpha", [1.2, 1.5, 2.0, 3.0, 7.0])
 def test_theorem_8_is_attained_for_large_tv(alpha):
     """Remark 9: P = [0, 1], Q = [t, 1 − t] (P ≪ Q but not Q ≪ P) attains g_α for t ≥ 1/α."""
     for t in np.linspace(1 / alpha, 0.99, 9):
-        assert md.f_alpha_divergence([0.0, 1.0], [t, 1 - t], alpha) == pytest.approx(
-            md.pinsker_f_alpha(t, alpha), rel=1e-12, abs=1e-15
+        assert md.measures.f_alpha_divergence([0.0, 1.0], [t, 1 - t], alpha) == pytest.approx(
+            md.measures.pinsker_f_alpha(t, alpha), rel=1e-12, abs=1e-15
         )
 
 
 def test_theorem_8_is_the_exact_boundary_at_alpha_2():
     ts = np.concatenate([[1e-8, 1e-4], np.linspace(0.01, 0.99, 50)])
     np.testing.assert_allclose(
-        md.f_alpha_tv_lower_boundary(ts, 2.0), md.pinsker_f_alpha(ts, 2.0), rtol=1e-10, atol=0
+        md.measures.f_alpha_tv_lower_boundary(ts, 2.0),
+        md.measures.pinsker_f_alpha(ts, 2.0),
+        rtol=1e-10,
+        atol=0,
     )
 
 
@@ -568,7 +594,7 @@ def _brute_force_binary_minimum(t, alpha):
 @pytest.mark.parametrize("alpha", [1.2, 1.5, 2.0, 3.0, 6.0])
 def test_lower_boundary_matches_brute_force(alpha):
     for t in (0.02, 0.1, 0.25, 0.4, 0.7, 0.95):
-        assert md.f_alpha_tv_lower_boundary(t, alpha) == pytest.approx(
+        assert md.measures.f_alpha_tv_lower_boundary(t, alpha) == pytest.approx(
             _brute_force_binary_minimum(t, alpha), rel=1e-9, abs=1e-14
         ), t
 
@@ -576,8 +602,8 @@ def test_lower_boundary_matches_brute_force(alpha):
 @pytest.mark.parametrize("alpha", [1.05, 1.5, 2.0, 3.0, 10.0])
 def test_lower_boundary_dominates_g_alpha_and_equals_it_past_one_over_alpha(alpha):
     ts = np.linspace(0, 1, 201)
-    boundary = md.f_alpha_tv_lower_boundary(ts, alpha)
-    g = md.pinsker_f_alpha(ts, alpha)
+    boundary = md.measures.f_alpha_tv_lower_boundary(ts, alpha)
+    g = md.measures.pinsker_f_alpha(ts, alpha)
     assert np.all(boundary >= g * (1 - 1e-12))
     past = ts >= 1 / alpha
     np.testing.assert_allclose(boundary[past], g[past], rtol=1e-12, atol=0)
@@ -590,9 +616,10 @@ def test_lower_boundary_dominates_g_alpha_and_equals_it_past_one_over_alpha(alph
 
 @given(st.floats(0.0, 0.999), st.floats(1.01, 10.0))
 def test_lower_boundary_dominates_g_alpha_hypothesis(t, alpha):
-    assert md.f_alpha_tv_lower_boundary(t, alpha) >= md.pinsker_f_alpha(t, alpha) * (
-        1 - 1e-12
-    ) - 1e-300
+    assert (
+        md.measures.f_alpha_tv_lower_boundary(t, alpha)
+        >= md.measures.pinsker_f_alpha(t, alpha) * (1 - 1e-12) - 1e-300
+    )
 
 
 def test_lower_boundary_small_tv_is_relatively_accurate():
@@ -600,7 +627,7 @@ def test_lower_boundary_small_tv_is_relatively_accurate():
     α(α−1)/2 · t²/(q(1−q)) is at q = 1/2), with no cancellation at tiny t."""
     alpha = 3.0
     for t in (1e-4, 1e-7, 1e-10):
-        assert md.f_alpha_tv_lower_boundary(t, alpha) == pytest.approx(
+        assert md.measures.f_alpha_tv_lower_boundary(t, alpha) == pytest.approx(
             2 * alpha * (alpha - 1) * t**2, rel=10 * t, abs=0
         )
 
@@ -611,14 +638,14 @@ def test_lower_boundary_small_tv_is_relatively_accurate():
 @pytest.mark.parametrize("alpha", [1.05, 1.5, 2.0, 3.0, 10.0])
 def test_inverse_against_brute_force_supremum(alpha):
     ts = np.linspace(0, 1, 200_001)
-    g = md.pinsker_f_alpha(ts, alpha)
+    g = md.measures.pinsker_f_alpha(ts, alpha)
     ends = (_first_branch_end(alpha), _g_alpha_printed(1 / alpha, alpha))
     for s in (0.0, 1e-3, 0.05, *ends, 0.5 * sum(ends), 2.0, 50.0, 1e8):
         supremum = ts[g <= s].max()
-        assert md.pinsker_f_alpha_inverse(s, alpha) == pytest.approx(
+        assert md.measures.pinsker_f_alpha_inverse(s, alpha) == pytest.approx(
             supremum, rel=0, abs=1.01e-5
         ), s
-    assert md.pinsker_f_alpha_inverse(math.inf, alpha) == pytest.approx(1.0, abs=1e-12)
+    assert md.measures.pinsker_f_alpha_inverse(math.inf, alpha) == pytest.approx(1.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("alpha", [1.05, 1.5, 1.99, 3.0, 10.0])
@@ -626,7 +653,9 @@ def test_inverse_is_one_over_alpha_in_the_gap(alpha):
     lo, hi = _first_branch_end(alpha), _g_alpha_printed(1 / alpha, alpha)
     assert lo < hi  # g_α jumps up at 1/α for α ≠ 2
     for s in np.linspace(lo, hi, 8)[:-1]:
-        assert md.pinsker_f_alpha_inverse(s, alpha) == pytest.approx(1 / alpha, rel=1e-15, abs=0)
+        assert md.measures.pinsker_f_alpha_inverse(s, alpha) == pytest.approx(
+            1 / alpha, rel=1e-15, abs=0
+        )
 
 
 @pytest.mark.parametrize("alpha", [1.05, 1.5, 2.0, 3.0, 10.0])
@@ -640,26 +669,26 @@ def test_inverse_is_min_of_the_branch_inverses(alpha):
         else:
             head = 0.5 * math.sqrt((1 + s) ** (1 / (alpha - 1)) - 1)
         tail = max(1 - (1 + s) ** (-1 / (alpha - 1)), 1 / alpha)
-        assert md.pinsker_f_alpha_inverse(s, alpha) == pytest.approx(
+        assert md.measures.pinsker_f_alpha_inverse(s, alpha) == pytest.approx(
             min(head, tail), rel=1e-9, abs=1e-15
         )
 
 
 @given(st.floats(0.0, 0.999), st.floats(1.01, 10.0))
 def test_inverse_of_g_returns_t(t, alpha):
-    back = md.pinsker_f_alpha_inverse(md.pinsker_f_alpha(t, alpha), alpha)
+    back = md.measures.pinsker_f_alpha_inverse(md.measures.pinsker_f_alpha(t, alpha), alpha)
     assert back >= t - 1e-12
     assert back == pytest.approx(t, rel=1e-9, abs=1e-12)
 
 
 @given(st.floats(0.0, 1e6), st.floats(1.01, 10.0))
 def test_g_of_inverse_stays_below_s(s, alpha):
-    t = md.pinsker_f_alpha_inverse(s, alpha)
+    t = md.measures.pinsker_f_alpha_inverse(s, alpha)
     assert 0.0 <= t <= 1.0
     if t > 0:  # the supremum: g(t⁻) ≤ s, and g exceeds s just above t
-        assert md.pinsker_f_alpha(np.nextafter(t, 0.0), alpha) <= s * (1 + 1e-12) + 1e-15
+        assert md.measures.pinsker_f_alpha(np.nextafter(t, 0.0), alpha) <= s * (1 + 1e-12) + 1e-15
     if t < 1:
-        assert md.pinsker_f_alpha(min(t + 1e-8, 1.0), alpha) > s
+        assert md.measures.pinsker_f_alpha(min(t + 1e-8, 1.0), alpha) > s
 
 
 @given(st.data(), st.floats(1.01, 10.0))
@@ -667,18 +696,21 @@ def test_inverse_bounds_tv_on_random_pairs(data, alpha):
     """Corollary 11's use: D_fα(P‖Q) ≤ s implies TV(P‖Q) ≤ g_α^{-1}(s)."""
     p = data.draw(distributions())
     q = data.draw(distributions(p.size))
-    d = md.f_alpha_divergence(p, q, alpha)
-    assert md.total_variation(p, q) <= md.pinsker_f_alpha_inverse(d, alpha) + 1e-12
+    d = md.measures.f_alpha_divergence(p, q, alpha)
+    assert md.total_variation(p, q) <= md.measures.pinsker_f_alpha_inverse(d, alpha) + 1e-12
 
 
 def test_inverse_is_vectorised():
     s = np.array([[0.0, 0.1], [1.0, math.inf]])
-    out = md.pinsker_f_alpha_inverse(s, 3.0)
+    out = md.measures.pinsker_f_alpha_inverse(s, 3.0)
     assert out.shape == (2, 2)
     np.testing.assert_allclose(
-        out.ravel(), [md.pinsker_f_alpha_inverse(x, 3.0) for x in s.ravel()], rtol=0, atol=0
+        out.ravel(),
+        [md.measures.pinsker_f_alpha_inverse(x, 3.0) for x in s.ravel()],
+        rtol=0,
+        atol=0,
     )
-    assert isinstance(md.pinsker_f_alpha_inverse(0.1, 3.0), float)
+    assert isinstance(md.measures.pinsker_f_alpha_inverse(0.1, 3.0), float)
 
 
 def test_remark_10_printed_h1_is_valid_but_loose():
@@ -690,7 +722,10 @@ def test_remark_10_printed_h1_is_valid_but_loose():
         lo, hi, h1 = _first_branch_end(alpha), _g_alpha_printed(1 / alpha, alpha), 2 - 2 / alpha
         assert lo < h1 < hi
         for s in np.linspace(0, 3 * hi, 301):
-            printed, correct = _inverse_printed(s, alpha), md.pinsker_f_alpha_inverse(s, alpha)
+            printed, correct = (
+                _inverse_printed(s, alpha),
+                md.measures.pinsker_f_alpha_inverse(s, alpha),
+            )
             assert printed >= correct - 1e-12  # never too small: still a valid bound
             if lo <= s < h1:
                 assert printed > correct == pytest.approx(1 / alpha, rel=1e-15, abs=0)
@@ -699,7 +734,7 @@ def test_remark_10_printed_h1_is_valid_but_loose():
     # The numbers at α = 1.5: gap (e^{4/9} − 1, √3 − 1) ≈ (0.5596, 0.7321), h_1 = 2/3.
     assert _first_branch_end(1.5) == pytest.approx(0.559623, rel=0, abs=1e-6)
     assert _g_alpha_printed(2 / 3, 1.5) == pytest.approx(math.sqrt(3) - 1, rel=1e-12, abs=0)
-    assert md.pinsker_f_alpha_inverse(0.6, 1.5) == pytest.approx(2 / 3, rel=1e-15, abs=0)
+    assert md.measures.pinsker_f_alpha_inverse(0.6, 1.5) == pytest.approx(2 / 3, rel=1e-15, abs=0)
     assert _inverse_printed(0.6, 1.5) == pytest.approx(0.685568, rel=0, abs=1e-6)
     h1 = 2 - 2 / 1.5
     assert _inverse_printed(np.nextafter(h1, 0), 1.5) == pytest.approx(0.714721, rel=0, abs=1e-6)
@@ -707,7 +742,7 @@ def test_remark_10_printed_h1_is_valid_but_loose():
     # h_2 = (1 + 4α^{-2})^{α−1} − 1 is g_α(1/α⁻) for α ≥ 2, as printed.
     for alpha in (2.0, 3.0, 10.0):
         h2 = (1 + 4 / alpha**2) ** (alpha - 1) - 1
-        assert md.pinsker_f_alpha(np.nextafter(1 / alpha, 0.0), alpha) == pytest.approx(
+        assert md.measures.pinsker_f_alpha(np.nextafter(1 / alpha, 0.0), alpha) == pytest.approx(
             h2, rel=1e-12, abs=0
         )
 
@@ -730,28 +765,28 @@ def test_remark_10_printed_h1_is_valid_but_loose():
 )
 def test_reverse_pinsker_rejects_bad_ratio_bounds(u, v, match):
     with pytest.raises(md.InvalidInputError, match=match):
-        md.reverse_pinsker(u, v, md.KL)
+        md.measures.reverse_pinsker(u, v, md.measures.KL)
     if match != "both be 1":
         with pytest.raises(ValueError, match=match):
-            md.reverse_pinsker_f_alpha(u, v, 2.0)
+            md.measures.reverse_pinsker_f_alpha(u, v, 2.0)
 
 
 def test_reverse_pinsker_rejects_bad_generators():
     with pytest.raises(md.InvalidInputError, match="f must be"):
-        md.reverse_pinsker(2.0, 0.5, "kl")
+        md.measures.reverse_pinsker(2.0, 0.5, "kl")
     with pytest.raises(md.InvalidInputError, match="slope_at_infinity"):
-        md.reverse_pinsker(math.inf, 0.5, lambda t: (t - 1) ** 2)
+        md.measures.reverse_pinsker(math.inf, 0.5, lambda t: (t - 1) ** 2)
     with pytest.raises(md.InvalidInputError, match="not finite"):
-        md.reverse_pinsker(2.0, 0.0, lambda t: t * np.log(t))
+        md.measures.reverse_pinsker(2.0, 0.0, lambda t: t * np.log(t))
 
 
 @pytest.mark.parametrize("alpha", [1.0, 0.5, -1.0, math.inf, math.nan, "2"])
 def test_pinsker_functions_need_alpha_above_one(alpha):
     for call in (
-        lambda: md.reverse_pinsker_f_alpha(2.0, 0.5, alpha),
-        lambda: md.pinsker_f_alpha(0.3, alpha),
-        lambda: md.pinsker_f_alpha_inverse(0.3, alpha),
-        lambda: md.f_alpha_tv_lower_boundary(0.3, alpha),
+        lambda: md.measures.reverse_pinsker_f_alpha(2.0, 0.5, alpha),
+        lambda: md.measures.pinsker_f_alpha(0.3, alpha),
+        lambda: md.measures.pinsker_f_alpha_inverse(0.3, alpha),
+        lambda: md.measures.f_alpha_tv_lower_boundary(0.3, alpha),
     ):
         with pytest.raises(md.InvalidInputError, match="alpha"):
             call()
@@ -760,15 +795,15 @@ def test_pinsker_functions_need_alpha_above_one(alpha):
 @pytest.mark.parametrize("t", [-0.1, 1.5, math.nan, math.inf, "x", [0.2, 2.0]])
 def test_tv_arguments_are_validated(t):
     with pytest.raises(md.InvalidInputError, match="t must"):
-        md.pinsker_f_alpha(t, 2.0)
+        md.measures.pinsker_f_alpha(t, 2.0)
     with pytest.raises(ValueError, match="t must"):
-        md.f_alpha_tv_lower_boundary(t, 2.0)
+        md.measures.f_alpha_tv_lower_boundary(t, 2.0)
 
 
 @pytest.mark.parametrize("s", [-1e-3, math.nan, "x", [0.1, -1.0]])
 def test_inverse_argument_is_validated(s):
     with pytest.raises(md.InvalidInputError, match="s must"):
-        md.pinsker_f_alpha_inverse(s, 2.0)
+        md.measures.pinsker_f_alpha_inverse(s, 2.0)
 
 
 def test_total_variation_of_disjoint_supports_is_one_despite_rounding():
@@ -778,7 +813,7 @@ def test_total_variation_of_disjoint_supports_is_one_despite_rounding():
     q = np.array([0.0, 5 / 13, 8 / 13, 0.0, 0.0])
     assert md.total_variation(p, q) <= 1.0
     assert md.total_variation(p, q) == pytest.approx(1.0, abs=1e-15)
-    assert md.pinsker_f_alpha(md.total_variation(p, q), 2.0) == math.inf
+    assert md.measures.pinsker_f_alpha(md.total_variation(p, q), 2.0) == math.inf
 
 
 # -- issue 36, item 10: a generator must vanish at 1; the Pinsker curves are vectorised -----------
@@ -800,11 +835,11 @@ def test_a_generator_that_does_not_vanish_at_one_is_refused(f):
     """D_f(P‖P) = f(1), so f(1) ≠ 0 is no f-divergence; refused by the one check every
     caller shares (also when u = v = 1, where the constant would be 0 whatever f)."""
     for call in (
-        lambda: md.f_divergence([0.5, 0.5], [0.4, 0.6], f),
-        lambda: md.f_divergence([0.5, 0.5], [0.5, 0.5], f),
-        lambda: md.reverse_pinsker(2.0, 0.5, f),
-        lambda: md.reverse_pinsker(1.0, 1.0, f),
-        lambda: md.FGenerator("bad", f, 0.0, 1.0),
+        lambda: md.measures.f_divergence([0.5, 0.5], [0.4, 0.6], f),
+        lambda: md.measures.f_divergence([0.5, 0.5], [0.5, 0.5], f),
+        lambda: md.measures.reverse_pinsker(2.0, 0.5, f),
+        lambda: md.measures.reverse_pinsker(1.0, 1.0, f),
+        lambda: md.measures.FGenerator("bad", f, 0.0, 1.0),
     ):
         with pytest.raises(md.InvalidInputError, match=r"^f(\(t\))? must"):
             call()
@@ -818,11 +853,11 @@ def test_generator_at_one_tolerance_is_the_named_one():
     p, q = np.array([0.2, 0.8]), np.array([0.6, 0.4])
     shift = 0.5 * GENERATOR_AT_ONE_ATOL
     chi2 = (0.2 - 0.6) ** 2 / 0.6 + (0.8 - 0.4) ** 2 / 0.4  # by hand
-    assert md.f_divergence(p, q, lambda t: (t - 1) ** 2 + shift) == pytest.approx(
+    assert md.measures.f_divergence(p, q, lambda t: (t - 1) ** 2 + shift) == pytest.approx(
         chi2 + shift, rel=1e-14, abs=0
     )
     with pytest.raises(md.InvalidInputError, match=r"f\(1\) = 2e-12"):
-        md.f_divergence(p, q, lambda t: (t - 1) ** 2 + 2 * GENERATOR_AT_ONE_ATOL)
+        md.measures.f_divergence(p, q, lambda t: (t - 1) ** 2 + 2 * GENERATOR_AT_ONE_ATOL)
 
 
 def test_bare_t_log_t_is_the_kl_divergence():
@@ -834,11 +869,11 @@ def test_bare_t_log_t_is_the_kl_divergence():
         ctx.prec = 40
         terms = (Decimal(a) * (Decimal(a) / Decimal(b)).ln() for a, b in zip(p, q, strict=True))
         expected = float(sum(terms))
-    assert md.f_divergence(p, q, lambda t: t * np.log(t)) == pytest.approx(
+    assert md.measures.f_divergence(p, q, lambda t: t * np.log(t)) == pytest.approx(
         expected, rel=1e-13, abs=0
     )
     for u in (1.5, 4.0, 30.0):
-        assert md.reverse_pinsker(u, 1 / u, lambda t: t * np.log(t)) == pytest.approx(
+        assert md.measures.reverse_pinsker(u, 1 / u, lambda t: t * np.log(t)) == pytest.approx(
             math.log(u), rel=1e-12, abs=0
         )
 
@@ -846,9 +881,9 @@ def test_bare_t_log_t_is_the_kl_divergence():
 @pytest.mark.parametrize(
     ("function", "grid", "alpha"),
     [
-        (md.pinsker_f_alpha, [0.0, 0.1, 0.3, 0.6, 1.0], 1.5),
-        (md.pinsker_f_alpha_inverse, [0.0, 0.05, 0.7, 50.0, math.inf], 3.0),
-        (md.f_alpha_tv_lower_boundary, [0.0, 0.1, 0.4, 1.0], 3.0),
+        (md.measures.pinsker_f_alpha, [0.0, 0.1, 0.3, 0.6, 1.0], 1.5),
+        (md.measures.pinsker_f_alpha_inverse, [0.0, 0.05, 0.7, 50.0, math.inf], 3.0),
+        (md.measures.f_alpha_tv_lower_boundary, [0.0, 0.1, 0.4, 1.0], 3.0),
     ],
     ids=["pinsker_f_alpha", "pinsker_f_alpha_inverse", "f_alpha_tv_lower_boundary"],
 )
@@ -872,17 +907,24 @@ def test_pinsker_curves_on_a_list_match_closed_forms():
     brute-force minimum over binary pairs for the joint-range boundary."""
     ts = [0.05, 0.2, 0.5, 0.9]
     np.testing.assert_allclose(
-        md.pinsker_f_alpha(ts, 2.5), [_g_alpha_printed(t, 2.5) for t in ts], rtol=1e-12, atol=0
+        md.measures.pinsker_f_alpha(ts, 2.5),
+        [_g_alpha_printed(t, 2.5) for t in ts],
+        rtol=1e-12,
+        atol=0,
     )
     np.testing.assert_allclose(
-        md.f_alpha_tv_lower_boundary([0.1, 0.7], 3.0),
-        [_brute_force_binary_minimum(t, 3.0) for t in (0.1, 0.7)], rtol=1e-9, atol=1e-14,
+        md.measures.f_alpha_tv_lower_boundary([0.1, 0.7], 3.0),
+        [_brute_force_binary_minimum(t, 3.0) for t in (0.1, 0.7)],
+        rtol=1e-9,
+        atol=1e-14,
     )
     # g_α^{-1}(g_α(t)) = t on the tail branch (t ≥ 1/α), entrywise.
     tail = [0.5, 0.8]
     np.testing.assert_allclose(
-        md.pinsker_f_alpha_inverse([(1 - t) ** (1 - 2.5) - 1 for t in tail], 2.5), tail,
-        rtol=1e-12, atol=0,
+        md.measures.pinsker_f_alpha_inverse([(1 - t) ** (1 - 2.5) - 1 for t in tail], 2.5),
+        tail,
+        rtol=1e-12,
+        atol=0,
     )
 
 
@@ -899,11 +941,11 @@ def test_pinsker_curves_on_a_list_match_closed_forms():
 )
 def test_pinsker_curves_refuse_lists_of_non_numbers_by_name(bad):
     with pytest.raises(md.InvalidInputError, match=r"^t must"):
-        md.pinsker_f_alpha(bad, 2.0)
+        md.measures.pinsker_f_alpha(bad, 2.0)
     with pytest.raises(md.InvalidInputError, match=r"^t must"):
-        md.f_alpha_tv_lower_boundary(bad, 2.0)
+        md.measures.f_alpha_tv_lower_boundary(bad, 2.0)
     with pytest.raises(md.InvalidInputError, match=r"^s must"):
-        md.pinsker_f_alpha_inverse(bad, 2.0)
+        md.measures.pinsker_f_alpha_inverse(bad, 2.0)
 
 
 @pytest.mark.parametrize("alpha", [1e3, 1e300, 1.6363308087894492e308])
@@ -911,4 +953,4 @@ def test_reverse_pinsker_f_alpha_at_a_huge_order_is_infinite_not_nan(alpha):
     """(u^α − 1)/(u − 1) at u = 3 exceeds every float once α ≥ 647; the sum of the
     non-negative parts overflowed to inf − inf = NaN at α = 1.6e308 (found by the fuzz
     battery's hypothesis draw)."""
-    assert md.reverse_pinsker_f_alpha(3.0, 0.5, alpha) == math.inf
+    assert md.measures.reverse_pinsker_f_alpha(3.0, 0.5, alpha) == math.inf

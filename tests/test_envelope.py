@@ -44,7 +44,9 @@ def _failure_by_loop(k: np.ndarray, eps: float) -> float:
 @given(kernels(min_size=2, max_size=4), st.floats(0.0, 3.0))
 def test_privacy_profile_is_the_best_event(k, eps):
     assert md.privacy_profile(k, eps) == pytest.approx(_profile_by_events(k, eps), abs=1e-12)
-    assert md.dp_failure_probability(k, eps) == pytest.approx(_failure_by_loop(k, eps), abs=1e-12)
+    assert md.measures.dp_failure_probability(k, eps) == pytest.approx(
+        _failure_by_loop(k, eps), abs=1e-12
+    )
 
 
 @given(kernels(min_size=2, max_size=5), st.floats(0.01, 3.0), st.integers(2, 6))
@@ -52,21 +54,21 @@ def test_profile_lower_bounds_failure_and_eq4_upper_bounds_it(k, eps, multiple):
     """δ*(ε) ≤ P{L > ε} (Sec. II-B), and (ε, δ*)-DP gives P{L > kε} ≤ δ*/(1 − e^{−(k−1)ε})
     (eq. 4)."""
     delta = md.privacy_profile(k, eps)
-    assert delta <= md.dp_failure_probability(k, eps) + 1e-12
+    assert delta <= md.measures.dp_failure_probability(k, eps) + 1e-12
     bound = delta / -math.expm1(-(multiple - 1) * eps)
-    assert md.dp_failure_probability(k, multiple * eps) <= bound + 1e-12
+    assert md.measures.dp_failure_probability(k, multiple * eps) <= bound + 1e-12
 
 
 def test_pure_dp_has_zero_profile_and_hockey_stick_identity():
     """A kernel with LDP level ε has δ*(ε) = 0, and δ*(ε) is the largest E_{e^ε}."""
     rr = md.randomized_response(4, 1.0)
     assert md.privacy_profile(rr, 1.0) == pytest.approx(0.0, abs=1e-15)
-    assert md.dp_failure_probability(rr, 1.0) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_failure_probability(rr, 1.0) == pytest.approx(0.0, abs=1e-12)
     assert md.privacy_profile(rr, 0.0) == pytest.approx(md.dobrushin_coefficient(rr), abs=1e-15)
-    k = md.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
+    k = md.reproduce.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
     eps = 0.3
     expected = max(
-        md.hockey_stick_divergence(k[x], k[x_other], math.exp(eps))
+        md.measures.hockey_stick_divergence(k[x], k[x_other], math.exp(eps))
         for x, x_other in itertools.permutations(range(4), 2)
     )
     assert md.privacy_profile(k, eps) == pytest.approx(expected, abs=1e-14)
@@ -76,18 +78,18 @@ def test_infinite_epsilon_and_zeros():
     k = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
     # mass of row 0 where row 1 is 0
     assert md.privacy_profile(k, math.inf) == pytest.approx(0.5, abs=1e-12)
-    assert md.dp_failure_probability(k, math.inf) == pytest.approx(0.0, abs=1e-12)
-    assert md.dp_failure_probability(k, 5.0) == pytest.approx(0.5, abs=1e-12)
+    assert md.measures.dp_failure_probability(k, math.inf) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_failure_probability(k, 5.0) == pytest.approx(0.5, abs=1e-12)
     assert md.privacy_profile(k, 800.0) == pytest.approx(0.5, abs=1e-12)  # no overflow
     with pytest.raises(md.InvalidInputError, match="epsilon must be >= 0"):
         md.privacy_profile(k, -1.0)
     with pytest.raises(md.InvalidInputError, match="row-stochastic"):
-        md.dp_failure_probability([[0.5, 0.6]], 1.0)
+        md.measures.dp_failure_probability([[0.5, 0.6]], 1.0)
 
 
 # -- the PML side: quantiles, ψ1/ψ2, envelopes (Sec. II-C to V) ------------------------
 
-EXAMPLE1 = md.PAPER_EXAMPLES["envelope-example1"]
+EXAMPLE1 = md.reproduce.PAPER_EXAMPLES["envelope-example1"]
 K1 = EXAMPLE1.mechanism.matrix
 P1 = EXAMPLE1.prior
 #: Example 1's post-processing h: outputs {1, 3} → 1 and {2, 4} → 2.
@@ -97,27 +99,29 @@ H1 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
 def test_example1_leakage_and_probabilistic_pml():
     """Example 1: leakage log 4 on outputs 1, 2 (P_Y = 1/20 each) and log 10/9 on 3, 4;
     (log 10/9, 0.1)-probabilistic PML holds, and h breaks it (log 6/5 on both outputs)."""
-    dist = md.leakage_distribution(K1, P1)
+    dist = md.bounds.leakage_distribution(K1, P1)
     np.testing.assert_allclose(dist.values, [math.log(10 / 9), math.log(4)], rtol=0, atol=1e-15)
     np.testing.assert_allclose(dist.probabilities, [0.9, 0.1], rtol=0, atol=1e-15)
     assert dist.cdf(0.5) == pytest.approx(0.9, abs=1e-15)
-    assert md.pml_failure_probability(K1, P1, math.log(10 / 9)) == pytest.approx(0.1, abs=1e-15)
+    assert md.bounds.pml_failure_probability(K1, P1, math.log(10 / 9)) == pytest.approx(
+        0.1, abs=1e-15
+    )
     processed = K1 @ H1
     np.testing.assert_allclose(
         md.pointwise_leakage(processed, P1), [math.log(6 / 5)] * 2, rtol=0, atol=1e-15
     )
-    assert md.pml_failure_probability(processed, P1, math.log(10 / 9)) == (
+    assert md.bounds.pml_failure_probability(processed, P1, math.log(10 / 9)) == (
         pytest.approx(1.0, abs=1e-12)
     )
 
 
 def test_example2_quantiles():
     """Example 2: ε̲_Y(0.1) = log(10/9) and ε̄_Y(0.1) = log 4 (δ sits on the jump)."""
-    assert md.pml_lower_quantile(K1, P1, 0.1) == pytest.approx(math.log(10 / 9), abs=1e-15)
-    assert md.pml_upper_quantile(K1, P1, 0.1) == pytest.approx(math.log(4), abs=1e-15)
+    assert md.bounds.pml_lower_quantile(K1, P1, 0.1) == pytest.approx(math.log(10 / 9), abs=1e-15)
+    assert md.bounds.pml_upper_quantile(K1, P1, 0.1) == pytest.approx(math.log(4), abs=1e-15)
     # Off the jump both quantiles agree.
-    assert md.pml_lower_quantile(K1, P1, 0.05) == pytest.approx(math.log(4), abs=1e-15)
-    assert md.pml_upper_quantile(K1, P1, 0.3) == pytest.approx(math.log(10 / 9), abs=1e-15)
+    assert md.bounds.pml_lower_quantile(K1, P1, 0.05) == pytest.approx(math.log(4), abs=1e-15)
+    assert md.bounds.pml_upper_quantile(K1, P1, 0.3) == pytest.approx(math.log(10 / 9), abs=1e-15)
 
 
 @pytest.mark.parametrize("delta", [0.01, 0.05, 0.1])
@@ -140,11 +144,11 @@ def test_theorem1_psi_values():
     """Theorem 1 (i): ψ1(log 10/9) = 13/180 < 2/27 after h; Sec. III: ψ2(log 3) = 0.05 and
     ψ2(log 10/9) = 13/90, while the failure probability is 0.1 at both."""
     eps = math.log(10 / 9)
-    assert md.pml_psi1(K1, P1, eps) == pytest.approx(13 / 180, abs=1e-15)
-    assert md.pml_psi1(K1 @ H1, P1, eps) == pytest.approx(2 / 27, abs=1e-15)
-    assert md.pml_psi2(K1, P1, math.log(3)) == pytest.approx(0.05, abs=1e-15)
-    assert md.pml_psi2(K1, P1, eps) == pytest.approx(13 / 90, abs=1e-15)
-    assert md.pml_failure_probability(K1, P1, math.log(3)) == pytest.approx(0.1, abs=1e-15)
+    assert md.bounds.pml_psi1(K1, P1, eps) == pytest.approx(13 / 180, abs=1e-15)
+    assert md.bounds.pml_psi1(K1 @ H1, P1, eps) == pytest.approx(2 / 27, abs=1e-15)
+    assert md.bounds.pml_psi2(K1, P1, math.log(3)) == pytest.approx(0.05, abs=1e-15)
+    assert md.bounds.pml_psi2(K1, P1, eps) == pytest.approx(13 / 90, abs=1e-15)
+    assert md.bounds.pml_failure_probability(K1, P1, math.log(3)) == pytest.approx(0.1, abs=1e-15)
 
 
 @given(kernels(min_size=2, max_size=5), st.data(), st.floats(0.0, 2.0))
@@ -152,20 +156,23 @@ def test_psi2_never_increases_under_post_processing(k, data, eps):
     """Theorem 1 (ii), on random post-processings; ψ1 ≤ the failure probability (Sec. III)."""
     prior = data.draw(distributions(k.shape[0]))
     post = data.draw(kernels(k.shape[1], data.draw(st.integers(1, 5))))
-    assert md.pml_psi2(k @ post, prior, eps) <= md.pml_psi2(k, prior, eps) + 1e-12
-    assert md.pml_psi1(k, prior, eps) <= md.pml_failure_probability(k, prior, eps) + 1e-12
+    assert md.bounds.pml_psi2(k @ post, prior, eps) <= md.bounds.pml_psi2(k, prior, eps) + 1e-12
+    assert (
+        md.bounds.pml_psi1(k, prior, eps)
+        <= md.bounds.pml_failure_probability(k, prior, eps) + 1e-12
+    )
 
 
 @given(kernels(min_size=2, max_size=5), st.data(), st.floats(0.01, 0.99))
 def test_quantiles_order_and_definition5(k, data, delta):
     """ε̲_Y(δ) ≤ ε̄_Y(δ) (Sec. IV), and (ε, δ)-probabilistic PML holds iff ε̲_Y(δ) ≤ ε."""
     prior = data.draw(distributions(k.shape[0]))
-    lower = md.pml_lower_quantile(k, prior, delta)
-    assert lower <= md.pml_upper_quantile(k, prior, delta)
+    lower = md.bounds.pml_lower_quantile(k, prior, delta)
+    assert lower <= md.bounds.pml_upper_quantile(k, prior, delta)
     for eps in (lower, lower + 1e-6):
-        assert md.pml_failure_probability(k, prior, eps) <= delta + 1e-12
+        assert md.bounds.pml_failure_probability(k, prior, eps) <= delta + 1e-12
     if lower > 1e-6:
-        assert md.pml_failure_probability(k, prior, lower - 1e-6) > delta - 1e-12
+        assert md.bounds.pml_failure_probability(k, prior, lower - 1e-6) > delta - 1e-12
 
 
 def _envelope_instances():
@@ -186,8 +193,8 @@ def test_envelope_between_its_bounds_and_non_increasing(k, prior):
     values = []
     for delta in DELTAS:
         envelope = md.pml_envelope(k, prior, delta)
-        assert md.envelope_lower_bound(k, prior, delta) <= envelope + 1e-9
-        assert envelope <= md.envelope_upper_bound(k, prior, delta) + 1e-12
+        assert md.bounds.envelope_lower_bound(k, prior, delta) <= envelope + 1e-9
+        assert envelope <= md.bounds.envelope_upper_bound(k, prior, delta) + 1e-12
         assert envelope <= envelope.upper <= envelope + 1e-9
         values.append(float(envelope))
     assert all(b <= a + 1e-12 for a, b in itertools.pairwise(values))
@@ -200,7 +207,7 @@ def test_envelope_witness_attains_it(k, prior):
     for delta in DELTAS:
         envelope = md.pml_envelope(k, prior, delta)
         processed = k @ envelope.post_processing
-        assert md.pml_upper_quantile(processed, prior, delta - 1e-8) >= envelope - 1e-7
+        assert md.bounds.pml_upper_quantile(processed, prior, delta - 1e-8) >= envelope - 1e-7
         leak = md.pointwise_leakage(processed, prior)
         assert np.all(leak[list(envelope.bad_set)] >= envelope - 1e-7)
         p_z = prior @ processed
@@ -211,7 +218,7 @@ def test_envelope_is_constant_for_pml_extremal_mechanisms():
     """Theorem 4 and Corollary 1: every outcome leaks ε, so ε_c(δ) = ε for every δ."""
     prior = np.array([0.1, 0.2, 0.3, 0.4])
     eps = 0.08  # below log(1 / (1 − 0.1)) ≈ 0.105
-    mechanism = md.pml_extremal_mechanism(eps, prior)
+    mechanism = md.mechanisms.pml_extremal_mechanism(eps, prior)
     for delta in (0.01, 0.2, 0.5, 0.9, 0.99):
         assert md.pml_envelope(mechanism, prior, delta) == pytest.approx(eps, abs=1e-12)
     uniform = md.randomized_response(5, 1.3)  # uniform prior: every output leaks log(kα)
@@ -226,22 +233,26 @@ def test_closed_failure_probability_inverts_the_envelope(k, prior):
     it is > δ; and δ_c dominates the failure probability of Y itself."""
     for delta in (0.1, 0.4):
         value = float(md.pml_envelope(k, prior, delta))
-        assert md.closed_failure_probability(k, prior, value + 1e-7) <= delta + 1e-9
+        assert md.bounds.closed_failure_probability(k, prior, value + 1e-7) <= delta + 1e-9
         if value > 1e-6:
-            assert md.closed_failure_probability(k, prior, value - 1e-6) > delta - 1e-9
+            assert md.bounds.closed_failure_probability(k, prior, value - 1e-6) > delta - 1e-9
     for eps in (0.0, 0.1, 0.5):
         assert (
-            md.closed_failure_probability(k, prior, eps)
-            >= md.pml_failure_probability(k, prior, eps) - 1e-12
+            md.bounds.closed_failure_probability(k, prior, eps)
+            >= md.bounds.pml_failure_probability(k, prior, eps) - 1e-12
         )
 
 
 def test_closed_failure_probability_example1():
     """Example 1: h lifts every outcome to log(6/5) > log(10/9), so δ_c(log 10/9) = 1;
     nothing ever leaks more than log 4, so δ_c(log 4) = 0 while δ_c(log 4 − 1e-9) ≥ 0.1."""
-    assert md.closed_failure_probability(K1, P1, math.log(10 / 9)) == pytest.approx(1.0, abs=1e-9)
-    assert md.closed_failure_probability(K1, P1, math.log(4)) == pytest.approx(0.0, abs=1e-12)
-    assert md.closed_failure_probability(K1, P1, math.log(4) - 1e-9) >= 0.1 - 1e-9
+    assert md.bounds.closed_failure_probability(K1, P1, math.log(10 / 9)) == pytest.approx(
+        1.0, abs=1e-9
+    )
+    assert md.bounds.closed_failure_probability(K1, P1, math.log(4)) == pytest.approx(
+        0.0, abs=1e-12
+    )
+    assert md.bounds.closed_failure_probability(K1, P1, math.log(4) - 1e-9) >= 0.1 - 1e-9
 
 
 # -- randomized response (Sec. V-B, Theorem 5, App. C-B) ---------------------------------
@@ -254,7 +265,7 @@ def test_algorithm1_equals_the_closed_form_binary_envelope_of_krr(k, eps, data):
     rr = md.randomized_response(k, eps)
     q1 = float((prior @ rr.matrix).min())
     delta = data.draw(st.floats(q1 + 1e-6, 1 - 1e-6)) if q1 < 1 - 2e-6 else 1 - 1e-6
-    bounds = md.randomized_response_envelope(eps, prior, delta)
+    bounds = md.bounds.randomized_response_envelope(eps, prior, delta)
     assert md.binary_envelope(rr, prior, delta) == pytest.approx(bounds.binary, abs=1e-12)
 
 
@@ -265,11 +276,11 @@ def test_theorem5_numbers_for_the_paper_priors():
     alpha, beta = e / (e + 2), 1 / (e + 2)
     q = beta + (alpha - beta) * np.array([0.2, 0.3, 0.5])
     # δ ≤ q_1: exact value log(α/q_1).
-    small = md.randomized_response_envelope(1.0, [0.5, 0.2, 0.3], q[0] / 2)
+    small = md.bounds.randomized_response_envelope(1.0, [0.5, 0.2, 0.3], q[0] / 2)
     assert small.lower == small.upper == pytest.approx(math.log(alpha / q[0]), abs=1e-14)
     # δ in the N = 3 band with θ past θ_2: h_δ = ℓ(X → 3) = log(α/q_3).
     delta = q[0] + q[1] + 0.9 * q[2]
-    bounds = md.randomized_response_envelope(1.0, [0.2, 0.3, 0.5], delta)
+    bounds = md.bounds.randomized_response_envelope(1.0, [0.2, 0.3, 0.5], delta)
     assert bounds.n == 3
     assert bounds.theta == pytest.approx(0.9, abs=1e-12)
     theta1 = alpha * (q[1] - q[0]) / (alpha * q[2] - beta * q[1])
@@ -281,9 +292,9 @@ def test_theorem5_numbers_for_the_paper_priors():
     assert bounds.lower == pytest.approx(expected, abs=1e-14)
     assert bounds.upper == pytest.approx(min(math.log(3 * alpha / delta), math.log(alpha / q[0])))
     assert bounds.dp_epsilon == pytest.approx(0.0, abs=1e-12)  # δ > α: (0, δ)-DP already
-    assert md.randomized_response_envelope(1.0, [0.2, 0.3, 0.5], 0.3).dp_epsilon == pytest.approx(
-        math.log((alpha - 0.3) / beta), abs=1e-14
-    )
+    assert md.bounds.randomized_response_envelope(
+        1.0, [0.2, 0.3, 0.5], 0.3
+    ).dp_epsilon == pytest.approx(math.log((alpha - 0.3) / beta), abs=1e-14)
 
 
 CONJECTURE_GRID = [
@@ -304,7 +315,7 @@ def test_conjecture_exact_envelope_equals_h_delta(k, eps, prior):
     rr = md.randomized_response(k, eps)
     checked = 0
     for delta in np.linspace(0.02, 0.98, 17):
-        bounds = md.randomized_response_envelope(eps, prior, delta)
+        bounds = md.bounds.randomized_response_envelope(eps, prior, delta)
         exact = md.pml_envelope(rr, prior, delta)
         assert bounds.lower <= exact + 1e-9  # a lower bound for every prior
         assert exact <= bounds.upper + 1e-12
@@ -319,7 +330,7 @@ def test_lower_bound_is_not_the_envelope_without_condition20():
     this k-RR is far above max{ℓ(X → N), construction} (found by the envelope study)."""
     prior = np.array([3.3e-4, 2.318e-1, 6.941e-1, 8.89e-3, 1.54e-3, 2.34e-2, 1.05e-2, 2.94e-2])
     prior = prior / prior.sum()
-    bounds = md.randomized_response_envelope(4.0, prior, 0.38)
+    bounds = md.bounds.randomized_response_envelope(4.0, prior, 0.38)
     assert not bounds.prior_condition
     assert md.pml_envelope(md.randomized_response(8, 4.0), prior, 0.38) > bounds.lower + 1.0
 
@@ -330,16 +341,16 @@ def test_dp_epsilon_inverts_the_privacy_profile():
     rr = md.randomized_response(5, 1.0)
     alpha, beta = rr.matrix[0, 0], rr.matrix[0, 1]
     for delta in (0.01, 0.1, 0.2):  # below α − β = 0.256, where the log is positive
-        assert md.dp_epsilon(rr, delta) == pytest.approx(
+        assert md.measures.dp_epsilon(rr, delta) == pytest.approx(
             math.log((alpha - delta) / beta), abs=1e-13
         )
-    assert md.dp_epsilon(rr, alpha - beta) == pytest.approx(0.0, abs=1e-12)
-    assert md.dp_epsilon(rr, 0.9) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_epsilon(rr, alpha - beta) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.dp_epsilon(rr, 0.9) == pytest.approx(0.0, abs=1e-12)
     rng = np.random.default_rng(3)
     for _ in range(20):
         k = random_kernel(rng, 3, 4, zeros=0.2)
         for delta in (0.05, 0.3):
-            eps = md.dp_epsilon(k, delta)
+            eps = md.measures.dp_epsilon(k, delta)
             if math.isinf(eps):
                 assert md.privacy_profile(k, 700.0) > delta
                 continue
@@ -351,9 +362,12 @@ def test_dp_epsilon_inverts_the_privacy_profile():
 def test_four_level_prior():
     """Sec. V-B: blocks of k/4 at (1 − 3ρ, 1 − ρ, 1 + ρ, 1 + 3ρ)/k."""
     np.testing.assert_allclose(
-        md.four_level_prior(8, 0.1), np.repeat([0.7, 0.9, 1.1, 1.3], 2) / 8, rtol=0, atol=1e-15
+        md.bounds.four_level_prior(8, 0.1),
+        np.repeat([0.7, 0.9, 1.1, 1.3], 2) / 8,
+        rtol=0,
+        atol=1e-15,
     )
-    assert md.four_level_prior(20, 0.2).sum() == pytest.approx(1.0, abs=1e-15)
+    assert md.bounds.four_level_prior(20, 0.2).sum() == pytest.approx(1.0, abs=1e-15)
 
 
 # -- composition (Sec. IV-A) --------------------------------------------------------------
@@ -366,7 +380,7 @@ def test_composition_bound_dominates_the_joint_envelope():
     first = random_kernel(rng, 3, 2)
     second = rng.random((3, 2, 3))
     second /= second.sum(axis=2, keepdims=True)
-    joint = md.adaptive_composition([first, second])
+    joint = md.bounds.adaptive_composition([first, second])
     np.testing.assert_allclose(joint.matrix.sum(axis=1), 1.0, rtol=0, atol=1e-15)
     np.testing.assert_allclose(
         joint.matrix[1, 2 * 1 + 0],
@@ -374,14 +388,14 @@ def test_composition_bound_dominates_the_joint_envelope():
         rtol=0,
     )
     for delta in (0.1, 0.5):
-        bound = md.composition_envelope_bound([first, second], prior, delta)
+        bound = md.bounds.composition_envelope_bound([first, second], prior, delta)
         joint_ml = math.log(joint.matrix.max(axis=0).sum()) - math.log(delta)
         assert md.pml_envelope(joint, prior, delta) <= joint_ml + 1e-12
         assert joint_ml <= bound + 1e-12
     # Non-adaptive: L(X → Y2 | Y1) ≤ L(X → Y2).
     third = random_kernel(rng, 3, 4)
     assert (
-        md.conditional_maximal_leakage(first, third, prior)
+        md.bounds.conditional_maximal_leakage(first, third, prior)
         <= math.log(third.max(axis=0).sum()) + 1e-12
     )
 
@@ -390,23 +404,23 @@ def test_bad_input_is_named():
     with pytest.raises(md.InvalidInputError, match="delta must lie in the open interval"):
         md.pml_envelope(K1, P1, 1.0)
     with pytest.raises(md.InvalidInputError, match="delta must lie in the open interval"):
-        md.pml_lower_quantile(K1, P1, 0.0)
+        md.bounds.pml_lower_quantile(K1, P1, 0.0)
     with pytest.raises(md.InvalidInputError, match="prior must have length 4"):
         md.binary_envelope(K1, [0.5, 0.5], 0.1)
     with pytest.raises(md.InvalidInputError, match="divisible by 4"):
-        md.four_level_prior(6, 0.1)
+        md.bounds.four_level_prior(6, 0.1)
     with pytest.raises(md.InvalidInputError, match="rho must lie in"):
-        md.four_level_prior(8, 0.4)
+        md.bounds.four_level_prior(8, 0.4)
     with pytest.raises(md.InvalidInputError, match="epsilon_r must be positive"):
-        md.randomized_response_envelope(0.0, [0.5, 0.5], 0.1)
+        md.bounds.randomized_response_envelope(0.0, [0.5, 0.5], 0.1)
     with pytest.raises(md.InvalidInputError, match=r"mechanisms\[1\] must have shape"):
-        md.composition_envelope_bound([np.eye(2), np.ones((2, 3, 2)) / 2], [0.5, 0.5], 0.1)
+        md.bounds.composition_envelope_bound([np.eye(2), np.ones((2, 3, 2)) / 2], [0.5, 0.5], 0.1)
     with pytest.raises(md.InvalidInputError, match=r"mechanisms\[1\] has 3 inputs"):
-        md.adaptive_composition([np.eye(2), np.eye(3)])
+        md.bounds.adaptive_composition([np.eye(2), np.eye(3)])
     with pytest.raises(md.InvalidInputError, match="at least one mechanism"):
-        md.adaptive_composition([])
+        md.bounds.adaptive_composition([])
     with pytest.raises(md.InvalidInputError, match="epsilon must be >= 0"):
-        md.closed_failure_probability(K1, P1, -0.1)
+        md.bounds.closed_failure_probability(K1, P1, -0.1)
 
 
 def test_theorem5_degenerate_cases():
@@ -419,7 +433,7 @@ def test_theorem5_degenerate_cases():
     q = (1 - alpha) / 2 + (alpha - (1 - alpha) / 2) * prior
     for theta in (0.1, 0.5, 0.9):
         delta = q[0] + q[1] + theta * q[2]
-        bounds = md.randomized_response_envelope(1.0, prior, delta)
+        bounds = md.bounds.randomized_response_envelope(1.0, prior, delta)
         assert bounds.n == 3
         assert bounds.theta1 == pytest.approx(bounds.theta2, abs=1e-14)
         assert bounds.lower == pytest.approx(math.log(alpha / q[2]), abs=1e-14)
@@ -428,7 +442,7 @@ def test_theorem5_degenerate_cases():
     rr4 = md.randomized_response(4, 0.7)
     level = math.log(4 * math.exp(0.7) / (math.exp(0.7) + 3))
     for delta in (0.1, 0.3, 0.6, 0.95):
-        assert md.randomized_response_envelope(0.7, uniform, delta).lower == pytest.approx(
+        assert md.bounds.randomized_response_envelope(0.7, uniform, delta).lower == pytest.approx(
             level, abs=1e-14
         )
         assert md.pml_envelope(rr4, uniform, delta) == pytest.approx(level, abs=1e-12)

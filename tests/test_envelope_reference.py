@@ -2,7 +2,7 @@
 
 Saeidian, Pinzón, Palamidessi, "Information leakage envelopes". Every reference value in
 this file is computed from the paper's definitions alone, written without reading the
-implementation under test (``mechdesign/envelope.py``):
+implementation under test (``mechdesign/bounds/envelope.py``):
 
 * the leakage ℓ(X → y) = log max_{x ∈ supp P_X} K[x, y] / P_Y(y) (Sec. II-C) by numpy, the
   quantiles ε̲_Y(δ), ε̄_Y(δ) of eqs. (9)–(10) by enumerating every subset of the outputs,
@@ -582,7 +582,7 @@ def test_reference_packing_lp_dominates_brute_force():
 def test_leakage_distribution_matches_enumeration(kernel, data):
     prior = data.draw(distributions(kernel.shape[0]))
     ell, mass = leakage_and_mass(kernel, prior)
-    dist = md.leakage_distribution(kernel, prior)
+    dist = md.bounds.leakage_distribution(kernel, prior)
     values = np.asarray(dist.values, dtype=float)
     probs = np.asarray(dist.probabilities, dtype=float)
     assert np.all(np.diff(values) > 0)
@@ -613,15 +613,15 @@ def test_quantiles_match_subset_enumeration(kernel, data):
         assume(1e-6 < delta < 1 - 1e-6)
     else:
         delta = data.draw(st.floats(1e-3, 0.999))
-    assert md.pml_lower_quantile(kernel, prior, delta) == pytest.approx(
+    assert md.bounds.pml_lower_quantile(kernel, prior, delta) == pytest.approx(
         lower_quantile_enum(ell, mass, delta), abs=ATOL
     )
-    assert md.pml_upper_quantile(kernel, prior, delta) == pytest.approx(
+    assert md.bounds.pml_upper_quantile(kernel, prior, delta) == pytest.approx(
         upper_quantile_enum(ell, mass, delta), abs=ATOL
     )
     assert (
-        md.pml_upper_quantile(kernel, prior, delta)
-        >= md.pml_lower_quantile(kernel, prior, delta) - ATOL
+        md.bounds.pml_upper_quantile(kernel, prior, delta)
+        >= md.bounds.pml_lower_quantile(kernel, prior, delta) - ATOL
     )
 
 
@@ -631,7 +631,7 @@ def test_failure_probability_matches_definition(kernel, data, eps):
     prior = data.draw(distributions(kernel.shape[0]))
     ell, mass = leakage_and_mass(kernel, prior)
     assume(np.min(np.abs(ell - eps)) > 1e-9)
-    got = md.pml_failure_probability(kernel, prior, eps)
+    got = md.bounds.pml_failure_probability(kernel, prior, eps)
     assert got == pytest.approx(failure_probability(ell, mass, eps), abs=1e-12)
     # Definition 5 ⇔ ε̲_Y(δ) ≤ ε
     for delta in DELTA_GRID:
@@ -640,21 +640,22 @@ def test_failure_probability_matches_definition(kernel, data, eps):
 
 
 def test_example_1_and_2_quantiles():
-    dist = md.leakage_distribution(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR)
+    dist = md.bounds.leakage_distribution(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR)
     np.testing.assert_allclose(dist.values, [math.log(10 / 9), math.log(4)], atol=1e-12)
     np.testing.assert_allclose(dist.probabilities, [0.9, 0.1], atol=1e-12)
     # Example 2 at the exact boundary δ = 0.1
-    assert md.pml_lower_quantile(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, 0.1) == pytest.approx(
+    assert md.bounds.pml_lower_quantile(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, 0.1) == pytest.approx(
         math.log(10 / 9), abs=1e-12
     )
-    assert md.pml_upper_quantile(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, 0.1) == pytest.approx(
+    assert md.bounds.pml_upper_quantile(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, 0.1) == pytest.approx(
         math.log(4), abs=1e-12
     )
     for eps, expected in ((math.log(10 / 9) + 1e-9, 0.1), (math.log(4) - 1e-9, 0.1)):
-        assert md.pml_failure_probability(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps) == (
+        assert md.bounds.pml_failure_probability(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps) == (
             pytest.approx(expected, abs=1e-12)
         )
-    assert md.pml_failure_probability(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, math.log(4) + 1e-9) == 0
+    failure = md.bounds.pml_failure_probability(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, math.log(4) + 1e-9)
+    assert failure == 0
 
 
 # =======================================================================================
@@ -664,10 +665,12 @@ def test_example_1_and_2_quantiles():
 @given(kernels(max_size=5), st.data(), st.floats(0.0, 4.0))
 def test_psi_match_definitions(kernel, data, eps):
     prior = data.draw(distributions(kernel.shape[0]))
-    assert md.pml_psi1(kernel, prior, eps) == pytest.approx(psi1_ref(kernel, prior, eps), abs=1e-12)
+    assert md.bounds.pml_psi1(kernel, prior, eps) == pytest.approx(
+        psi1_ref(kernel, prior, eps), abs=1e-12
+    )
     ref2 = psi2_ref(kernel, prior, eps)
     assert ref2 == pytest.approx(psi2_events(kernel, prior, eps), abs=1e-12)
-    assert md.pml_psi2(kernel, prior, eps) == pytest.approx(ref2, abs=1e-12)
+    assert md.bounds.pml_psi2(kernel, prior, eps) == pytest.approx(ref2, abs=1e-12)
     # ψ1 lower bounds the failure probability (Sec. III)
     ell, mass = leakage_and_mass(kernel, prior)
     assert psi1_ref(kernel, prior, eps) <= failure_probability(ell, mass, eps) + 1e-12
@@ -678,8 +681,8 @@ def test_psi_match_definitions(kernel, data, eps):
 def test_psi2_does_not_increase_under_post_processing(kernel, data, eps):
     prior = data.draw(distributions(kernel.shape[0]))
     post = data.draw(kernels(kernel.shape[1], data.draw(st.integers(1, 5))))
-    before = md.pml_psi2(kernel, prior, eps)
-    after = md.pml_psi2(kernel @ post, prior, eps)
+    before = md.bounds.pml_psi2(kernel, prior, eps)
+    after = md.bounds.pml_psi2(kernel @ post, prior, eps)
     assert after <= before + 1e-12
     assert psi2_ref(kernel @ post, prior, eps) <= psi2_ref(kernel, prior, eps) + 1e-12
 
@@ -689,15 +692,19 @@ def test_psi_printed_values_and_psi1_increase():
     merged = EXAMPLE1_KERNEL @ EXAMPLE1_MERGE
     assert psi1_ref(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps) == pytest.approx(13 / 180, abs=1e-12)
     assert psi1_ref(merged, EXAMPLE1_PRIOR, eps) == pytest.approx(2 / 27, abs=1e-12)
-    assert md.pml_psi1(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps) == pytest.approx(13 / 180, abs=1e-12)
-    assert md.pml_psi1(merged, EXAMPLE1_PRIOR, eps) == pytest.approx(2 / 27, abs=1e-12)
-    assert md.pml_psi1(merged, EXAMPLE1_PRIOR, eps) > md.pml_psi1(
+    assert md.bounds.pml_psi1(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps) == pytest.approx(
+        13 / 180, abs=1e-12
+    )
+    assert md.bounds.pml_psi1(merged, EXAMPLE1_PRIOR, eps) == pytest.approx(2 / 27, abs=1e-12)
+    assert md.bounds.pml_psi1(merged, EXAMPLE1_PRIOR, eps) > md.bounds.pml_psi1(
         EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps
     )
-    assert md.pml_psi2(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, math.log(3)) == pytest.approx(
+    assert md.bounds.pml_psi2(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, math.log(3)) == pytest.approx(
         0.05, abs=1e-12
     )
-    assert md.pml_psi2(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps) == pytest.approx(13 / 90, abs=1e-12)
+    assert md.bounds.pml_psi2(EXAMPLE1_KERNEL, EXAMPLE1_PRIOR, eps) == pytest.approx(
+        13 / 90, abs=1e-12
+    )
 
 
 # =======================================================================================
@@ -791,8 +798,12 @@ def test_envelope_certificate_and_bounds(case):
         upper = min(maximal_leakage_prior(kernel, prior) + math.log(1 / delta), ell.max())
         lower = max(upper_quantile_enum(ell, mass, delta), binary_envelope_lp(kernel, prior, delta))
         assert lower - 1e-9 <= value <= upper + 1e-9
-        assert md.envelope_upper_bound(kernel, prior, delta) == pytest.approx(upper, abs=ATOL)
-        assert md.envelope_lower_bound(kernel, prior, delta) == pytest.approx(lower, abs=1e-8)
+        assert md.bounds.envelope_upper_bound(kernel, prior, delta) == pytest.approx(
+            upper, abs=ATOL
+        )
+        assert md.bounds.envelope_lower_bound(kernel, prior, delta) == pytest.approx(
+            lower, abs=1e-8
+        )
         # non-increasing in δ
         assert value <= previous + 1e-9
         previous = float(value)
@@ -849,9 +860,9 @@ def test_closed_failure_probability(case):
     rng = np.random.default_rng(300 + case)
     for delta in (0.05, 0.3, 0.6):
         value = float(md.pml_envelope(kernel, prior, delta))
-        assert md.closed_failure_probability(kernel, prior, value + 1e-7) <= delta + 1e-9
+        assert md.bounds.closed_failure_probability(kernel, prior, value + 1e-7) <= delta + 1e-9
         if value - 1e-6 > 0:
-            assert md.closed_failure_probability(kernel, prior, value - 1e-6) > delta - 1e-9
+            assert md.bounds.closed_failure_probability(kernel, prior, value - 1e-6) > delta - 1e-9
     m = kernel.shape[1]
     partitions = [kernel @ partition_matrix(b, m) for b in set_partitions(m)]
     densities = information_densities(kernel, prior)
@@ -859,7 +870,7 @@ def test_closed_failure_probability(case):
         # V jumps at the τ = max_y i(x; y); the bracket (V(ε + 1e-7), V(ε)) needs distance
         if np.min(np.abs(densities - eps)) < 1e-5:
             continue
-        got = md.closed_failure_probability(kernel, prior, eps)
+        got = md.bounds.closed_failure_probability(kernel, prior, eps)
         assert got >= failure_probability(ell, mass, eps) - 1e-12
         for kz in partitions:
             ellz, massz = leakage_and_mass(kz, prior)
@@ -877,7 +888,7 @@ def test_dp_epsilon_inverts_privacy_profile(kernel, delta):
     prof_inf = privacy_profile_ref(kernel, math.inf)
     assume(abs(prof_inf - delta) > 1e-9)
     ref = dp_epsilon_bisection(kernel, delta)
-    got = md.dp_epsilon(kernel, delta)
+    got = md.measures.dp_epsilon(kernel, delta)
     if math.isinf(ref):
         assert math.isinf(got)
         return
@@ -897,7 +908,7 @@ def test_dp_epsilon_krr_closed_form(k, eps_r):
     beta = 1.0 / (math.exp(eps_r) + k - 1)
     for delta in (1e-3, 0.01, 0.1, 0.3, 0.6, 0.95):
         closed = max(math.log((alpha - delta) / beta), 0.0) if delta < alpha else 0.0
-        assert md.dp_epsilon(kernel, delta) == pytest.approx(closed, abs=1e-8)
+        assert md.measures.dp_epsilon(kernel, delta) == pytest.approx(closed, abs=1e-8)
 
 
 # =======================================================================================
@@ -914,7 +925,9 @@ def test_conditional_maximal_leakage_and_issa_chain_rule():
             prior[0] = 0.0
             prior /= prior.sum()
         ref = conditional_maximal_leakage_ref(first, second, prior)
-        assert md.conditional_maximal_leakage(first, second, prior) == pytest.approx(ref, abs=ATOL)
+        assert md.bounds.conditional_maximal_leakage(first, second, prior) == pytest.approx(
+            ref, abs=ATOL
+        )
         joint = joint_channel(first, second)
         assert maximal_leakage_prior(joint, prior) <= (
             maximal_leakage_prior(first, prior) + ref + 1e-12
@@ -923,7 +936,7 @@ def test_conditional_maximal_leakage_and_issa_chain_rule():
         k2 = random_kernel(rng, n, m2, zeros)
         second_na = np.broadcast_to(k2[:, None, :], (n, m1, m2)).copy()
         cond_na = conditional_maximal_leakage_ref(first, second_na, prior)
-        assert md.conditional_maximal_leakage(first, second_na, prior) == pytest.approx(
+        assert md.bounds.conditional_maximal_leakage(first, second_na, prior) == pytest.approx(
             cond_na, abs=ATOL
         )
         assert cond_na <= maximal_leakage_prior(k2, prior) + 1e-12
@@ -947,7 +960,7 @@ def test_composition_bound_matches_definition_and_dominates_envelope():
         np.testing.assert_allclose(joint.sum(axis=1), 1.0, atol=1e-12)
         for delta in (0.05, 0.3):
             ref = composition_bound_ref(mechs, prior, delta)
-            assert md.composition_envelope_bound(mechs, prior, delta) == pytest.approx(
+            assert md.bounds.composition_envelope_bound(mechs, prior, delta) == pytest.approx(
                 ref, abs=ATOL
             )
             assert maximal_leakage_prior(joint, prior) + math.log(1 / delta) <= ref + 1e-12
@@ -962,7 +975,7 @@ def test_composition_bound_matches_definition_and_dominates_envelope():
         + conditional_maximal_leakage_ref(first, second, prior)
         + math.log(10)
     )
-    assert md.composition_envelope_bound([first, second], prior, 0.1) == pytest.approx(
+    assert md.bounds.composition_envelope_bound([first, second], prior, 0.1) == pytest.approx(
         expected, abs=ATOL
     )
 
@@ -994,7 +1007,7 @@ def test_randomized_response_envelope_fields(case):
     deltas = [0.5 * q1, q1 * (1 - 1e-9), *np.linspace(q1 + 1e-3, 0.98, 12)]
     for delta in deltas:
         ref = theorem5_ref(eps_r, prior, float(delta))
-        got = md.randomized_response_envelope(eps_r, shuffled, float(delta))
+        got = md.bounds.randomized_response_envelope(eps_r, shuffled, float(delta))
         assert got.lower == pytest.approx(ref["lower"], abs=ATOL), (eps_r, prior, delta)
         assert got.upper == pytest.approx(ref["upper"], abs=ATOL)
         if delta > q1:
@@ -1024,7 +1037,7 @@ def test_randomized_response_binary_field_below_q1(case):
     for delta in (0.3 * q1, 0.9 * q1):
         lp = binary_envelope_lp(kernel, np.sort(prior), delta)
         assert lp == pytest.approx(theorem5_ref(eps_r, prior, delta)["lower"], abs=1e-8)
-        got = md.randomized_response_envelope(eps_r, prior, delta)
+        got = md.bounds.randomized_response_envelope(eps_r, prior, delta)
         assert got.binary == pytest.approx(lp, abs=1e-8)
 
 
@@ -1049,7 +1062,7 @@ def test_theorem5_lower_bound_against_exact_envelope():
 def test_four_level_prior(k, rho):
     ref = four_level_ref(k, rho)
     assert ref.sum() == pytest.approx(1.0, abs=1e-12)
-    np.testing.assert_allclose(md.four_level_prior(k, rho), ref, atol=1e-15)
+    np.testing.assert_allclose(md.bounds.four_level_prior(k, rho), ref, atol=1e-15)
 
 
 def test_report_local_search_gaps():

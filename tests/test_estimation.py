@@ -1,5 +1,5 @@
-"""Estimation error: workloads, the BLUE and its exact error (mechdesign.estimation), and
-the estimation-optimal design (mechdesign.design.estimation).
+"""Estimation error: workloads, the BLUE and its exact error (mechdesign.measures.estimation), and
+the estimation-optimal design (mechdesign.optimal.estimation).
 
 The independent reference (an A-optimal program over brute-force vertices, written from
 the formula) is tests/test_estimation_reference.py; here: closed forms, the Gauss–Markov
@@ -18,7 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.estimation import blue_error, blue_estimator, information_matrix, workload_matrix
+from mechdesign.measures.estimation import (
+    blue_error,
+    blue_estimator,
+    information_matrix,
+    workload_matrix,
+)
 
 RTOL = 1e-9
 
@@ -92,7 +97,7 @@ def test_blue_is_unbiased_and_best_among_unbiased_estimators(seed, n, extra):
 
 def test_blue_of_a_square_kernel_is_its_inverse():
     k = md.randomized_response(5, 1.0).matrix
-    p = md.zipf_prior(5)
+    p = md.comparison.zipf_prior(5)
     np.testing.assert_allclose(blue_estimator(k, p), np.linalg.inv(k), atol=1e-12)
 
 
@@ -139,7 +144,7 @@ def test_the_issues_protocol_numbers():
     # Issue 37 (computed independently): k = 8, ε = 1, Zipf(1.1), n·MSE against the users'
     # histogram with the BLUE: k-RR 27.11, OUE 25.56 (standard estimator 30.46), subset
     # selection 21.3488.
-    p = md.zipf_prior(8)
+    p = md.comparison.zipf_prior(8)
     assert blue_error(md.randomized_response(8, 1.0), p) == pytest.approx(27.11, abs=5e-3)
     oue = md.unary_encoding(8, 1.0)
     assert blue_error(oue, p) == pytest.approx(25.56, abs=5e-3)
@@ -151,8 +156,8 @@ def test_randomized_responses_blue_is_its_standard_estimator():
     # k-RR is square and invertible: its one unbiased estimator is the standard one, whose
     # variance is Wang et al.'s closed form (FrequencyOracle.variance).
     k, eps = 6, 0.7
-    p = md.zipf_prior(k)
-    grr = md.generalized_randomized_response(k, eps)
+    p = md.comparison.zipf_prior(k)
+    grr = md.mechanisms.generalized_randomized_response(k, eps)
     assert blue_error(grr, p) == pytest.approx(md.estimation_mse(grr, p, 1), rel=1e-9)
 
 
@@ -190,10 +195,10 @@ def test_uniform_prior_histogram_optimum_is_the_closed_form(k, eps):
 
 
 @pytest.mark.parametrize("workload", [None, "prefix", "all-range"])
-@pytest.mark.parametrize("notion", [md.LDP(1.0), md.PML(0.8, prior=md.zipf_prior(6))],
+@pytest.mark.parametrize("notion", [md.LDP(1.0), md.PML(0.8, prior=md.comparison.zipf_prior(6))],
                          ids=repr)
 def test_the_design_is_certified_audited_and_beats_every_protocol(notion, workload):
-    p = md.zipf_prior(6)
+    p = md.comparison.zipf_prior(6)
     d = md.design(notion, p, utility=md.EstimationError(workload))
     assert d.audit_passed
     assert d.method == "enumeration"
@@ -212,14 +217,16 @@ def test_the_design_is_certified_audited_and_beats_every_protocol(notion, worklo
         md.estimation_mse(d.mechanism, p, 1000, estimator="blue", workload=workload),
         rel=1e-9)
     if isinstance(notion, md.LDP):
-        for protocol in (md.generalized_randomized_response(6, 1.0), md.unary_encoding(6, 1.0),
+        for protocol in (md.mechanisms.generalized_randomized_response(6, 1.0),
+                         md.unary_encoding(6, 1.0),
                          md.subset_selection(6, 1.0), md.hadamard_response(6, 1.0)):
             assert blue_error(protocol, p, workload) >= report.lower_bound - 1e-9
 
 
 def test_an_estimation_design_is_deterministic():
     def digest():
-        d = md.design(md.LDP(1.0), md.zipf_prior(7), utility=md.EstimationError("prefix"))
+        d = md.design(md.LDP(1.0), md.comparison.zipf_prior(7),
+                      utility=md.EstimationError("prefix"))
         return hashlib.sha256(d.mechanism.matrix.tobytes()
                               + np.float64(d.utility).tobytes()).hexdigest()
 
@@ -227,7 +234,7 @@ def test_an_estimation_design_is_deterministic():
 
 
 def test_estimation_design_refusals_name_the_reason():
-    p = md.zipf_prior(5)
+    p = md.comparison.zipf_prior(5)
     with pytest.raises(md.UnsupportedError, match=r"column generation.*PML"):
         md.design(md.PML(1.0, prior=p), p, utility="mse", method="column_generation")
     with pytest.raises(md.InvalidInputError, match="prior"):

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.estimation import blue_error
+from mechdesign.measures.estimation import blue_error
 
-pricing_module = importlib.import_module("mechdesign.design.estimation_pricing")
+pricing_module = importlib.import_module("mechdesign.optimal.estimation_pricing")
 LdpQuadraticPricing = pricing_module.LdpQuadraticPricing
 
 
@@ -95,7 +95,7 @@ def test_the_relaxation_bounds_every_vertex(seed):
     (11, None, "dirichlet"), (12, "prefix", "zipf"),
 ])
 def test_column_generation_agrees_with_enumeration(k, workload, prior):
-    p = {"zipf": md.zipf_prior(k), "uniform": np.full(k, 1 / k),
+    p = {"zipf": md.comparison.zipf_prior(k), "uniform": np.full(k, 1 / k),
          "dirichlet": np.random.default_rng(k).dirichlet(np.ones(k))}[prior]
     error = md.EstimationError(workload)
     full = md.design(md.LDP(1.0), p, utility=error, method="enumeration")
@@ -110,7 +110,7 @@ def test_column_generation_agrees_with_enumeration(k, workload, prior):
 
 
 def test_auto_prices_large_ldp_and_the_design_is_deterministic():
-    p = md.zipf_prior(13)
+    p = md.comparison.zipf_prior(13)
 
     def run():
         d = md.design(md.LDP(2.0), p, utility="mse")
@@ -123,7 +123,7 @@ def test_auto_prices_large_ldp_and_the_design_is_deterministic():
 
 
 def test_a_time_limit_returns_a_certified_kernel():
-    p = md.zipf_prior(14)
+    p = md.comparison.zipf_prior(14)
     d = md.design(md.LDP(1.0), p, utility="mse", method="column_generation",
                   time_limit=1e-9)
     assert d.audit_passed

@@ -2,7 +2,7 @@
 
 Everything this file compares the package with is computed here, from the formulas of the
 issue alone, by a route the package does not share; the file was written without reading
-``mechdesign/estimation.py`` or the design code for estimation:
+``mechdesign/measures/estimation.py`` or the design code for estimation:
 
 * the vertices of the sections {v ≥ 0 in the notion's cone : p·v = 1} are enumerated by
   brute force (ε-LDP: the normalised {1, e^ε} patterns; PML for a known prior: the box
@@ -73,7 +73,8 @@ needs_api = pytest.mark.skipif(
 # Instances
 # ---------------------------------------------------------------------------------------
 def zipf(k: int, exponent: float = 1.1) -> np.ndarray:
-    """p_x ∝ (x + 1)^(−exponent), written here (not md.zipf_prior) to stay independent."""
+    """p_x ∝ (x + 1)^(−exponent), written here (not md.comparison.zipf_prior) to stay
+    independent."""
     weights = np.arange(1, k + 1, dtype=float) ** -exponent
     return weights / weights.sum()
 
@@ -628,13 +629,13 @@ def test_design_mse_is_the_error_against_a_fixed_population():
 
 
 def _protocol_kernels(k: int, eps: float) -> list[np.ndarray]:
-    builders = {
-        "generalized_randomized_response": lambda: md.generalized_randomized_response(k, eps),
-        "unary_encoding": lambda: md.unary_encoding(k, eps),
-        "subset_selection": lambda: md.subset_selection(k, eps),
-        "hadamard_response": lambda: md.hadamard_response(k, eps),
-    }
-    kernels = [np.asarray(b().matrix, float) for name, b in builders.items() if hasattr(md, name)]
+    builders = [
+        lambda: md.mechanisms.generalized_randomized_response(k, eps),
+        lambda: md.unary_encoding(k, eps),
+        lambda: md.subset_selection(k, eps),
+        lambda: md.hadamard_response(k, eps),
+    ]
+    kernels = [np.asarray(build().matrix, float) for build in builders]
     kernels += [subset_selection(k, eps, d) for d in range(1, k)]
     return kernels
 

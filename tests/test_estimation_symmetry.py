@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.estimation import blue_error
+from mechdesign.measures.estimation import blue_error
 
-symmetry = importlib.import_module("mechdesign.design.estimation_symmetry")
+symmetry = importlib.import_module("mechdesign.optimal.estimation_symmetry")
 
 
 def ye_barg(k: int, eps: float) -> float:
@@ -70,7 +70,7 @@ def test_a_permutation_invariant_workload_other_than_the_histogram():
 
 def test_the_symmetric_path_is_chosen_only_when_it_applies():
     k = 14
-    zipf = md.design(md.LDP(1.0), md.zipf_prior(k), utility="mse", time_limit=5)
+    zipf = md.design(md.LDP(1.0), md.comparison.zipf_prior(k), utility="mse", time_limit=5)
     assert zipf.method == "column_generation"
     prefix = md.design(md.LDP(1.0), np.full(k, 1 / k), utility=md.EstimationError("prefix"),
                        time_limit=5)
@@ -141,6 +141,6 @@ def test_invariant_gram_detects_only_invariant_problems():
     k = 6
     uniform = np.full(k, 1 / k)
     assert symmetry.invariant_gram(uniform, 4.0 * np.eye(k)) == pytest.approx((4.0, 0.0))
-    assert symmetry.invariant_gram(md.zipf_prior(k), np.eye(k)) is None
+    assert symmetry.invariant_gram(md.comparison.zipf_prior(k), np.eye(k)) is None
     prefix = np.tril(np.ones((k, k)))
     assert symmetry.invariant_gram(uniform, prefix.T @ prefix) is None

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import mechdesign as md
-from mechdesign.design import GainPricingOracle, GainUtility
-from mechdesign.design.gain_pricing import GAIN_AUTO_MAX_VERTICES
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import NonRobustLDP
+from mechdesign.optimal import GainPricingOracle, GainUtility
+from mechdesign.optimal.gain_pricing import GAIN_AUTO_MAX_VERTICES
 
-pipeline = importlib.import_module("mechdesign.design.pipeline")
+pipeline = importlib.import_module("mechdesign.optimal.pipeline")
 
 
 def map_success_probability(kernel, prior):
@@ -60,9 +60,9 @@ def test_bayes_vulnerability_is_the_map_success_probability():
     rng = np.random.default_rng(1)
     for n, m in [(2, 2), (3, 5), (5, 3), (6, 6)]:
         k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
-        assert md.bayes_vulnerability(k, p) == pytest.approx(map_success_probability(k, p),
+        assert md.measures.bayes_vulnerability(k, p) == pytest.approx(map_success_probability(k, p),
                                                              rel=1e-12)
-        assert md.g_vulnerability(k, p, np.eye(n)) == pytest.approx(
+        assert md.measures.g_vulnerability(k, p, np.eye(n)) == pytest.approx(
             map_success_probability(k, p), rel=1e-12)
 
 
@@ -71,7 +71,7 @@ def test_g_vulnerability_is_the_best_guessing_strategy():
     for n, m, w in [(3, 3, 2), (4, 3, 4), (2, 4, 3)]:
         k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
         g = rng.normal(size=(w, n))
-        assert md.g_vulnerability(k, p, g) == pytest.approx(
+        assert md.measures.g_vulnerability(k, p, g) == pytest.approx(
             best_gain_by_strategies(k, p, g), rel=1e-12, abs=1e-15)
 
 
@@ -97,12 +97,12 @@ def test_g_vulnerability_inequalities(seed, n, m, w):
     k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
     g = rng.normal(size=(w, n))
     prior_vulnerability = float(np.max(g @ p))
-    v = md.g_vulnerability(k, p, g)
+    v = md.measures.g_vulnerability(k, p, g)
     assert v >= prior_vulnerability - 1e-12
     post = random_kernel(rng, m, 3)
-    assert md.g_vulnerability(k @ post, p, g) <= v + 1e-12
-    assert md.g_vulnerability(np.eye(n), p, g) >= v - 1e-12
-    assert md.g_vulnerability(np.eye(n), p, g) == pytest.approx(
+    assert md.measures.g_vulnerability(k @ post, p, g) <= v + 1e-12
+    assert md.measures.g_vulnerability(np.eye(n), p, g) >= v - 1e-12
+    assert md.measures.g_vulnerability(np.eye(n), p, g) == pytest.approx(
         float(p @ g.max(axis=0)), rel=1e-12, abs=1e-15)
 
 
@@ -127,7 +127,7 @@ def test_gain_utility_refuses_bad_input_by_name():
     with pytest.raises(InvalidInputError, match="prior"):
         GainUtility.bayes([0.5, 0.6])
     with pytest.raises(InvalidInputError, match="gain"):
-        md.g_vulnerability(np.eye(2), [0.5, 0.5], [1.0, 0.0])
+        md.measures.g_vulnerability(np.eye(2), [0.5, 0.5], [1.0, 0.0])
     with pytest.raises(InvalidInputError, match="utility"):
         md.design(md.LDP(1.0), [0.5, 0.5], utility="bayes vulnerability")
     with pytest.raises(InvalidInputError, match="utility"):
@@ -192,9 +192,9 @@ def test_gain_pricing_refuses_what_it_cannot_price():
     with pytest.raises(UnsupportedError):
         md.design(md.PML(1.0, prior=p_hat), utility=utility, method="column_generation")
     with pytest.raises(InvalidInputError, match="objective"):
-        GainPricingOracle(md.LDP(1.0), md.MutualInformationUtility(p_hat))
+        GainPricingOracle(md.LDP(1.0), md.optimal.MutualInformationUtility(p_hat))
     with pytest.raises(UnsupportedError, match="enumeration"):
-        md.design(md.LDP(1.0), utility=md.FDivergenceUtility([0.5, 0.5], [0.2, 0.8]),
+        md.design(md.LDP(1.0), utility=md.optimal.FDivergenceUtility([0.5, 0.5], [0.2, 0.8]),
                   method="column_generation")
 
 
@@ -224,7 +224,8 @@ def test_bayes_optimal_ldp_design_equals_an_independent_lp(n):
             d = md.design(md.LDP(eps), p, utility="bayes", method=method)
             assert d.utility == pytest.approx(expected, rel=1e-9), (n, eps, method)
             assert md.ldp_level(d.mechanism) <= eps + 1e-9
-            assert md.bayes_vulnerability(d.mechanism, p) == pytest.approx(expected, rel=1e-9)
+            vulnerability = md.measures.bayes_vulnerability(d.mechanism, p)
+            assert vulnerability == pytest.approx(expected, rel=1e-9)
 
 
 @pytest.mark.parametrize("notion", [md.LDP(0.7), md.PML(1.2, c=0.04), md.PML(0.8, c=0.09)])
@@ -288,7 +289,7 @@ def test_uniform_prior_bayes_optimum_is_krr_in_closed_form(k, eps):
     closed_form = math.exp(eps) / (math.exp(eps) + k - 1)
     assert md.design(md.LDP(eps), prior, utility="bayes").utility == pytest.approx(
         closed_form, rel=1e-9)
-    assert md.bayes_vulnerability(md.randomized_response(k, eps), prior) == pytest.approx(
+    assert md.measures.bayes_vulnerability(md.randomized_response(k, eps), prior) == pytest.approx(
         closed_form, rel=1e-12)
 
 

@@ -88,23 +88,23 @@ def test_c_pml_column_generation_once_the_section_is_the_simplex():
 
 
 def test_duchi_bound_at_large_epsilon():
-    assert md.duchi_kl_bound(800.0, 0.3) == math.inf
-    assert md.duchi_kl_bound(800.0, 0.0) == 0.0  # exact: TV = 0
+    assert md.bounds.duchi_kl_bound(800.0, 0.3) == math.inf
+    assert md.bounds.duchi_kl_bound(800.0, 0.0) == 0.0  # exact: TV = 0
     eps, tv = 0.1, 0.3
     by_hand = min(4.0, math.exp(2 * eps)) * (math.exp(eps) - 1) ** 2 * tv**2
-    assert md.duchi_kl_bound(eps, tv) == pytest.approx(by_hand, rel=1e-12)
+    assert md.bounds.duchi_kl_bound(eps, tv) == pytest.approx(by_hand, rel=1e-12)
     eps = 300.0  # finite but huge: 4 e^{600}(1 − e^{−300})² tv²
-    assert math.log(md.duchi_kl_bound(eps, tv)) == pytest.approx(
+    assert math.log(md.bounds.duchi_kl_bound(eps, tv)) == pytest.approx(
         math.log(4) + 2 * eps + 2 * math.log(tv), rel=1e-12)
 
 
 def test_projection_onto_the_simplex_with_huge_entries():
-    np.testing.assert_allclose(md.project_to_simplex([1e200, 0.9, -0.2]), [1, 0, 0])
-    np.testing.assert_allclose(md.project_to_simplex([1e200, 1e200, 3.0]), [0.5, 0.5, 0])
+    np.testing.assert_allclose(md.kernel.project_to_simplex([1e200, 0.9, -0.2]), [1, 0, 0])
+    np.testing.assert_allclose(md.kernel.project_to_simplex([1e200, 1e200, 3.0]), [0.5, 0.5, 0])
     rng = np.random.default_rng(0)
     for _ in range(50):
         v = rng.normal(scale=3, size=6)
-        w = md.project_to_simplex(v)
+        w = md.kernel.project_to_simplex(v)
         # KKT: w = max(v − τ, 0) with Σ w = 1 — compare with a bisection on τ.
         lo, hi = v.min() - 1, v.max()
         for _ in range(200):
@@ -114,7 +114,7 @@ def test_projection_onto_the_simplex_with_huge_entries():
 
 
 def test_empirical_pair_with_integer_labels():
-    pair = md.empirical_pair([0, 1, 0, 1], [0, 0, 1, 1])
+    pair = md.notions.empirical_pair([0, 1, 0, 1], [0, 0, 1, 1])
     np.testing.assert_array_equal(pair.counts, [[1, 1], [1, 1]])
     assert set(pair.s_labels) == {"0", "1"}
 
@@ -130,7 +130,7 @@ def test_xi_bounds_at_tiny_probabilities():
     q⁻ ≈ ρ²/(e^B − 1) and q⁺ = 1 − e^{−B}."""
     b = 0.05
     for rho in (1e-17, 1e-100, 1e-200):
-        low, high = md.xi_bounds(rho, 2.0, b)
+        low, high = md.notions.xi_bounds(rho, 2.0, b)
         assert low * rho == pytest.approx(rho**2 / math.expm1(b), rel=1e-6)
         assert high * rho == pytest.approx(-math.expm1(-b), rel=1e-9)
 
@@ -138,8 +138,8 @@ def test_xi_bounds_at_tiny_probabilities():
 def test_a_restricted_master_of_absurd_size_is_refused_at_once(monkeypatch):
     import sys
 
-    from mechdesign.design import RestrictedMaster
     from mechdesign.errors import TooLargeError
+    from mechdesign.optimal import RestrictedMaster
 
     # "At once": refused before a HiGHS model or one of its 10^12 rows is built (a count
     # of what was built, not a reading of the clock).
@@ -173,7 +173,7 @@ def test_polyopt_at_large_epsilon_uses_exact_vertices():
     ε = 16 (points outside the section at 20, a kernel failing its audit at 25). The
     exact backend takes over above CDD_RELIABLE_EPSILON; the designs pass the exact
     robust audit and their utility grows with ε, below H(P̂)."""
-    from mechdesign.cones import CDD_RELIABLE_EPSILON
+    from mechdesign.notions.cones import CDD_RELIABLE_EPSILON
 
     p_hat = np.array([0.07, 0.10, 0.26, 0.57])
     ball = md.RenyiBall(p_hat, 2, md.chi2_radius(100, 4, 0.05))
@@ -194,10 +194,10 @@ def test_linear_extreme_with_negligible_center_entries():
     e^{−B} (p_0²/R_0 ≤ e^B), the rest on the best coordinate, so max c·R = 2 − e^{−0.05}
     for c = (1, 0, 2, 0.5) and min = e^{−0.05}. It returned the center's value 1."""
     c, center = [1, 0, 2, 0.5], [1, 1e-300, 1e-300, 1e-300]
-    top, r = md.linear_extreme(c, center, 2, 0.05)
+    top, r = md.notions.linear_extreme(c, center, 2, 0.05)
     assert top == pytest.approx(2 - math.exp(-0.05), rel=1e-12)
     assert md.renyi_divergence(center, r, 2) <= 0.05 + 1e-12
-    low, _ = md.linear_extreme(c, center, 2, 0.05, maximize=False)
+    low, _ = md.notions.linear_extreme(c, center, 2, 0.05, maximize=False)
     assert low == pytest.approx(math.exp(-0.05), rel=1e-12)
 
 
@@ -213,11 +213,12 @@ def test_linear_extreme_with_negligible_center_entries():
         (lambda: md.Mechanism("abc"), "matrix"),
         (lambda: md.Mechanism.from_columns([[0.5, 0.5], [0.25, 0.75]]), "q"),
         (lambda: md.Mechanism([[0.5, 0.5], [0.25, 0.75]]).reduced(rtol=-1.0), "rtol"),
-        (lambda: md.output_classes([[0.5, 0.5]], rtol=math.nan), "rtol"),
-        (lambda: md.estimate_input_distribution(np.eye(2), [0, 1], tol="0.1"), "tol"),
-        (lambda: md.estimate_input_distribution(np.eye(2), [0, 1], max_iter=2.5), "max_iter"),
-        (lambda: md.estimate_input_distribution(np.eye(2), [[0, 1], [1]]), "outputs"),
-        (lambda: md.estimate_input_distribution(np.eye(2), counts=[0, 0]), "counts"),
+        (lambda: md.kernel.output_classes([[0.5, 0.5]], rtol=math.nan), "rtol"),
+        (lambda: md.kernel.estimate_input_distribution(np.eye(2), [0, 1], tol="0.1"), "tol"),
+        (lambda: md.kernel.estimate_input_distribution(np.eye(2), [0, 1], max_iter=2.5),
+         "max_iter"),
+        (lambda: md.kernel.estimate_input_distribution(np.eye(2), [[0, 1], [1]]), "outputs"),
+        (lambda: md.kernel.estimate_input_distribution(np.eye(2), counts=[0, 0]), "counts"),
         (lambda: md.Mechanism(np.eye(2)).sample([0, 1], rng=True), "rng"),
         (lambda: md.LDP(1.0).cone(3).contains([0.2, 0.3, 0.5], atol=-1.0), "atol"),
         (lambda: md.LDP(1.0).cone(3).vertices(max_vertices="3"), "max_vertices"),
@@ -226,22 +227,23 @@ def test_linear_extreme_with_negligible_center_entries():
         (lambda: md.PML(1.0, priors=[["0.5", "0.5"]]), "priors"),
         (lambda: md.PML(1.0, c=0.1).cone(11), "n"),
         (lambda: md.PML(1.0, prior=[0.5, 0.3, 0.2]).level(np.full((4, 2), 0.5)), "kernel"),
-        (lambda: md.SecretLDP(1.0, (2, 2)).cone(3), "n"),
-        (lambda: md.NonRobustLDP(1.0, [0.5, 0.5, 0.0, 0.0], (2, 2)), "p_hat"),
+        (lambda: md.notions.SecretLDP(1.0, (2, 2)).cone(3), "n"),
+        (lambda: md.notions.NonRobustLDP(1.0, [0.5, 0.5, 0.0, 0.0], (2, 2)), "p_hat"),
         (lambda: md.design(md.LDP(1.0), [0.5, 0.5], max_vertices=math.nan), "max_vertices"),
         (lambda: md.design(md.LDP(1.0), [0.5, 0.5], gap=True), "gap"),
         (lambda: md.design(md.LDP(1.0), [0.5, 0.5], time_limit="1"), "time_limit"),
-        (lambda: md.MutualInformationUtility([0.5, 0.5]).column_values([0.5, 0.5]), "columns"),
+        (lambda: md.optimal.MutualInformationUtility([0.5, 0.5]).column_values([0.5, 0.5]),
+         "columns"),
         (lambda: md.GainUtility(np.eye(2), [0.5, 0.5]).column_values([[1.0, -1.0]]),
          "columns"),
         (lambda: md.GainUtility(np.eye(2), [0.5, 0.5]).of(np.full((3, 2), 0.5)), "kernel"),
         (lambda: md.GainUtility.from_loss(np.ones((2, 3)), [0.5, 0.5]), "loss"),
-        (lambda: md.FDivergenceUtility([0.5, 0.5], [0.2, 0.8], f=lambda t: t), "f"),
-        (lambda: md.design_task("ldp", 1.0, 3, objective="mi"), "objective"),
-        (lambda: md.design_task("ldp", 1.0, 3, c=0.1), "c"),
-        (lambda: md.design_task("ldp", 1.0, 1), "n"),
-        (lambda: md.measure_task("grr", 1.0, 3, samples=0), "samples"),
-        (lambda: md.measure_task({"a": 1}, 1.0, 3), "mechanism"),
+        (lambda: md.optimal.FDivergenceUtility([0.5, 0.5], [0.2, 0.8], f=lambda t: t), "f"),
+        (lambda: md.sweeps.design_task("ldp", 1.0, 3, objective="mi"), "objective"),
+        (lambda: md.sweeps.design_task("ldp", 1.0, 3, c=0.1), "c"),
+        (lambda: md.sweeps.design_task("ldp", 1.0, 1), "n"),
+        (lambda: md.sweeps.measure_task("grr", 1.0, 3, samples=0), "samples"),
+        (lambda: md.sweeps.measure_task({"a": 1}, 1.0, 3), "mechanism"),
         (lambda: md.sweep(md.dobrushin_bound, {"epsilon": [1.0], "c": [0.1], "n": [3]},
                           progress="no"), "progress"),
     ],
@@ -256,8 +258,8 @@ def test_bad_arguments_are_refused_by_their_own_name(call, name):
     ("call", "name"),
     [
         (lambda: md.LDP(1.0).cone(10**12), "n"),
-        (lambda: md.design_task("ldp", 1.0, 10**12), "n"),
-        (lambda: md.measure_task("grr", 1.0, 10**12), "n"),
+        (lambda: md.sweeps.design_task("ldp", 1.0, 10**12), "n"),
+        (lambda: md.sweeps.measure_task("grr", 1.0, 10**12), "n"),
     ],
 )
 def test_sizes_beyond_memory_are_too_large_not_a_crash(call, name):
@@ -287,7 +289,7 @@ def test_from_columns_and_then_keep_float32_precision():
 
 def test_f_divergence_utility_of_a_float32_kernel_equals_the_direct_divergence():
     k = np.array([[0.1, 0.9], [0.7, 0.3]], dtype=np.float32)
-    utility = md.FDivergenceUtility([0.5, 0.5], [0.2, 0.8])
+    utility = md.optimal.FDivergenceUtility([0.5, 0.5], [0.2, 0.8])
     q0 = np.array([0.5, 0.5]) @ k.astype(float)
     q1 = np.array([0.2, 0.8]) @ k.astype(float)
     direct = float(np.sum(q0 * np.log(q0 / q1)))  # KL by hand

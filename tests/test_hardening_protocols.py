@@ -29,7 +29,7 @@ TINY = np.array([[1.0, 5e-324, 0.0], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
 @pytest.mark.parametrize("call", [
     lambda k: md.composed_epsilon(k, 3, 0.1),
     lambda k: md.composed_delta(k, 3, 1.0),
-    lambda k: md.pml_composition_bound(k, 2, [0.5, 0.5], 0.2),
+    lambda k: md.accounting.pml_composition_bound(k, 2, [0.5, 0.5], 0.2),
 ])
 def test_bad_kernels_are_refused_by_name(call, bad):
     with pytest.raises(InvalidInputError, match=r"kernels"):
@@ -66,7 +66,7 @@ def test_a_subnormal_entry_composes():
     # One use: δ(ε) of the pair is the privacy profile (up to the discretisation).
     one = md.composed_delta(TINY, 1, 1.0, discretization=1e-4)
     assert one.delta == pytest.approx(md.privacy_profile(TINY, 1.0), abs=1e-3)
-    assert md.tradeoff_curve(TINY)[-1] == pytest.approx([1.0, 0.0], abs=1e-12)
+    assert md.accounting.tradeoff_curve(TINY)[-1] == pytest.approx([1.0, 0.0], abs=1e-12)
 
 
 @pytest.mark.parametrize(("kwargs", "name"), [
@@ -86,9 +86,9 @@ def test_a_composition_too_large_is_refused_by_name(kwargs, name):
 
 def test_pml_composition_bound_limits_and_precision():
     with pytest.raises(TooLargeError, match=r"\bn\b"):
-        md.pml_composition_bound(K3, 10**12, P3, 0.2)
-    single = md.pml_composition_bound(K3, 2, P3, 0.2)
-    as32 = md.pml_composition_bound(K3.astype(np.float32), 2, P3, 0.2)
+        md.accounting.pml_composition_bound(K3, 10**12, P3, 0.2)
+    single = md.accounting.pml_composition_bound(K3, 2, P3, 0.2)
+    as32 = md.accounting.pml_composition_bound(K3.astype(np.float32), 2, P3, 0.2)
     assert as32 == pytest.approx(single, rel=1e-6)
 
 
@@ -97,7 +97,7 @@ def test_pml_composition_bound_limits_and_precision():
 
 @pytest.mark.parametrize("eps", [math.nan, -1.0, -math.inf, "0.5", True])
 def test_exceeds_refuses_a_bad_epsilon(eps):
-    audit = md.audit_pairs([0, 1] * 20, [0, 0, 1, 1] * 10)
+    audit = md.accounting.audit_pairs([0, 1] * 20, [0, 0, 1, 1] * 10)
     with pytest.raises(InvalidInputError, match="epsilon"):
         audit.exceeds(eps)
 
@@ -109,7 +109,7 @@ def test_exceeds_refuses_a_bad_epsilon(eps):
 def test_audit_pairs_names_its_arguments(kwargs, name):
     args = {"inputs": [0, 1] * 20, "outputs": [0, 0, 1, 1] * 10, **kwargs}
     with pytest.raises(InvalidInputError, match=name):
-        md.audit_pairs(**args)
+        md.accounting.audit_pairs(**args)
 
 
 @pytest.mark.parametrize("inputs", [True, 5, 0.5 + 1j, [], [0]])
@@ -137,7 +137,7 @@ def test_a_claimed_subnormal_probability_gives_p_value_zero():
 
 def test_grr_at_a_tiny_epsilon_has_the_closed_form_estimator():
     eps = 1e-300
-    oracle = md.generalized_randomized_response(3, eps)
+    oracle = md.mechanisms.generalized_randomized_response(3, eps)
     # p − q = (1 − e^{−ε})/(1 + 2e^{−ε}) = ε/3 to first order: E[v, v] = (2/3)/(ε/3).
     assert oracle.estimator[0, 0] == pytest.approx(2.0 / eps, rel=1e-9)
     assert oracle.estimator[0, 1] == pytest.approx(-1.0 / eps, rel=1e-9)
@@ -146,12 +146,12 @@ def test_grr_at_a_tiny_epsilon_has_the_closed_form_estimator():
 
 @pytest.mark.parametrize(("build", "slope"), [
     # p − q ≈ slope · ε as ε → 0 (closed forms of each protocol's p and q).
-    (lambda e: md.generalized_randomized_response(3, e), 1 / 3),
+    (lambda e: md.mechanisms.generalized_randomized_response(3, e), 1 / 3),
     (lambda e: md.unary_encoding(3, e), 1 / 4),
     (lambda e: md.unary_encoding(3, e, optimized=False), 1 / 4),
     (lambda e: md.subset_selection(3, e), 1 / 3),
     (lambda e: md.hadamard_response(3, e), 1 / 4),
-    (lambda e: md.local_hashing(3, e, md.hash_family(3, 2), buckets=2), 1 / 4),
+    (lambda e: md.local_hashing(3, e, md.mechanisms.hash_family(3, 2), buckets=2), 1 / 4),
 ])
 def test_protocols_at_tiny_epsilons(build, slope):
     eps = 1e-300
@@ -168,8 +168,8 @@ def test_protocols_at_tiny_epsilons(build, slope):
 @pytest.mark.parametrize("call", [
     lambda: md.unary_encoding(10**12, 1.0),
     lambda: md.subset_selection(10**12, 1.0),
-    lambda: md.generalized_randomized_response(10**12, 1.0),
-    lambda: md.hash_family(3, 2, size=10**12),
+    lambda: md.mechanisms.generalized_randomized_response(10**12, 1.0),
+    lambda: md.mechanisms.hash_family(3, 2, size=10**12),
 ])
 def test_huge_protocols_are_too_large_at_once(call):
     with pytest.raises(TooLargeError):
@@ -195,21 +195,21 @@ def test_estimation_mse_with_a_huge_estimator_entry_is_infinite():
     ({"support": (0.5,)}, "support"), ({"support": [math.nan, 0.2]}, "support"),
 ])
 def test_frequency_oracle_fields_are_checked(kwargs, name):
-    grr = md.generalized_randomized_response(3, 1.0)
+    grr = md.mechanisms.generalized_randomized_response(3, 1.0)
     args = {"protocol": "GRR", "epsilon": 1.0, "estimator": grr.estimator,
             "support": grr.support, **kwargs}
     with pytest.raises(InvalidInputError, match=name):
-        md.FrequencyOracle(grr.matrix, **args)
+        md.mechanisms.FrequencyOracle(grr.matrix, **args)
 
 
 @pytest.mark.parametrize("seed", ["3", True, -1, 2.5, math.nan])
 def test_hash_family_seed_is_checked(seed):
     with pytest.raises(InvalidInputError, match="seed"):
-        md.hash_family(3, 2, seed=seed)
+        md.mechanisms.hash_family(3, 2, seed=seed)
 
 
 @pytest.mark.parametrize("call", [
-    lambda: md.generalized_randomized_response(3, 1.0).estimate([[0, 1], [1]]),
+    lambda: md.mechanisms.generalized_randomized_response(3, 1.0).estimate([[0, 1], [1]]),
     lambda: md.local_hashing(3, 1.0, [[0.5, 0.5], [1.0]], buckets=2),
 ])
 def test_ragged_reports_and_hashes_are_refused(call):
@@ -230,47 +230,47 @@ def test_compare_names_its_arguments():
     with pytest.raises(InvalidInputError, match="notion"):
         md.compare(md.LDP(0.0), P3, mechanisms=rr, utilities=(), n=100)
     with pytest.raises(TooLargeError, match=r"\bk\b"):
-        md.zipf_prior(10**12)
+        md.comparison.zipf_prior(10**12)
 
 
 def test_datasets_name_their_arguments(tmp_path):
     with pytest.raises(InvalidInputError, match="path"):
-        md.categorical_pair(1.5, "s", "u")
+        md.notions.categorical_pair(1.5, "s", "u")
     with pytest.raises(InvalidInputError, match="path"):
-        md.categorical_pair(tmp_path, "s", "u")
+        md.notions.categorical_pair(tmp_path, "s", "u")
     for bad in (None, True, 5, {"a": 1}, []):
         with pytest.raises(InvalidInputError, match="s_values"):
-            md.empirical_pair(bad, ["x", "y"])
+            md.notions.empirical_pair(bad, ["x", "y"])
     with pytest.raises(InvalidInputError, match="s_values and u_values"):
-        md.empirical_pair(["a"], ["x", "y"])
+        md.notions.empirical_pair(["a"], ["x", "y"])
 
 
 def test_robust_ldp_mechanism_names_name_and_ball():
     ball = md.RenyiBall([0.07, 0.1, 0.26, 0.57], 2.0, 0.05)
     with pytest.raises(InvalidInputError, match=r"\bname\b"):
-        md.robust_ldp_mechanism("abc", 1.0, ball, (2, 2))
+        md.reports.robust_ldp_mechanism("abc", 1.0, ball, (2, 2))
     zeros = md.RenyiBall([0.5, 0.5, 0.0, 0.0], 2.0, 0.05)
     with pytest.raises(InvalidInputError, match=r"\bball\b"):
-        md.robust_ldp_mechanism("PolyOpt", 1.0, zeros, (2, 2))
+        md.reports.robust_ldp_mechanism("PolyOpt", 1.0, zeros, (2, 2))
     with pytest.raises(InvalidInputError, match=r"\bball\b"):
-        md.ir_distance_bound(zeros, (2, 2))
+        md.mechanisms.ir_distance_bound(zeros, (2, 2))
     for bad in (None, "abc", md.LDP(1.0)):
         with pytest.raises(InvalidInputError, match=r"\bball\b"):
-            md.ir_distance_bound(bad, (2, 2))
+            md.mechanisms.ir_distance_bound(bad, (2, 2))
 
 
 # -- mechanisms ------------------------------------------------------------------------
 
 
 def test_remark2_in_log_space_at_large_epsilon():
-    assert md.extremal_binary_valid_q(800.0, 0.1, 3) == []  # e^800 · 0.1 > 1
-    assert md.extremal_binary_valid_q(1e308, 0.1, 3) == []
+    assert md.mechanisms.extremal_binary_valid_q(800.0, 0.1, 3) == []  # e^800 · 0.1 > 1
+    assert md.mechanisms.extremal_binary_valid_q(1e308, 0.1, 3) == []
     with pytest.raises(InvalidInputError, match="epsilon"):
-        md.pml_binary_mechanism(800.0, 0.1)
+        md.mechanisms.pml_binary_mechanism(800.0, 0.1)
     # ε = 720 with c = 1e-313: e^ε c ≈ 0.19 (valid), e^ε itself overflows a double.
     eps, c = 720.0, 1e-313
-    assert md.extremal_binary_valid_q(eps, c, 3) == [1, 2]
-    kernel = md.extremal_binary_mechanism(eps, c, 3, 1).matrix
+    assert md.mechanisms.extremal_binary_valid_q(eps, c, 3) == [1, 2]
+    kernel = md.mechanisms.extremal_binary_mechanism(eps, c, 3, 1).matrix
     mpmath.mp.dps = 50
     g, cc = mpmath.exp(eps), mpmath.mpf(c)
     low = (1 - g * cc) / (1 + g * (1 - 3 * cc))
@@ -284,7 +284,7 @@ def test_design_independent_reporting_at_a_huge_epsilon():
     p = ball.center
     entropy = float(-(p * np.log(p)).sum())
     for eps in (800.0, 1e308):
-        ir = md.design_independent_reporting(eps, ball, (2, 2))
+        ir = md.mechanisms.design_independent_reporting(eps, ball, (2, 2))
         # Near the identity: the mutual information is the prior's entropy.
         assert ir.utility == pytest.approx(entropy, rel=1e-9)
         assert 0.0 <= ir.epsilon2 <= eps
@@ -292,8 +292,8 @@ def test_design_independent_reporting_at_a_huge_epsilon():
 
 @pytest.mark.parametrize("call", [
     lambda: md.randomized_response(10**12, 1.0),
-    lambda: md.secret_randomized_response((10**6, 10**6), 1.0),
-    lambda: md.binary_mechanism(1.0, [0], n=10**12),
+    lambda: md.mechanisms.secret_randomized_response((10**6, 10**6), 1.0),
+    lambda: md.mechanisms.binary_mechanism(1.0, [0], n=10**12),
 ])
 def test_huge_mechanisms_are_too_large(call):
     with pytest.raises(TooLargeError):
@@ -304,19 +304,19 @@ def test_huge_mechanisms_are_too_large(call):
                                     np.array([1j]), [[0, 1], [1]], math.nan])
 def test_binary_mechanism_subset_is_checked(subset):
     with pytest.raises(InvalidInputError, match="subset"):
-        md.binary_mechanism(1.0, subset, n=3)
+        md.mechanisms.binary_mechanism(1.0, subset, n=3)
 
 
 def test_independent_reporting_names_and_precision():
     with pytest.raises(InvalidInputError, match="first"):
-        md.independent_reporting(None, K3)
+        md.mechanisms.independent_reporting(None, K3)
     with pytest.raises(InvalidInputError, match="second"):
-        md.independent_reporting(K2, "abc")
-    ir = md.independent_reporting(K2, K3.astype(np.float32))
+        md.mechanisms.independent_reporting(K2, "abc")
+    ir = md.mechanisms.independent_reporting(K2, K3.astype(np.float32))
     np.testing.assert_allclose(ir.matrix, np.kron(K2, K3), rtol=1e-6, atol=0)
 
 
 def test_pml_extremal_mechanism_takes_a_float32_prior():
-    as64 = md.pml_extremal_mechanism(0.1, P3).matrix
-    as32 = md.pml_extremal_mechanism(0.1, P3.astype(np.float32)).matrix
+    as64 = md.mechanisms.pml_extremal_mechanism(0.1, P3).matrix
+    as32 = md.mechanisms.pml_extremal_mechanism(0.1, P3.astype(np.float32)).matrix
     np.testing.assert_allclose(as32, as64, rtol=1e-6, atol=1e-7)

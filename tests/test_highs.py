@@ -11,7 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from mechdesign._highs import Model, highspy, new_model  # the one import of highspy
+from mechdesign._solvers.highs import Model, highspy, new_model  # the one import of highspy
 from mechdesign.errors import SolverError
 
 # Build an LP, a MIP and a warm-started master exactly as the package does, in a fresh
@@ -20,11 +20,11 @@ _SCRIPT = textwrap.dedent(
     """
     import numpy as np
     import mechdesign as md
-    from mechdesign._highs import new_model
+    from mechdesign._solvers.highs import new_model
 
     model = new_model(mip_rel_gap=0.0)
     model.addVar(0.0, 1.0)
-    integer = md._highs.highspy.HighsVarType.kInteger
+    integer = md._solvers.highs.highspy.HighsVarType.kInteger
     model.changeColsIntegrality(1, np.array([0], np.int32), np.array([integer]))
     model.changeColCost(0, -1.0)
     model.run()
@@ -135,7 +135,7 @@ def test_model_mip_agrees_with_brute_force():
 
 
 def test_every_highs_model_status_has_an_action():
-    from mechdesign import _highs
+    from mechdesign._solvers import highs as _highs
 
     model = _highs.new_model()
     statuses = {model.modelStatusToString(s)
@@ -148,7 +148,7 @@ def _flaky_model(first_status):
     """max x0 + 2 x1 s.t. x0 + x1 = 1, whose first run reports ``first_status``."""
     import scipy.sparse as sp
 
-    from mechdesign._highs import Model
+    from mechdesign._solvers.highs import Model
 
     model = Model.from_matrix(np.array([1.0, 2.0]), sp.csc_array(np.ones((1, 2))),
                               np.ones(1), np.ones(1))

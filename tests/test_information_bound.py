@@ -18,8 +18,8 @@ from scipy.optimize import minimize_scalar
 
 import mechdesign as md
 from mechdesign._tolerances import INFORMATION_BOUND_RTOL
-from mechdesign.design import PricingOracle, ldp_information_bound
-from mechdesign.design.patterns import balanced_arcs
+from mechdesign.optimal import PricingOracle, ldp_information_bound
+from mechdesign.optimal.patterns import balanced_arcs
 
 priors = st.lists(st.floats(0.01, 1.0), min_size=2, max_size=8).map(
     lambda w: np.array(w) / sum(w))

@@ -130,16 +130,16 @@ def test_then_rejects_wrong_shape():
 
 def test_reduced_form_of_envelope_example1():
     # Envelope paper, App. C: outcomes 3 and 4 of eq. (7) are similar.
-    k = md.PAPER_EXAMPLES["envelope-example1"].mechanism
+    k = md.reproduce.PAPER_EXAMPLES["envelope-example1"].mechanism
     expected = [[0, 0, 1], [0, 0, 1], [0, 0.2, 0.8], [0.2, 0, 0.8]]
-    assert md.output_classes(k) == [[0], [1], [2, 3]]
+    assert md.kernel.output_classes(k) == [[0], [1], [2, 3]]
     np.testing.assert_allclose(k.reduced().matrix, expected, rtol=0, atol=1e-15)
 
 
 def test_reduced_drops_zero_columns_and_merges_scaled_ones():
     k = md.Mechanism([[0.1, 0.0, 0.2, 0.3, 0.4], [0.3, 0.0, 0.6, 0.05, 0.05]])
     # column 2 is twice column 0; column 1 never occurs
-    assert md.output_classes(k) == [[0, 2], [3], [4]]
+    assert md.kernel.output_classes(k) == [[0, 2], [3], [4]]
     np.testing.assert_allclose(
         k.reduced().matrix, [[0.3, 0.3, 0.4], [0.9, 0.05, 0.05]], rtol=0, atol=1e-15
     )
@@ -221,14 +221,15 @@ def test_inverse_estimate_recovers_prior_from_exact_frequencies():
     k = random_kernel(rng, 4, 6)
     prior = np.array([0.1, 0.2, 0.3, 0.4])
     counts = prior @ k * 1e6  # exact expected counts
-    est = md.estimate_input_distribution(k, counts=counts, method="inverse")
+    est = md.kernel.estimate_input_distribution(k, counts=counts, method="inverse")
     np.testing.assert_allclose(est, prior, rtol=0, atol=1e-12)
 
 
 def test_inverse_estimate_projects_onto_the_simplex():
     k = np.array(RR3)
     # Every sample on output 0: the raw inverse is (1.5, -0.5); its projection is (1, 0).
-    est = md.estimate_input_distribution(k, outputs=np.zeros(10, dtype=int), method="inverse")
+    est = md.kernel.estimate_input_distribution(k, outputs=np.zeros(10, dtype=int),
+                                                method="inverse")
     np.testing.assert_allclose(est, [1.0, 0.0], rtol=0, atol=1e-15)
 
 
@@ -238,7 +239,7 @@ def test_projection_matches_a_convex_solver():
         v = rng.normal(size=6)
         w = cp.Variable(6)
         cp.Problem(cp.Minimize(cp.sum_squares(w - v)), [w >= 0, cp.sum(w) == 1]).solve()
-        np.testing.assert_allclose(md.project_to_simplex(v), w.value, rtol=0, atol=1e-6)
+        np.testing.assert_allclose(md.kernel.project_to_simplex(v), w.value, rtol=0, atol=1e-6)
 
 
 def test_em_matches_maximum_likelihood_by_convex_solver():
@@ -247,7 +248,7 @@ def test_em_matches_maximum_likelihood_by_convex_solver():
     k = random_kernel(rng, 4, 3)
     counts = np.array([50.0, 30.0, 20.0])
     with pytest.warns(md.kernel.NotIdentifiableWarning, match="rank 3 < 4"):
-        est = md.estimate_input_distribution(k, counts=counts, method="em")
+        est = md.kernel.estimate_input_distribution(k, counts=counts, method="em")
     p = cp.Variable(4)
     objective = cp.Maximize(counts @ cp.log(k.T @ p))
     ml = cp.Problem(objective, [p >= 0, cp.sum(p) == 1]).solve()
@@ -262,19 +263,20 @@ def test_a_kernel_that_cannot_identify_the_distribution_is_refused_by_name():
     k = np.array([[0.6, 0.3, 0.1], [0.6, 0.3, 0.1], [0.1, 0.2, 0.7]])
     assert np.linalg.matrix_rank(k) == 2
     # The unidentifiability itself, checked by hand: two priors, one output law.
-    assert np.allclose(np.array([0.5, 0.0, 0.5]) @ k, np.array([0.1, 0.4, 0.5]) @ k,
-                       rtol=0, atol=1e-15)
+    assert np.allclose(
+        np.array([0.5, 0.0, 0.5]) @ k, np.array([0.1, 0.4, 0.5]) @ k, rtol=0, atol=1e-15
+    )
     counts = np.array([30.0, 30.0, 40.0])
     for method in ("auto", "inverse"):
         with pytest.raises(md.InvalidInputError, match=r"kernel has rank 2 < 3 inputs") as info:
-            md.estimate_input_distribution(k, counts=counts, method=method)
+            md.kernel.estimate_input_distribution(k, counts=counts, method=method)
         message = str(info.value)
         assert "not identifiable" in message
         assert "span of the kernel's columns" in message
         assert "method='em'" in message
     # Fewer outputs than inputs: rank at most M.
     with pytest.raises(md.InvalidInputError, match=r"kernel has rank 2 < 3 inputs"):
-        md.estimate_input_distribution([[0.5, 0.5], [0.2, 0.8], [0.9, 0.1]], counts=[3, 4])
+        md.kernel.estimate_input_distribution([[0.5, 0.5], [0.2, 0.8], [0.9, 0.1]], counts=[3, 4])
 
 
 def test_em_on_a_rank_deficient_kernel_warns_and_fits_the_identified_part():
@@ -282,7 +284,7 @@ def test_em_on_a_rank_deficient_kernel_warns_and_fits_the_identified_part():
     truth = np.array([0.1, 0.4, 0.5])
     counts = truth @ k * 1e6  # exact expected counts
     with pytest.warns(md.kernel.NotIdentifiableWarning, match="rank 2 < 3") as record:
-        est = md.estimate_input_distribution(k, counts=counts, method="em")
+        est = md.kernel.estimate_input_distribution(k, counts=counts, method="em")
     assert len(record) == 1
     assert "one of many" in str(record[0].message)
     assert issubclass(md.kernel.NotIdentifiableWarning, UserWarning)
@@ -302,9 +304,9 @@ def test_a_full_rank_kernel_is_estimated_as_before_without_a_warning():
     counts = truth @ k * 1e6
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no warning of any kind
-        auto = md.estimate_input_distribution(k, counts=counts)
-        inverse = md.estimate_input_distribution(k, counts=counts, method="inverse")
-        em = md.estimate_input_distribution(k, counts=counts, method="em")
+        auto = md.kernel.estimate_input_distribution(k, counts=counts)
+        inverse = md.kernel.estimate_input_distribution(k, counts=counts, method="inverse")
+        em = md.kernel.estimate_input_distribution(k, counts=counts, method="em")
     np.testing.assert_allclose(auto, inverse, rtol=0, atol=1e-15)  # auto is the inverse
     np.testing.assert_allclose(auto, truth, rtol=0, atol=1e-12)
     np.testing.assert_allclose(em, truth, rtol=0, atol=1e-6)
@@ -317,7 +319,7 @@ def test_estimator_is_close_to_truth_on_privatised_samples():
     x = rng.choice(3, size=40_000, p=prior)
     y = k.sample(x, rng=rng)
     for method in ("inverse", "em"):
-        est = md.estimate_input_distribution(k, y, method=method)
+        est = md.kernel.estimate_input_distribution(k, y, method=method)
         # Standard error of the inverse estimate here is about 0.006 per entry.
         np.testing.assert_allclose(est, prior, rtol=0, atol=0.03)
 
@@ -325,21 +327,23 @@ def test_estimator_is_close_to_truth_on_privatised_samples():
 def test_estimator_input_errors():
     k = np.array(RR3)
     with pytest.raises(md.InvalidInputError, match="exactly one"):
-        md.estimate_input_distribution(k)
+        md.kernel.estimate_input_distribution(k)
     with pytest.raises(md.InvalidInputError, match="outputs must hold"):
-        md.estimate_input_distribution(k, outputs=[0, 2])
+        md.kernel.estimate_input_distribution(k, outputs=[0, 2])
     with pytest.raises(md.InvalidInputError, match="counts must have length 2"):
-        md.estimate_input_distribution(k, counts=[1, 2, 3])
+        md.kernel.estimate_input_distribution(k, counts=[1, 2, 3])
     with pytest.raises(md.InvalidInputError, match="method"):
-        md.estimate_input_distribution(k, counts=[1, 1], method="magic")  # type: ignore[arg-type]
+        md.kernel.estimate_input_distribution(k, counts=[1, 1], method="magic")  # type: ignore[arg-type]
     with pytest.raises(md.InvalidInputError, match="full row rank"):
-        md.estimate_input_distribution([[0.5, 0.5], [0.5, 0.5]], counts=[1, 1], method="inverse")
+        md.kernel.estimate_input_distribution(
+            [[0.5, 0.5], [0.5, 0.5]], counts=[1, 1], method="inverse"
+        )
 
 
 def test_em_iteration_limit_raises_solver_error():
     k = random_kernel(np.random.default_rng(5), 4, 3)
     with pytest.raises(md.SolverError) as info, pytest.warns(md.kernel.NotIdentifiableWarning):
-        md.estimate_input_distribution(k, counts=[5, 3, 2], method="em", max_iter=2)
+        md.kernel.estimate_input_distribution(k, counts=[5, 3, 2], method="em", max_iter=2)
     assert info.value.status == "iteration_limit"
 
 

@@ -92,7 +92,9 @@ def test_envelope_example1_leakages_and_post_processing():
     z = md.Mechanism(ENVELOPE_EQ7).then(h)
     np.testing.assert_allclose(md.pointwise_leakage(z, UNIFORM4), [LOG(6 / 5)] * 2, rtol=1e-14)
     # The same numbers as event leakages of Y (envelope paper, App. C).
-    assert md.event_leakage(ENVELOPE_EQ7, UNIFORM4, [1, 0, 1, 0]) == pytest.approx(LOG(6 / 5))
+    assert md.measures.event_leakage(ENVELOPE_EQ7, UNIFORM4, [1, 0, 1, 0]) == pytest.approx(
+        LOG(6 / 5)
+    )
 
 
 EXAMPLE3 = np.array([[0.9, 0.0, 0.1], [0.0, 0.9, 0.1]])
@@ -100,24 +102,28 @@ HALF = np.array([0.5, 0.5])
 
 
 def test_envelope_example3_event_leakage_of_a_union():
-    assert md.event_leakage(EXAMPLE3, HALF, [1, 0, 0]) == pytest.approx(LOG(2), rel=1e-14)
-    assert md.event_leakage(EXAMPLE3, HALF, [0, 1, 0]) == pytest.approx(LOG(2), rel=1e-14)
-    assert md.event_leakage(EXAMPLE3, HALF, [1, 1, 0]) == pytest.approx(0.0, abs=1e-15)
+    assert md.measures.event_leakage(EXAMPLE3, HALF, [1, 0, 0]) == pytest.approx(LOG(2), rel=1e-14)
+    assert md.measures.event_leakage(EXAMPLE3, HALF, [0, 1, 0]) == pytest.approx(LOG(2), rel=1e-14)
+    assert md.measures.event_leakage(EXAMPLE3, HALF, [1, 1, 0]) == pytest.approx(0.0, abs=1e-15)
 
 
 def test_envelope_example4_event_leakage_is_not_monotone():
     e, e_prime = [0, 0, 1], [1, 0, 1]  # {3} ⊂ {1, 3}: leakage increases
-    assert md.event_leakage(EXAMPLE3, HALF, e) == pytest.approx(0.0, abs=1e-15)
-    assert md.event_leakage(EXAMPLE3, HALF, e_prime) == pytest.approx(LOG(1 / 0.55), rel=1e-14)
+    assert md.measures.event_leakage(EXAMPLE3, HALF, e) == pytest.approx(0.0, abs=1e-15)
+    assert md.measures.event_leakage(EXAMPLE3, HALF, e_prime) == pytest.approx(
+        LOG(1 / 0.55), rel=1e-14
+    )
     f, f_prime = [1, 0, 0], [1, 0, 1]  # {1} ⊂ {1, 3}: leakage decreases
-    assert md.event_leakage(EXAMPLE3, HALF, f) > md.event_leakage(EXAMPLE3, HALF, f_prime)
+    assert md.measures.event_leakage(EXAMPLE3, HALF, f) > md.measures.event_leakage(
+        EXAMPLE3, HALF, f_prime
+    )
 
 
 def test_randomised_event_is_a_convex_combination_inside_the_ratio():
     w = np.array([0.3, 0.0, 1.0])
     k = EXAMPLE3
     expected = LOG(max(k @ w) / (HALF @ k @ w))
-    assert md.event_leakage(k, HALF, w) == pytest.approx(expected, rel=1e-14)
+    assert md.measures.event_leakage(k, HALF, w) == pytest.approx(expected, rel=1e-14)
 
 
 # -- relations the papers prove (hypothesis) ---------------------------------------------------
@@ -225,7 +231,7 @@ def test_zero_prior_entries_restrict_to_the_support(data):
 def test_information_density_identities(data):
     k = data.draw(kernels(allow_zeros=False))
     prior = data.draw(distributions(k.shape[0], allow_zeros=False))
-    dens = md.information_density(k, prior)
+    dens = md.measures.information_density(k, prior)
     p_y = prior @ k
     np.testing.assert_allclose(np.exp(dens) * p_y, k, rtol=1e-12, atol=0)
     # pointwise_leakage returns its exact lower end 0 where rounding gives −1e-16. The
@@ -242,10 +248,10 @@ def test_information_density_identities(data):
 
 @given(kernels())
 def test_renyi_ldp_level_orders(k):
-    assert md.renyi_ldp_level(k, math.inf) == md.ldp_level(k) or (
-        md.renyi_ldp_level(k, math.inf) == pytest.approx(md.ldp_level(k), rel=1e-12)
+    assert md.measures.renyi_ldp_level(k, math.inf) == md.ldp_level(k) or (
+        md.measures.renyi_ldp_level(k, math.inf) == pytest.approx(md.ldp_level(k), rel=1e-12)
     )
-    values = [md.renyi_ldp_level(k, a) for a in (0.5, 1.0, 2.0, 5.0, math.inf)]
+    values = [md.measures.renyi_ldp_level(k, a) for a in (0.5, 1.0, 2.0, 5.0, math.inf)]
     for lower, upper in itertools.pairwise(values):
         assert lower <= upper * (1 + 1e-9) + 1e-12
 
@@ -280,7 +286,7 @@ def test_ldp_of_randomised_response():
     np.fill_diagonal(k, math.exp(eps))
     k /= k.sum(axis=1, keepdims=True)
     assert md.ldp_level(k) == pytest.approx(eps, rel=1e-14)
-    assert md.renyi_ldp_level(k, math.inf) == pytest.approx(eps, rel=1e-14)
+    assert md.measures.renyi_ldp_level(k, math.inf) == pytest.approx(eps, rel=1e-14)
 
 
 def test_extreme_probabilities_do_not_overflow():
@@ -305,7 +311,7 @@ def test_all_zero_columns_are_ignored():
 def test_single_input_kernel():
     k = np.array([[0.2, 0.8]])
     assert md.ldp_level(k) == pytest.approx(0.0, abs=1e-12)
-    assert md.renyi_ldp_level(k, 2.0) == pytest.approx(0.0, abs=1e-12)
+    assert md.measures.renyi_ldp_level(k, 2.0) == pytest.approx(0.0, abs=1e-12)
     assert md.pml_capacity(k, 1.0) == pytest.approx(0.0, abs=1e-15)
 
 
@@ -349,23 +355,23 @@ def test_bad_kernel_raises_in_every_measure(kernel):
 
 def test_bad_alpha_and_base_raise():
     with pytest.raises(md.InvalidInputError, match="alpha must be > 0"):
-        md.renyi_ldp_level(np.eye(2), 0.0)
+        md.measures.renyi_ldp_level(np.eye(2), 0.0)
     with pytest.raises(md.InvalidInputError, match="base"):
         md.mutual_information(np.eye(2), HALF, base=1.0)
 
 
 def test_bad_events_raise():
     with pytest.raises(md.InvalidInputError, match="one weight per output"):
-        md.event_leakage(EXAMPLE3, HALF, [1, 0])
+        md.measures.event_leakage(EXAMPLE3, HALF, [1, 0])
     with pytest.raises(md.InvalidInputError, match=r"\[0, 1\]"):
-        md.event_leakage(EXAMPLE3, HALF, [1.5, 0, 0])
+        md.measures.event_leakage(EXAMPLE3, HALF, [1.5, 0, 0])
     with pytest.raises(md.InvalidInputError, match="positive probability"):
-        md.event_leakage(np.array([[1.0, 0.0], [1.0, 0.0]]), HALF, [0, 1])
+        md.measures.event_leakage(np.array([[1.0, 0.0], [1.0, 0.0]]), HALF, [0, 1])
 
 
 def test_paper_examples_registry_values():
     """The built-in examples carry the values their papers print."""
-    ex = md.PAPER_EXAMPLES
+    ex = md.reproduce.PAPER_EXAMPLES
     assert md.pml_capacity(ex["dobrushin-example2-K1"].mechanism, 0.05) == pytest.approx(
         LOG(10 / 3), rel=1e-14
     )
@@ -395,7 +401,7 @@ def test_renyi_ldp_level_equals_the_pairwise_maximum(k, alpha):
         for j in range(k.shape[0])
         if i != j
     )
-    value = md.renyi_ldp_level(k, alpha)
+    value = md.measures.renyi_ldp_level(k, alpha)
     if math.isinf(expected):
         assert value == math.inf
     else:
@@ -409,4 +415,4 @@ def test_pointwise_leakage_of_a_constant_column_is_exactly_zero():
     for prior in ([0.3, 0.7], [0.1234567, 0.8765433], [1 / 3, 2 / 3]):
         leak = md.pointwise_leakage(k, prior)
         assert np.all(leak >= 0)
-        assert md.pml_lower_quantile(k, prior, 0.5) >= 0
+        assert md.bounds.pml_lower_quantile(k, prior, 0.5) >= 0

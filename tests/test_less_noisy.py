@@ -52,30 +52,30 @@ def test_bec_against_bsc_threshold(delta, where):
     threshold = 4 * delta * (1 - delta)
     eps = min(where * threshold, 0.999)
     expected = eps <= threshold
-    assert md.is_less_noisy(bec(eps), bsc(delta)) is expected
+    assert md.measures.is_less_noisy(bec(eps), bsc(delta)) is expected
     assert (md.is_degraded(bec(eps), bsc(delta)) is not None) is (eps <= 2 * delta + 1e-12)
 
 
 @pytest.mark.parametrize("delta", [0.1, 0.3])
 def test_bec_against_bsc_at_the_tangency(delta):
     """At ε = 4δ(1 − δ) the χ² form vanishes at Q uniform (a double root): less noisy."""
-    assert md.is_less_noisy(bec(4 * delta * (1 - delta)), bsc(delta)) is True
+    assert md.measures.is_less_noisy(bec(4 * delta * (1 - delta)), bsc(delta)) is True
 
 
 def test_bsc_is_never_less_noisy_than_a_bec():
     """Near Q = (1, 0) the erasure channel's χ² form grows like 1/t, the BSC's does not."""
     for delta, eps in [(0.1, 0.5), (0.01, 0.99), (0.3, 0.9)]:
-        assert md.is_less_noisy(bsc(delta), bec(eps)) is False
+        assert md.measures.is_less_noisy(bsc(delta), bec(eps)) is False
         assert worst_gap(bsc(delta), bec(eps)) < 0
 
 
 def test_order_of_randomized_response():
     strong = md.randomized_response(3, 2.0)
     weak = md.randomized_response(3, 0.5)
-    assert md.is_less_noisy(strong, weak) is True     # degraded
-    assert md.is_less_noisy(weak, strong) is False
-    assert md.is_less_noisy(weak, weak) is True
-    assert md.is_less_noisy(weak, np.full((3, 2), 0.5)) is True    # a useless channel
+    assert md.measures.is_less_noisy(strong, weak) is True     # degraded
+    assert md.measures.is_less_noisy(weak, strong) is False
+    assert md.measures.is_less_noisy(weak, weak) is True
+    assert md.measures.is_less_noisy(weak, np.full((3, 2), 0.5)) is True    # a useless channel
 
 
 @settings(max_examples=40, deadline=None)
@@ -91,7 +91,7 @@ def test_binary_inputs_match_the_defining_inequality(weights, m1, m2, rnd):
     post = rng.dirichlet(np.ones(m2), m1)
     noise = rng.dirichlet(np.ones(m2), 2)
     k2 = (1 - weights[0]) * (k1 @ post) + weights[0] * noise
-    verdict = md.is_less_noisy(k1, k2)
+    verdict = md.measures.is_less_noisy(k1, k2)
     gap = worst_gap(k1, k2, points=61)
     if verdict:
         assert gap >= -1e-6, gap
@@ -109,12 +109,12 @@ def test_three_inputs_are_decided_or_refused_by_name():
     def symmetric(d):
         return (1 - d) * np.eye(3) + d * (np.ones((3, 3)) - np.eye(3)) / 2
 
-    assert md.is_less_noisy(erasure(0.2), symmetric(0.3)) is True          # degraded
-    assert md.is_less_noisy(symmetric(0.05), erasure(0.5)) is False
+    assert md.measures.is_less_noisy(erasure(0.2), symmetric(0.3)) is True          # degraded
+    assert md.measures.is_less_noisy(symmetric(0.05), erasure(0.5)) is False
     with pytest.raises(UnsupportedError, match="not a proof"):
-        md.is_less_noisy(erasure(0.5), symmetric(0.3))
+        md.measures.is_less_noisy(erasure(0.5), symmetric(0.3))
 
 
 def test_refusals():
     with pytest.raises(InvalidInputError, match="same inputs"):
-        md.is_less_noisy(np.eye(2), np.eye(3))
+        md.measures.is_less_noisy(np.eye(2), np.eye(3))

@@ -27,17 +27,17 @@ def test_randomized_response(k, epsilon):
 
 
 def test_binary_mechanism_with_a_subset():
-    m = md.binary_mechanism(math.log(3), [0, 2], n=3).matrix
+    m = md.mechanisms.binary_mechanism(math.log(3), [0, 2], n=3).matrix
     assert np.allclose(m, [[0.75, 0.25], [0.25, 0.75], [0.75, 0.25]], rtol=0, atol=ATOL)
     assert md.ldp_level(m) == pytest.approx(math.log(3), abs=ATOL)
 
 
 def test_binary_mechanism_picks_the_most_balanced_split():
     prior = np.array([0.45, 0.3, 0.15, 0.1])
-    m = md.binary_mechanism(1.0, prior=prior)
+    m = md.mechanisms.binary_mechanism(1.0, prior=prior)
     # {0, 3} has mass 0.55 and {1, 2} has 0.45; both are 0.05 from 1/2, the best possible.
     best = max(
-        md.mutual_information(md.binary_mechanism(1.0, subset, n=4), prior)
+        md.mutual_information(md.mechanisms.binary_mechanism(1.0, subset, n=4), prior)
         for subset in ([0], [1], [0, 1], [0, 2], [0, 3], [1, 2], [0, 1, 2])
     )
     assert md.mutual_information(m, prior) == pytest.approx(best, rel=1e-12)
@@ -45,11 +45,11 @@ def test_binary_mechanism_picks_the_most_balanced_split():
 
 def test_binary_mechanism_bad_input():
     with pytest.raises(InvalidInputError, match="exactly one"):
-        md.binary_mechanism(1.0)
+        md.mechanisms.binary_mechanism(1.0)
     with pytest.raises(InvalidInputError, match="needs n"):
-        md.binary_mechanism(1.0, [0])
+        md.mechanisms.binary_mechanism(1.0, [0])
     with pytest.raises(InvalidInputError, match="inputs in"):
-        md.binary_mechanism(1.0, [3], n=3)
+        md.mechanisms.binary_mechanism(1.0, [3], n=3)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -57,8 +57,8 @@ def test_binary_mechanism_bad_input():
 @pytest.mark.parametrize("c_times_n", [0.05, 0.3, 0.6])
 def test_remark2_kernels_attain_xi(n, epsilon, c_times_n):
     c = c_times_n / n
-    for q in md.extremal_binary_valid_q(epsilon, c, n):
-        k = md.extremal_binary_mechanism(epsilon, c, n, q)
+    for q in md.mechanisms.extremal_binary_valid_q(epsilon, c, n):
+        k = md.mechanisms.extremal_binary_mechanism(epsilon, c, n, q)
         assert md.pml_capacity(k, c) <= epsilon + 1e-12
         assert md.dobrushin_coefficient(k) == pytest.approx(
             md.dobrushin_bound(epsilon, c, n), rel=1e-12
@@ -67,14 +67,14 @@ def test_remark2_kernels_attain_xi(n, epsilon, c_times_n):
 
 def test_remark2_validity_of_q():
     # e^ε c q <= 1 and e^ε c (N − q) <= 1.
-    assert md.extremal_binary_valid_q(1.0, 0.1, 4) == [1, 2, 3]
-    assert md.extremal_binary_valid_q(math.log(2 / (4 * 0.1)) - 1e-9, 0.1, 4) == [2]
+    assert md.mechanisms.extremal_binary_valid_q(1.0, 0.1, 4) == [1, 2, 3]
+    assert md.mechanisms.extremal_binary_valid_q(math.log(2 / (4 * 0.1)) - 1e-9, 0.1, 4) == [2]
     # Odd N gap (GUIDE trap, corrected): N = 3, c = 1/6, ε = 1.3 has no valid q.
-    assert md.extremal_binary_valid_q(1.3, 1 / 6, 3) == []
+    assert md.mechanisms.extremal_binary_valid_q(1.3, 1 / 6, 3) == []
     with pytest.raises(InvalidInputError, match="Valid q: none"):
-        md.extremal_binary_mechanism(1.3, 1 / 6, 3, 1)
+        md.mechanisms.extremal_binary_mechanism(1.3, 1 / 6, 3, 1)
     with pytest.raises(InvalidInputError, match="Valid q"):
-        md.extremal_binary_mechanism(1.0, 0.1, 4, 4)
+        md.mechanisms.extremal_binary_mechanism(1.0, 0.1, 4, 4)
 
 
 def test_eq35_binary_pml_mechanism():
@@ -82,23 +82,24 @@ def test_eq35_binary_pml_mechanism():
     growth = math.exp(epsilon)
     expected = np.array([[growth * (1 - c), 1 - growth * c], [1 - growth * c, growth * (1 - c)]])
     expected /= growth * (1 - 2 * c) + 1
-    assert np.allclose(md.pml_binary_mechanism(epsilon, c).matrix, expected, rtol=0, atol=ATOL)
+    assert np.allclose(md.mechanisms.pml_binary_mechanism(epsilon, c).matrix, expected, rtol=0,
+                       atol=ATOL)
     # c → 0: Warner's randomized response.
-    assert np.allclose(md.pml_binary_mechanism(epsilon, 1e-12).matrix,
+    assert np.allclose(md.mechanisms.pml_binary_mechanism(epsilon, 1e-12).matrix,
                        md.randomized_response(2, epsilon).matrix, rtol=0, atol=1e-11)
     # It is the optimal (ε, c)-PML design on two inputs.
     d = md.design(md.PML(epsilon, c=c), [0.5, 0.5])
     assert d.utility == pytest.approx(
-        md.mutual_information(md.pml_binary_mechanism(epsilon, c), [0.5, 0.5]), rel=1e-12
+        md.mutual_information(md.mechanisms.pml_binary_mechanism(epsilon, c), [0.5, 0.5]), rel=1e-12
     )
 
 
 def test_pml_extremal_mechanism_regime():
     prior = np.array([0.5, 0.3, 0.2])
     limit = -math.log(1 - 0.2)
-    m = md.pml_extremal_mechanism(0.5 * limit, prior)
+    m = md.mechanisms.pml_extremal_mechanism(0.5 * limit, prior)
     assert md.pml_level(m, prior) == pytest.approx(0.5 * limit, abs=ATOL)
     with pytest.raises(InvalidInputError, match="high-privacy regime"):
-        md.pml_extremal_mechanism(limit * (1 + 1e-12), prior)
+        md.mechanisms.pml_extremal_mechanism(limit * (1 + 1e-12), prior)
     with pytest.raises(InvalidInputError, match="high-privacy regime"):
-        md.pml_extremal_mechanism(1.0, [1.0, 0.0])
+        md.mechanisms.pml_extremal_mechanism(1.0, [1.0, 0.0])

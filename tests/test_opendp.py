@@ -40,7 +40,7 @@ def test_invocations_sample_the_kernel():
     def sampler(x, size, rng):
         return np.array([measurement(int(x)) for _ in range(size)])
 
-    check = md.check_implementation(sampler, rational.matrix, 2000, rng=2)
+    check = md.deployment.check_implementation(sampler, rational.matrix, 2000, rng=2)
     assert check.passed, (check.p_value, check.lower_bound)
 
 

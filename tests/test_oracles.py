@@ -1,8 +1,8 @@
-"""Implicit frequency oracles (mechdesign.oracles) against the dense kernels and against
+"""Implicit frequency oracles (mechdesign.mechanisms.oracles) against the dense kernels and against
 simulation.
 
-References independent of mechdesign.oracles: the dense kernels of
-mechdesign.protocols (built entry by entry from each protocol's definition) through
+References independent of mechdesign.mechanisms.oracles: the dense kernels of
+mechdesign.mechanisms.protocols (built entry by entry from each protocol's definition) through
 estimation_mse (the error of any kernel and linear estimator, computed from the kernel);
 report indices written here from each protocol's output order; Monte Carlo estimates of
 the error with their standard errors.
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.oracles import PureOracle, implicit_protocols
+from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols
 
 SMALL = [(3, 0.5), (5, 1.0), (8, 2.0), (4, 3.0)]
 NAMES = ["GRR", "OUE", "SUE (RAPPOR)", "subset selection", "OLH", "Hadamard response"]
@@ -49,7 +49,7 @@ def test_closed_forms_equal_the_dense_kernels(k, eps, name, target):
 
 def _dense_index(oracle: PureOracle, reports: np.ndarray) -> np.ndarray:
     """The dense kernel's output index of each report, from the protocols' output
-    orders as documented in mechdesign.protocols."""
+    orders as documented in mechdesign.mechanisms.protocols."""
     k = oracle.k
     if oracle.family in ("grr", "hadamard"):
         return reports
@@ -104,7 +104,7 @@ def test_monte_carlo_error_matches_the_closed_form(name, k):
     eps, n, rounds = 2.0, 2_000, 300
     oracle = implicit_protocols(k, eps)[name]()
     rng = np.random.default_rng(k)
-    x = rng.choice(k, size=n, p=md.zipf_prior(k))
+    x = rng.choice(k, size=n, p=md.comparison.zipf_prior(k))
     histogram = np.bincount(x, minlength=k) / n
     errors = np.array([np.sum((oracle.estimate(oracle.sample(x, rng)) - histogram) ** 2)
                        for _ in range(rounds)])
@@ -121,19 +121,19 @@ def test_fresh_hash_olh_is_unbiased_and_a_fixed_family_is_not():
     oracle = md.local_hashing(k, eps)
     assert isinstance(oracle, PureOracle)
     rng = np.random.default_rng(7)
-    x = rng.choice(k, size=n, p=md.zipf_prior(k))
+    x = rng.choice(k, size=n, p=md.comparison.zipf_prior(k))
     histogram = np.bincount(x, minlength=k) / n
     estimates = np.array([oracle.estimate(oracle.sample(x, rng)) for _ in range(rounds)])
     se = estimates.std(axis=0, ddof=1) / math.sqrt(rounds)
     assert np.all(np.abs(estimates.mean(axis=0) - histogram) <= 4.5 * se)
-    fixed = md.local_hashing(k, eps, md.hash_family(k, oracle.parameter, size=8, seed=0))
+    fixed = md.local_hashing(k, eps, md.mechanisms.hash_family(k, oracle.parameter, size=8, seed=0))
     big_n = 10**6
     assert md.estimation_mse(fixed, histogram, big_n) > 3 * oracle.mse(histogram, big_n)
 
 
 def test_closed_forms_at_ten_thousand_inputs_are_finite_and_ordered():
     k, eps = 10_000, 2.0
-    prior = md.zipf_prior(k)
+    prior = md.comparison.zipf_prior(k)
     errors = {name: o().mse(prior, 10**6) for name, o in implicit_protocols(k, eps).items()}
     assert all(math.isfinite(v) and v > 0 for v in errors.values())
     # Wang et al.: OUE and OLH have the same variance to first order at large k, and
@@ -190,7 +190,7 @@ def test_blue_estimates_at_forty_inputs_match_their_exact_error(optimized):
     k, eps, n, rounds = 40, 2.0, 2_000, 300
     oracle = PureOracle.unary(k, eps, optimized)
     rng = np.random.default_rng(11)
-    x = rng.choice(k, size=n, p=md.zipf_prior(k))
+    x = rng.choice(k, size=n, p=md.comparison.zipf_prior(k))
     histogram = np.bincount(x, minlength=k) / n
     estimates = np.array([oracle.blue_estimate(oracle.sample(x, rng), histogram)
                           for _ in range(rounds)])
@@ -205,14 +205,14 @@ def test_blue_estimates_at_forty_inputs_match_their_exact_error(optimized):
 
 def test_the_blue_is_refused_by_name_where_no_structure_computes_it():
     with pytest.raises(md.UnsupportedError, match="BLUE"):
-        PureOracle.subset(40, 1.0).blue_mse(md.zipf_prior(40), 10)
+        PureOracle.subset(40, 1.0).blue_mse(md.comparison.zipf_prior(40), 10)
     with pytest.raises(md.UnsupportedError, match="pair"):
-        PureOracle.hashing(40, 2.0).mse(md.zipf_prior(40), 10, workload="prefix")
+        PureOracle.hashing(40, 2.0).mse(md.comparison.zipf_prior(40), 10, workload="prefix")
 
 
 @pytest.mark.parametrize("eps", [0.05, 0.5, 1.0, 2.0, 4.0, 8.0])
 def test_the_ternary_search_finds_the_scans_subset_size(eps, monkeypatch):
-    oracles = __import__("importlib").import_module("mechdesign.oracles")
+    oracles = __import__("importlib").import_module("mechdesign.mechanisms.oracles")
     scanned = {k: oracles.best_subset_size(k, eps) for k in (5, 17, 64, 300, 1001)}
     monkeypatch.setattr(oracles, "SUBSET_SCAN_MAX_K", 2)
     for k, size in scanned.items():

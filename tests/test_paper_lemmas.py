@@ -224,7 +224,8 @@ def test_event_leakage_matches_definition_eq23_and_eq24(k, data):
     assume(float(w @ (p @ k)) >= 1e-6)
     by_definition = _event_leakage_eq23(k, p, w)
     np.testing.assert_allclose(_event_leakage_eq24(k, p, w), by_definition, rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(md.event_leakage(k, p, w), by_definition, rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(md.measures.event_leakage(k, p, w), by_definition, rtol=RTOL,
+                               atol=ATOL)
 
 
 @settings(max_examples=60)
@@ -236,7 +237,7 @@ def test_event_leakage_lemma3_i_bounds(k, data):
     w = data.draw(_events(m))
     p_event = float(w @ (p @ k))
     assume(p_event >= 1e-6)
-    for value in (md.event_leakage(k, p, w), _event_leakage_eq23(k, p, w)):
+    for value in (md.measures.event_leakage(k, p, w), _event_leakage_eq23(k, p, w)):
         assert value >= -ATOL
         assert value <= math.log(1 / p_event) + ATOL
 
@@ -247,7 +248,7 @@ def test_event_leakage_lemma3_ii_whole_space_leaks_nothing(k, data):
     """Envelope paper, Lemma 3(ii): ℓ(X → Y) = log 1/1 = 0."""
     n, m = k.shape
     p = data.draw(distributions(n))
-    assert abs(md.event_leakage(k, p, np.ones(m))) <= ATOL
+    assert abs(md.measures.event_leakage(k, p, np.ones(m))) <= ATOL
     assert abs(_event_leakage_eq23(k, p, np.ones(m))) <= ATOL
 
 
@@ -269,8 +270,8 @@ def test_event_leakage_lemma3_iii_disjoint_union(k, data):
     p_y = p @ k
     assume(float(w @ p_y) >= 1e-6 and float(w_other @ p_y) >= 1e-6)
     union = np.minimum(w + w_other, 1.0)  # the minimum only absorbs a rounding ulp
-    left = md.event_leakage(k, p, union)
-    right = max(md.event_leakage(k, p, w), md.event_leakage(k, p, w_other))
+    left = md.measures.event_leakage(k, p, union)
+    right = max(md.measures.event_leakage(k, p, w), md.measures.event_leakage(k, p, w_other))
     assert left <= right + 1e-12
     own_right = max(_event_leakage_eq23(k, p, w), _event_leakage_eq23(k, p, w_other))
     assert _event_leakage_eq23(k, p, union) <= own_right + 1e-12
@@ -312,8 +313,8 @@ def test_event_leakage_lemma3_iv_smaller_sub_event_leaks_at_least_as_much(k, fra
     w_sub = _best_sub_event(k, p, w, theta_sub)
     assert np.all(w_sub <= w)
     np.testing.assert_allclose(float(w_sub @ p_y), theta_sub, rtol=1e-7, atol=1e-12)
-    leak = md.event_leakage(k, p, w)
-    assert md.event_leakage(k, p, w_sub) >= leak - 1e-7
+    leak = md.measures.event_leakage(k, p, w)
+    assert md.measures.event_leakage(k, p, w_sub) >= leak - 1e-7
     assert _event_leakage_eq23(k, p, w_sub) >= _event_leakage_eq23(k, p, w) - 1e-7
 
 
@@ -379,7 +380,7 @@ def test_envelope_lemma1_right_continuous_at_example1_breakpoint():
     probability v, to z_a; y2, and y4 with probability v, to z_b (v = h/0.9). Both have
     leakage log((0.2 + 0.4v)/(0.05 + 0.45v)) and total mass δ, so by eq. (14) ε_c(δ) is
     at least that; ε_c ≤ log 4, the PML level (Theorem 3)."""
-    example = md.PAPER_EXAMPLES["envelope-example1"]
+    example = md.reproduce.PAPER_EXAMPLES["envelope-example1"]
     kernel, p = example.mechanism.matrix, example.prior
     level = float(_pml(kernel, p).max())
     assert level == pytest.approx(math.log(4), rel=1e-12, abs=0)

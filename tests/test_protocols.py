@@ -19,11 +19,11 @@ def protocols(k, eps):
     40 random hash functions."""
     g = round(math.exp(eps)) + 1
     try:
-        family = md.hash_family(k, g)
+        family = md.mechanisms.hash_family(k, g)
     except TooLargeError:
-        family = md.hash_family(k, g, size=40, seed=k)
+        family = md.mechanisms.hash_family(k, g, size=40, seed=k)
     return [
-        md.generalized_randomized_response(k, eps),
+        md.mechanisms.generalized_randomized_response(k, eps),
         md.unary_encoding(k, eps),
         md.unary_encoding(k, eps, optimized=False),
         md.subset_selection(k, eps),
@@ -69,7 +69,7 @@ def test_entries_by_hand():
     np.testing.assert_allclose(olh.matrix[2], [1 / 8, 3 / 8, 1 / 8, 3 / 8], rtol=1e-12)
     # OLH's default number of buckets: round(e^ε) + 1.
     g = round(math.exp(1.0)) + 1
-    assert md.local_hashing(5, 1.0, md.hash_family(5, g)).n_outputs % g == 0
+    assert md.local_hashing(5, 1.0, md.mechanisms.hash_family(5, g)).n_outputs % g == 0
 
 
 def test_subset_size_none_minimises_the_error():
@@ -87,11 +87,11 @@ def test_subset_size_none_minimises_the_error():
 
 def test_hash_family_is_exactly_universal():
     for k, g in [(3, 2), (5, 3), (8, 4), (6, 6), (9, 2)]:
-        family = md.hash_family(k, g)
+        family = md.mechanisms.hash_family(k, g)
         for x, y in itertools.combinations(range(k), 2):
             collisions = sum(int(h[x] == h[y]) for h in family)
             assert collisions * g == len(family), (k, g, x, y)
-    random = md.hash_family(5, 3, size=7, seed=1)
+    random = md.mechanisms.hash_family(5, 3, size=7, seed=1)
     assert random.shape == (7, 5)
     assert set(np.unique(random)) <= {0, 1, 2}
 
@@ -113,8 +113,8 @@ def test_krr_mse_is_the_closed_form(k, eps):
     expected = wang_variance(p, q, prior, 500)
     assert md.estimation_mse(md.randomized_response(k, eps), prior, 500) == pytest.approx(
         expected, rel=1e-10)
-    assert md.generalized_randomized_response(k, eps).variance(prior, 500) == pytest.approx(
-        expected, rel=1e-12)
+    grr = md.mechanisms.generalized_randomized_response(k, eps)
+    assert grr.variance(prior, 500) == pytest.approx(expected, rel=1e-12)
     # Wang et al.'s approximate form for k-RR: (e^ε + k − 2)/(e^ε − 1)² per input.
     assert k * q * (1 - q) / (p - q) ** 2 == pytest.approx(k * (e + k - 2) / (e - 1) ** 2)
 
@@ -136,7 +136,7 @@ def test_oue_and_hadamard_mse_are_the_closed_forms(eps):
         wang_variance(e / (1 + e), 0.5, prior, n), rel=1e-10)
     # OLH over a universal family: p = e^ε/(e^ε + g − 1), q = 1/g.
     g = round(e) + 1
-    olh = md.local_hashing(k, eps, md.hash_family(k, g))
+    olh = md.local_hashing(k, eps, md.mechanisms.hash_family(k, g))
     assert md.estimation_mse(olh, prior, n) == pytest.approx(
         wang_variance(e / (e + g - 1), 1 / g, prior, n), rel=1e-10)
 
@@ -167,7 +167,7 @@ def test_monte_carlo_agrees_for_every_protocol():
     prior = rng.dirichlet(np.ones(k))
     cases = [(oracle, {}) for oracle in protocols(k, eps)]
     # A biased estimator: OLH over three random hash functions.
-    cases.append((md.local_hashing(k, eps, md.hash_family(k, 4, size=3, seed=5)), {}))
+    cases.append((md.local_hashing(k, eps, md.mechanisms.hash_family(k, 4, size=3, seed=5)), {}))
     # A general kernel (least squares) and the distribution target.
     general = rng.dirichlet(np.ones(7), size=k)
     cases.append((general, {}))
@@ -184,7 +184,7 @@ def test_monte_carlo_agrees_quickly():
     k, n, trials = 4, 50, 800
     prior = rng.dirichlet(np.ones(k))
     for kernel in (md.unary_encoding(k, 1.0),
-                   md.local_hashing(k, 1.0, md.hash_family(k, 4, size=2, seed=3))):
+                   md.local_hashing(k, 1.0, md.mechanisms.hash_family(k, 4, size=2, seed=3))):
         exact = md.estimation_mse(kernel, prior, n)
         mean, se = monte_carlo_mse(kernel, prior, n, trials, rng)
         assert abs(mean - exact) <= 4.5 * se
@@ -230,7 +230,7 @@ def test_refusals_name_the_argument():
     with pytest.raises(InvalidInputError, match="hashes"):
         md.local_hashing(3, 1.0, [[0.5, 1, 0]], buckets=2)
     with pytest.raises(InvalidInputError, match="buckets"):
-        md.hash_family(3, 1)
+        md.mechanisms.hash_family(3, 1)
     with pytest.raises(InvalidInputError, match="optimized"):
         md.unary_encoding(3, 1.0, optimized="yes")
     with pytest.raises(InvalidInputError, match="n"):
@@ -243,7 +243,7 @@ def test_refusals_name_the_argument():
         md.unary_encoding(3, 1.0).estimate([0, 8])
     with pytest.raises(UnsupportedError, match="epsilon"):
         md.unary_encoding(3, 700.0)
-    random_family = md.local_hashing(4, 1.0, md.hash_family(4, 3, size=2, seed=0))
+    random_family = md.local_hashing(4, 1.0, md.mechanisms.hash_family(4, 3, size=2, seed=0))
     with pytest.raises(UnsupportedError, match="pure"):
         random_family.variance(np.full(4, 0.25), 10)
 
@@ -253,7 +253,7 @@ def test_extreme_epsilon_is_the_limit():
     oue = md.unary_encoding(3, 300.0)
     assert md.ldp_level(oue) == pytest.approx(300.0, rel=1e-12)
     np.testing.assert_allclose(oue.matrix[1, [0b000, 0b010]], [0.5, 0.5], rtol=1e-12)
-    grr = md.generalized_randomized_response(4, 700.0)
+    grr = md.mechanisms.generalized_randomized_response(4, 700.0)
     assert md.estimation_mse(grr, np.full(4, 0.25), 10) == pytest.approx(0.0, abs=1e-250)
 
 
@@ -267,5 +267,5 @@ def test_designed_optima_beat_every_protocol(k, eps):
     bayes = md.design(md.LDP(eps), prior, utility="bayes").utility
     information = md.design(md.LDP(eps), prior).utility
     for oracle in protocols(k, eps):
-        assert md.bayes_vulnerability(oracle, prior) <= bayes + 1e-9, oracle.protocol
+        assert md.measures.bayes_vulnerability(oracle, prior) <= bayes + 1e-9, oracle.protocol
         assert md.mutual_information(oracle, prior) <= information + 1e-9, oracle.protocol

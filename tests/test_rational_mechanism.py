@@ -193,7 +193,7 @@ TINY = np.array([[1.0, 1e-300], [1e-300, 1.0]])  # rows sum to 1.0 in floating p
 def test_attributes_have_the_specified_types():
     eps = md.ldp_level(K3) * 1.5
     rm = md.rational_mechanism(K3, eps)
-    assert isinstance(rm, md.RationalMechanism)
+    assert isinstance(rm, md.deployment.RationalMechanism)
     assert rm.denominator == 2**32
     for name in ("level", "mixture", "distance", "utility_lost"):
         assert isinstance(getattr(rm, name), float), name
@@ -611,7 +611,7 @@ def test_pml_for_a_known_prior_is_certified_exactly(K, prior):
     assert rm.level <= eps
     assert md.pml_level(rm.matrix, prior) <= eps + 1e-12
     assert np.array_equal(rm.prior, np.asarray(prior))
-    back = md.RationalMechanism.from_json(rm.to_json())
+    back = md.deployment.RationalMechanism.from_json(rm.to_json())
     assert back.ratio == rm.ratio
     assert np.array_equal(back.prior, rm.prior)
 

@@ -189,8 +189,9 @@ def test_renyi_divergence_high_precision_and_limits(p, q):
 def test_chi2_hellinger_via_renyi_identities(p, q):
     # D_2 = log(1 + χ²) and H² = Σ(√p - √q)² = 2 (1 - exp(-D_{1/2} / 2)).
     d2, dhalf = _renyi_decimal(p, q, 2.0), _renyi_decimal(p, q, 0.5)
-    assert md.chi_squared_divergence(p, q) == pytest.approx(math.expm1(d2), rel=1e-10, abs=1e-13)
-    assert md.squared_hellinger(p, q) == pytest.approx(
+    assert md.measures.chi_squared_divergence(p, q) == pytest.approx(
+        math.expm1(d2), rel=1e-10, abs=1e-13)
+    assert md.measures.squared_hellinger(p, q) == pytest.approx(
         -2 * math.expm1(-dhalf / 2), rel=1e-10, abs=1e-13
     )
 
@@ -206,7 +207,7 @@ def test_tv_and_hockey_stick_by_subsets(p, q, gamma):
     by_subsets -= max(0.0, 1.0 - gamma)
     definition = 0.5 * np.abs(p - gamma * q).sum() - 0.5 * abs(gamma - 1.0)
     assert by_subsets == pytest.approx(definition, rel=1e-12, abs=1e-14)  # derivation check
-    got = md.hockey_stick_divergence(p, q, gamma)
+    got = md.measures.hockey_stick_divergence(p, q, gamma)
     assert got == pytest.approx(by_subsets, rel=1e-12, abs=1e-14)
 
 
@@ -233,7 +234,7 @@ def test_renyi_ldp_level_over_ordered_pairs(k, prior):
     n = k.shape[0]
     for alpha in (0.5, 2.0, 3.5):
         ref = max(_renyi_decimal(k[a], k[b], alpha) for a in range(n) for b in range(n) if a != b)
-        assert md.renyi_ldp_level(k, alpha) == pytest.approx(ref, rel=1e-10, abs=1e-13)
+        assert md.measures.renyi_ldp_level(k, alpha) == pytest.approx(ref, rel=1e-10, abs=1e-13)
 
 
 # 7. maximal leakage.
@@ -260,14 +261,14 @@ def test_event_leakage_equals_pml_of_merged_kernel(k, prior):
             continue
         z = np.column_stack([k[:, e].sum(axis=1), k[:, ~e].sum(axis=1)])
         ref = md.pointwise_leakage(z, prior)[0]
-        got = md.event_leakage(k, prior, e.astype(float))
+        got = md.measures.event_leakage(k, prior, e.astype(float))
         assert got == pytest.approx(ref, rel=1e-10, abs=1e-12)
     # Linear-fractional in w, so fractional weights never beat the worst single outcome.
     rng = np.random.default_rng(9)
     level = md.pml_level(k, prior)
     for _ in range(30):
         w = rng.random(k.shape[1])
-        assert md.event_leakage(k, prior, w) <= level + 1e-10
+        assert md.measures.event_leakage(k, prior, w) <= level + 1e-10
 
 
 def test_pointwise_leakage_definition_and_zero_outcomes():

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign.design import PricingOracle
+from mechdesign.optimal import PricingOracle
 
 
 def notions(n: int):
@@ -27,7 +27,7 @@ def notions(n: int):
 
 
 def two_level_families(oracle):
-    return [f for f in oracle.families if type(f).__name__ == "_TwoLevel"]
+    return [f for f in oracle.families if type(f).__name__ == "TwoLevelFamily"]
 
 
 def every_pattern(family):

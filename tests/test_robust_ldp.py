@@ -121,14 +121,14 @@ def test_default_variant_gains_utility_over_the_papers(polyopt):
 def test_non_robust_optimum_leaks_more_than_epsilon_under_the_truth(ball, polyopt):
     """NR (Sec. 8) is the most useful but protects P̂ only: at P* its realised ε* exceeds
     ε, and over the ball its level is far above ε. PolyOpt's ε* ≤ ε since P* ∈ F."""
-    nr = md.design(md.NonRobustLDP(EPS, P_HAT, SHAPE), P_HAT)
-    assert md.realised_epsilon(nr.mechanism, P_HAT, SHAPE) <= EPS + 1e-9
+    nr = md.design(md.notions.NonRobustLDP(EPS, P_HAT, SHAPE), P_HAT)
+    assert md.notions.realised_epsilon(nr.mechanism, P_HAT, SHAPE) <= EPS + 1e-9
     assert nr.utility >= polyopt["default"].utility - 1e-9
     assert ball.contains(P_STAR)
-    assert md.realised_epsilon(nr.mechanism, P_STAR, SHAPE) > EPS + 0.2
+    assert md.notions.realised_epsilon(nr.mechanism, P_STAR, SHAPE) > EPS + 0.2
     assert md.robust_ldp_level(nr.mechanism, ball, SHAPE) > EPS + 0.5
     for result in polyopt.values():
-        assert md.realised_epsilon(result.mechanism, P_STAR, SHAPE) <= EPS + 1e-9
+        assert md.notions.realised_epsilon(result.mechanism, P_STAR, SHAPE) <= EPS + 1e-9
 
 
 # -- Example 4: SRR and GRR ---------------------------------------------------------------
@@ -136,9 +136,11 @@ def test_non_robust_optimum_leaks_more_than_epsilon_under_the_truth(ball, polyop
 
 def test_example4_srr_and_grr(ball):
     """The printed SRR and GRR matrices and all four utilities."""
-    srr = md.secret_randomized_response(SHAPE, EPS)
+    srr = md.mechanisms.secret_randomized_response(SHAPE, EPS)
     np.testing.assert_allclose(
-        srr.matrix, md.PAPER_EXAMPLES["robust-ldp-example4-SRR"].mechanism.matrix, atol=1e-15
+        srr.matrix,
+        md.reproduce.PAPER_EXAMPLES["robust-ldp-example4-SRR"].mechanism.matrix,
+        atol=1e-15
     )
     grr = md.randomized_response(4, EPS)
     np.testing.assert_allclose(np.diag(grr.matrix), 0.4, atol=1e-15)
@@ -147,8 +149,8 @@ def test_example4_srr_and_grr(ball):
     assert md.mutual_information(grr, P_STAR) == pytest.approx(0.0412, abs=5e-5)
     assert md.mutual_information(srr, P_STAR) == pytest.approx(0.0942, abs=5e-5)
     # Lemma 2 and Proposition 3: SRR is (ε, P_X)-RLDP, with equality.
-    assert md.secret_ldp_level(srr, SHAPE) == pytest.approx(EPS, abs=1e-12)
-    assert md.SecretLDP(EPS, SHAPE).cone(4).level(srr) == pytest.approx(EPS, abs=1e-12)
+    assert md.notions.secret_ldp_level(srr, SHAPE) == pytest.approx(EPS, abs=1e-12)
+    assert md.notions.SecretLDP(EPS, SHAPE).cone(4).level(srr) == pytest.approx(EPS, abs=1e-12)
     assert md.robust_ldp_level(srr, ball, SHAPE) <= EPS
 
 
@@ -158,11 +160,11 @@ def test_srr_lies_in_the_default_cone_but_not_always_in_the_papers(ball):
     as useful as SRR. The paper's variant adds s1 = s2 rows that SRR can violate: at
     Example 3's ε = log 2 one column does (its level on that cone is 0.775 > log 2)."""
     for eps in (0.1, EPS, 1.5):
-        srr = md.secret_randomized_response(SHAPE, eps)
+        srr = md.mechanisms.secret_randomized_response(SHAPE, eps)
         default = md.RobustLDP(eps, ball, SHAPE).cone(4)
         assert all(default.contains(col) for col in srr.matrix.T)
     paper = md.RobustLDP(EPS, ball, SHAPE, variant="paper").cone(4)
-    srr = md.secret_randomized_response(SHAPE, EPS)
+    srr = md.mechanisms.secret_randomized_response(SHAPE, EPS)
     assert not all(paper.contains(col) for col in srr.matrix.T)
     assert paper.level(srr) == pytest.approx(0.77515, abs=1e-5)
 
@@ -175,12 +177,12 @@ def test_theorem4_srr_is_the_optimal_secret_ldp_mechanism_for_large_epsilon():
     for shape in ((2, 2), (2, 3), (3, 2)):
         n = shape[0] * shape[1]
         prior = rng.dirichlet(np.ones(n) * 2)
-        notion = md.SecretLDP(6.0, shape)
-        srr = md.secret_randomized_response(shape, 6.0)
+        notion = md.notions.SecretLDP(6.0, shape)
+        srr = md.mechanisms.secret_randomized_response(shape, 6.0)
         assert notion.level(srr) == pytest.approx(6.0, abs=1e-12)
         optimum = md.design(notion, prior).utility
         assert optimum == pytest.approx(md.mutual_information(srr, prior), abs=1e-9)
-    small = md.design(md.SecretLDP(EPS, SHAPE), P_HAT).utility
+    small = md.design(md.notions.SecretLDP(EPS, SHAPE), P_HAT).utility
     assert small == pytest.approx(0.129518, abs=1e-6)
 
 
@@ -191,7 +193,7 @@ def test_example5_independent_reporting(ball):
     """d = 1.4591 (from rad_s1 = 0.6310 as Theorem 1 gives it; the printed 0.6107 would
     give 1.4184), δ₂ = log(1.3707 e^{ε₂} − 0.3707), the optimum at the boundary
     ε₂ = log 2 with I_P̂ = 0.0755, the printed Q_IR, and I_P* = 0.0718."""
-    ir = md.design_independent_reporting(EPS, ball, SHAPE)
+    ir = md.mechanisms.design_independent_reporting(EPS, ball, SHAPE)
     assert ir.d == pytest.approx(1.4591, abs=5e-5)
     for eps2 in (0.1, 0.4, EPS):
         assert math.log1p(2 * math.expm1(eps2) / ir.d) == pytest.approx(
@@ -229,7 +231,7 @@ def test_theorem6_utility_decomposition_on_random_splits():
         p = rng.dirichlet(np.ones(a1 * a2)).reshape(a1, a2)
         r1 = rng.dirichlet(np.ones(3), size=a1)
         r2 = rng.dirichlet(np.ones(2), size=a2)
-        total = md.mutual_information(md.independent_reporting(r1, r2), p.ravel())
+        total = md.mutual_information(md.mechanisms.independent_reporting(r1, r2), p.ravel())
         first = md.mutual_information(r1, p.sum(axis=1))
         # Given R1(S) = r: P(U | r) ∝ Σ_s P(s, u) R1[s, r].
         joint_ur = np.einsum("su,sr->ru", p, r1)
@@ -264,18 +266,18 @@ def test_utilities_are_ordered_and_every_robust_design_passes_the_audit(seed):
     n = p_hat.size
     paper = md.design(md.RobustLDP(eps, ball, shape, variant="paper"), p_hat)
     default = md.design(md.RobustLDP(eps, ball, shape), p_hat)
-    nr = md.design(md.NonRobustLDP(eps, p_hat, shape), p_hat)
+    nr = md.design(md.notions.NonRobustLDP(eps, p_hat, shape), p_hat)
     assert paper.utility <= default.utility + 1e-9
     assert default.utility <= nr.utility + 1e-9
-    srr = md.secret_randomized_response(shape, eps)
+    srr = md.mechanisms.secret_randomized_response(shape, eps)
     grr = md.randomized_response(n, eps)
     assert md.mutual_information(srr, p_hat) <= default.utility + 1e-9
     assert md.mutual_information(grr, p_hat) <= default.utility + 1e-9
     for mechanism in (paper.mechanism, default.mechanism):
         assert md.robust_ldp_level(mechanism, ball, shape) <= eps + 1e-9
-    ir = md.design_independent_reporting(eps, ball, shape)
+    ir = md.mechanisms.design_independent_reporting(eps, ball, shape)
     assert md.robust_ldp_level(ir.mechanism, ball, shape) <= eps + 1e-9
-    assert md.realised_epsilon(nr.mechanism, p_hat, shape) <= eps + 1e-9
+    assert md.notions.realised_epsilon(nr.mechanism, p_hat, shape) <= eps + 1e-9
 
 
 def test_radius_zero_is_the_non_robust_notion_and_infinite_radius_is_secret_ldp():
@@ -287,14 +289,14 @@ def test_radius_zero_is_the_non_robust_notion_and_infinite_radius_is_secret_ldp(
     point = md.RenyiBall(p_hat, 2, 0.0)
     kernel = rng.dirichlet(np.ones(4), size=6)
     assert md.robust_ldp_level(kernel, point, shape) == pytest.approx(
-        md.realised_epsilon(kernel, p_hat, shape), abs=1e-12
+        md.notions.realised_epsilon(kernel, p_hat, shape), abs=1e-12
     )
     assert md.design(md.RobustLDP(1.0, point, shape), p_hat).utility == pytest.approx(
-        md.design(md.NonRobustLDP(1.0, p_hat, shape), p_hat).utility, abs=1e-9
+        md.design(md.notions.NonRobustLDP(1.0, p_hat, shape), p_hat).utility, abs=1e-9
     )
     everything = md.RenyiBall(p_hat, 2, math.inf)
     assert md.robust_ldp_level(kernel, everything, shape) == pytest.approx(
-        md.secret_ldp_level(kernel, shape), abs=1e-12
+        md.notions.secret_ldp_level(kernel, shape), abs=1e-12
     )
 
 
@@ -305,9 +307,9 @@ def test_bad_input_is_refused_with_a_clear_message(ball):
     with pytest.raises(md.InvalidInputError, match="does not factor"):
         md.RobustLDP(1.0, ball, (3, 2))
     with pytest.raises(md.InvalidInputError, match="does not factor"):
-        md.NonRobustLDP(1.0, P_HAT, (1, 3))
+        md.notions.NonRobustLDP(1.0, P_HAT, (1, 3))
     with pytest.raises(md.InvalidInputError, match="shape"):
-        md.SecretLDP(1.0, (2, 0))
+        md.notions.SecretLDP(1.0, (2, 0))
     with pytest.raises(md.InvalidInputError, match="variant"):
         md.RobustLDP(1.0, ball, SHAPE, variant="strict")
     with pytest.raises(md.InvalidInputError, match="ball"):
@@ -321,15 +323,15 @@ def test_bad_input_is_refused_with_a_clear_message(ball):
     with pytest.raises(md.InvalidInputError, match="inputs"):
         md.RobustLDP(1.0, ball, SHAPE).cone(5)
     with pytest.raises(md.InvalidInputError, match="epsilon"):
-        md.secret_randomized_response(SHAPE, math.inf)
+        md.mechanisms.secret_randomized_response(SHAPE, math.inf)
     with pytest.raises(md.InvalidInputError, match="ball"):
-        md.design_independent_reporting(1.0, P_HAT, SHAPE)
+        md.mechanisms.design_independent_reporting(1.0, P_HAT, SHAPE)
     with pytest.raises(md.InvalidInputError, match="does not factor"):
-        md.realised_epsilon(np.eye(4), P_HAT, (4, 2))
+        md.notions.realised_epsilon(np.eye(4), P_HAT, (4, 2))
     with pytest.raises(md.InvalidInputError, match="radius"):
-        md.linear_extreme([1, 0], [0.5, 0.5], 2, -0.1)
+        md.notions.linear_extreme([1, 0], [0.5, 0.5], 2, -0.1)
     with pytest.raises(md.InvalidInputError, match="c must"):
-        md.linear_extreme([1, 0, 0], [0.5, 0.5], 2, 0.1)
+        md.notions.linear_extreme([1, 0, 0], [0.5, 0.5], 2, 0.1)
 
 
 def test_cddlib_numerical_inconsistency_falls_back_to_other_row_orders():
@@ -407,5 +409,5 @@ def test_example5_d_from_the_correct_radius():
     assert 2 * 0.6107 + spread == pytest.approx(1.4184, abs=5e-5)
     assert 2 * 0.6310 + spread == pytest.approx(1.4591, abs=1e-4)
     ball = md.RenyiBall(np.array([0.07, 0.10, 0.26, 0.57]), 2.0, md.chi2_radius(100, 4, 0.05))
-    ir = md.design_independent_reporting(math.log(2), ball, (2, 2))
+    ir = md.mechanisms.design_independent_reporting(math.log(2), ball, (2, 2))
     assert ir.d == pytest.approx(1.4591, abs=5e-5)

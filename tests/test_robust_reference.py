@@ -3,7 +3,8 @@
 Lopuhaä-Zwakenberg & Goseling, "Mechanisms for robust local differential privacy":
 Definition 1 (RLDP), Section 3 (Rényi balls, χ² radius), Proposition 3 (the level over all of
 P_X) and Section 8.3 (realised privacy parameter). Every reference value here was written
-without reading the implementation under test (``mechdesign/robust.py``, ``notions.py``,
+without reading the implementation under test (``mechdesign/notions/robust_levels.py``,
+``notions.py``,
 ``uncertainty.py``); only numpy, scipy, cvxpy, itertools and math are used.
 
 Setting: X = (S, U), |S| = a1, |U| = a2, flattened S-major (x = s·a2 + u); kernels are
@@ -474,7 +475,7 @@ def test_robust_level_witness_and_bounds(case):
     # The centre is in F, so the level is at least the realised ε at P̂.
     assert value >= _brute_realised(kernel, center, shape) - LEVEL_SLACK
     # (d) projection bound, (e) Proposition 3's level over all of P_X.
-    projection = md.projection_level(kernel, ball, shape)
+    projection = md.notions.projection_level(kernel, ball, shape)
     assert level.projection_bound == pytest.approx(projection, abs=1e-12)
     assert projection >= value - LEVEL_SLACK
     secret, _ = _brute_secret(kernel, shape)
@@ -498,7 +499,7 @@ def test_projection_level_matches_joint_space_extremes(case):
         for y in range(kernel.shape[1])
         for s1, s2 in itertools.permutations(range(shape[0]), 2)
     )
-    got = md.projection_level(kernel, md.RenyiBall(center, alpha, radius), shape)
+    got = md.notions.projection_level(kernel, md.RenyiBall(center, alpha, radius), shape)
     if radius >= _unbounded_threshold(kernel, center, alpha, shape):
         # min_F P(y|s2) = 0 exactly; the search can only approach it.
         assert got == math.inf
@@ -583,7 +584,7 @@ def test_linear_extreme_against_cvxpy(alpha, zeros):
         radius = float(rng.uniform(0.01, 1.0))
         c = rng.normal(size=n) if trial % 3 else np.eye(n)[rng.integers(n)]
         for maximize in (True, False):
-            value, point = md.linear_extreme(c, center, alpha, radius, maximize=maximize)
+            value, point = md.notions.linear_extreme(c, center, alpha, radius, maximize=maximize)
             point = np.asarray(point, float)
             # The library's optimiser is a feasible point that attains the value.
             assert point.min() >= 0
@@ -610,7 +611,7 @@ def test_realised_and_secret_level_by_brute_force(shape, zeros):
     for _ in range(8):
         kernel = _random_kernel(rng, n, int(rng.integers(2, 5)), zeros)
         secret, _ = _brute_secret(kernel, shape)
-        got = md.secret_ldp_level(kernel, shape)
+        got = md.notions.secret_ldp_level(kernel, shape)
         assert got == pytest.approx(secret, abs=1e-12) or got == secret == math.inf
         for _ in range(6):
             p = rng.dirichlet(np.full(n, 0.7))
@@ -620,7 +621,7 @@ def test_realised_and_secret_level_by_brute_force(shape, zeros):
                     p[0], p[-1] = 0.5, 0.5
                 p /= p.sum()
             mine = _brute_realised(kernel, p, shape)
-            got = md.realised_epsilon(kernel, p, shape)
+            got = md.notions.realised_epsilon(kernel, p, shape)
             assert got == pytest.approx(mine, abs=1e-12) or got == mine == math.inf
             # Proposition 3, "⇐": no distribution exceeds the level over all of P_X.
             assert mine <= secret + 1e-12
@@ -633,19 +634,19 @@ def test_proposition_3_two_point_distributions_attain_secret_level(shape):
     a2 = shape[1]
     for _ in range(5):
         kernel = _random_kernel(rng, n, 3)
-        secret = md.secret_ldp_level(kernel, shape)
+        secret = md.notions.secret_ldp_level(kernel, shape)
         best = -math.inf
         for x1, x2 in itertools.combinations(range(n), 2):
             if x1 // a2 == x2 // a2:
                 continue
             two_point = np.zeros(n)
             two_point[[x1, x2]] = 0.5
-            value = md.realised_epsilon(kernel, two_point, shape)
+            value = md.notions.realised_epsilon(kernel, two_point, shape)
             assert value <= secret + 1e-12
             best = max(best, value)
             # Near-point masses: a tiny spread over every cell keeps all secrets alive.
             near = 0.999 * two_point + 0.001 / n
-            assert md.realised_epsilon(kernel, near, shape) <= secret + 1e-12
+            assert md.notions.realised_epsilon(kernel, near, shape) <= secret + 1e-12
         assert best == pytest.approx(secret, abs=1e-12)
 
 
@@ -653,17 +654,18 @@ def test_realised_epsilon_infinite_and_hand_made():
     shape = (2, 2)
     kernel = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0]])
     # S = 0 only through u = 1 (row 1), S = 1 only through u = 1 (row 3): y = 2 gives 0.5 / 0.
-    assert md.realised_epsilon(kernel, np.array([0.0, 0.5, 0.0, 0.5]), shape) == math.inf
-    assert md.secret_ldp_level(kernel, shape) == math.inf
+    assert md.notions.realised_epsilon(kernel, np.array([0.0, 0.5, 0.0, 0.5]), shape) == math.inf
+    assert md.notions.secret_ldp_level(kernel, shape) == math.inf
     p = np.array([0.3, 0.2, 0.5, 0.0])
     # S = 1 is row 2 only, identical to row 0, so only row 1 differs: y = 2 gives 0.2·0.5/0.5.
     expected = math.log((0.3 * 0.5 + 0.2 * 0.5) / 0.5 / 0.5)
-    assert md.realised_epsilon(kernel, p, shape) == pytest.approx(
+    assert md.notions.realised_epsilon(kernel, p, shape) == pytest.approx(
         max(expected, _brute_realised(kernel, p, shape)), abs=1e-12
     )
     constant = np.full((4, 2), 0.5)
-    assert md.secret_ldp_level(constant, shape) == pytest.approx(0.0, abs=1e-12)
-    assert md.realised_epsilon(constant, np.full(4, 0.25), shape) == pytest.approx(0.0, abs=1e-12)
+    assert md.notions.secret_ldp_level(constant, shape) == pytest.approx(0.0, abs=1e-12)
+    realised = md.notions.realised_epsilon(constant, np.full(4, 0.25), shape)
+    assert realised == pytest.approx(0.0, abs=1e-12)
 
 
 # ---------------------------------------------------------------------------------------
@@ -765,10 +767,10 @@ def test_polyopt_and_nr_designs(shape, n_samples, eps, seed):
         joint, _, _ = _joint_level(kernel, p_hat, 2.0, radius, shape, seed=seed)
         assert joint <= eps + 1e-7
         utilities[variant] = result.utility
-    nr = md.design(md.NonRobustLDP(eps, p_hat, shape), p_hat)
+    nr = md.design(md.notions.NonRobustLDP(eps, p_hat, shape), p_hat)
     nr_kernel = np.asarray(nr.mechanism.matrix, float)
     assert _brute_realised(nr_kernel, p_hat, shape) <= eps + 1e-9
-    assert md.realised_epsilon(nr.mechanism, p_hat, shape) <= eps + 1e-9
+    assert md.notions.realised_epsilon(nr.mechanism, p_hat, shape) <= eps + 1e-9
     assert nr.utility == pytest.approx(_mutual_information(nr_kernel, p_hat), abs=1e-9)
     # Section 8.3's point, on these instances: NR is not (ε, F)-RLDP (found independently by
     # the joint search; in scratch runs its robust level was 1.25–2.7 ε, PolyOpt's ≤ ε).

@@ -117,11 +117,11 @@ def test_audit_pairs_and_claimed_labels():
     x = rng.integers(0, 2, size=20_000)
     y = k.sample(x, rng)
     labels = np.array(["a", "b"])
-    audit = md.audit_pairs(x, labels[y], claimed=k, claimed_inputs=[0, 1],
+    audit = md.accounting.audit_pairs(x, labels[y], claimed=k, claimed_inputs=[0, 1],
                            claimed_outputs=["a", "b"])
     assert audit.p_value > 1e-4
     assert audit.inputs == (0, 1)
-    unknown = md.audit_pairs(x, labels[y], claimed=k, claimed_inputs=[0, 1],
+    unknown = md.accounting.audit_pairs(x, labels[y], claimed=k, claimed_inputs=[0, 1],
                              claimed_outputs=["a", "c"])
     assert unknown.p_value == 0.0  # exact: an output the claim cannot produce
 
@@ -139,9 +139,9 @@ def test_refusals():
     with pytest.raises(InvalidInputError, match="sampler"):
         md.audit_samples("not a sampler", 10, inputs=[0, 1])
     with pytest.raises(InvalidInputError, match="2 inputs"):
-        md.audit_pairs([0, 0], [1, 0])
+        md.accounting.audit_pairs([0, 0], [1, 0])
     with pytest.raises(InvalidInputError, match="equal length"):
-        md.audit_pairs([0, 1], [1])
+        md.accounting.audit_pairs([0, 1], [1])
 
 
 def test_cli_audit_samples(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""Shuffle-model amplification (mechdesign/shuffle.py): the reduction's hockey-stick sum
+"""Shuffle-model amplification (mechdesign/accounting/shuffle.py): the reduction's hockey-stick sum
 against a plain two-dimensional sum, the protocols' closed-form parameters against their
 dense kernels, limits, rounds, the local ε₀ search and compare(shuffle=...).
 
@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mechdesign as md
-from mechdesign.accounting import DISCRETIZATION
-from mechdesign.oracles import PureOracle, implicit_protocols
-from mechdesign.shuffle import (
+from mechdesign.accounting.composition import DISCRETIZATION
+from mechdesign.accounting.shuffle import (
     MAX_USERS,
     Reduction,
     clones_reduction,
     reduction_delta,
 )
+from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols
 
 
 def plain_delta(red: Reduction, n: int, eps: float) -> float:
@@ -71,7 +71,8 @@ def test_protocol_parameters_are_those_of_their_dense_kernels(k, eps):
         oracle = build()
         if oracle.n_outputs > 2**16:
             continue  # OLH's dense family at ε = 3, k ≥ 5
-        closed, dense = md.shuffle_parameters(oracle), md.shuffle_parameters(oracle.dense())
+        closed = md.accounting.shuffle_parameters(oracle)
+        dense = md.accounting.shuffle_parameters(oracle.dense())
         for field in ("epsilon0", "beta", "clone", "blanket"):
             assert getattr(closed, field) == pytest.approx(getattr(dense, field), rel=1e-9), (
                 name, field)
@@ -86,8 +87,8 @@ def test_any_kernel_is_within_the_generic_parameters():
     rng = np.random.default_rng(3)
     for _ in range(20):
         k = rng.dirichlet(np.ones(4), size=3)
-        params = md.shuffle_parameters(k)
-        generic = md.shuffle_parameters(params.epsilon0)
+        params = md.accounting.shuffle_parameters(k)
+        generic = md.accounting.shuffle_parameters(params.epsilon0)
         assert params.beta <= generic.beta + 1e-12          # β ≤ tanh(ε₀/2)
         assert params.blanket >= generic.blanket - 1e-12    # Σ_y min_x K ≥ e^{−ε₀}
         assert params.clone >= generic.clone * (1 - 1e-12)  # r ≥ e^{−ε₀}/2
@@ -133,7 +134,7 @@ def test_the_smallest_bound_is_returned():
 
 
 def test_one_round_by_the_privacy_loss_distribution_matches_the_direct_sum():
-    from mechdesign.shuffle import _composed
+    from mechdesign.accounting.shuffle import _composed
 
     for red in (clones_reduction(2.0), Reduction.at_level(1.0, 0.3),
                 Reduction.at_level(2.0, 0.08, 0.4)):
@@ -185,13 +186,14 @@ def test_local_epsilon_meets_the_central_target_and_is_largest():
         return PureOracle.grr(10, e)
 
     for n in (10**3, 10**5):
-        e0 = md.local_epsilon_for(1.0, 1e-6, n, family)
+        e0 = md.accounting.local_epsilon_for(1.0, 1e-6, n, family)
         assert md.shuffle_epsilon(family(e0), n, 1e-6).epsilon <= 1.0
         assert md.shuffle_epsilon(family(e0 * (1 + 1e-6)), n, 1e-6).epsilon > 1.0
-    generic = md.local_epsilon_for(1.0, 1e-6, 10**5)
-    assert 0 < generic < md.local_epsilon_for(1.0, 1e-6, 10**5, family)
+    generic = md.accounting.local_epsilon_for(1.0, 1e-6, 10**5)
+    assert 0 < generic < md.accounting.local_epsilon_for(1.0, 1e-6, 10**5, family)
     assert md.shuffle_epsilon(generic, 10**5, 1e-6).epsilon <= 1.0
-    assert md.local_epsilon_for(1.0, 1e-6, 10**7, ceiling=5.0) == 5.0  # exact: the ceiling
+    local = md.accounting.local_epsilon_for(1.0, 1e-6, 10**7, ceiling=5.0)
+    assert local == 5.0  # exact: the ceiling
 
 
 def test_bad_arguments_are_refused_by_name():
@@ -208,9 +210,9 @@ def test_bad_arguments_are_refused_by_name():
     with pytest.raises(md.InvalidInputError, match="rounds"):
         md.shuffle_delta(1.0, 100, 0.5, rounds=0)
     with pytest.raises(md.InvalidInputError, match="family"):
-        md.local_epsilon_for(1.0, 1e-6, 100, "grr")
+        md.accounting.local_epsilon_for(1.0, 1e-6, 100, "grr")
     with pytest.raises(md.InvalidInputError, match="central_epsilon"):
-        md.local_epsilon_for(0.0, 1e-6, 100)
+        md.accounting.local_epsilon_for(0.0, 1e-6, 100)
 
 
 def test_compare_behind_a_shuffler_ranks_at_one_central_epsilon():

@@ -1,6 +1,7 @@
 """Independent reference tests for md.shuffle_delta / md.shuffle_epsilon.
 
-The oracles here are written from first principles, without reading mechdesign/shuffle.py:
+The oracles here are written from first principles, without reading
+mechdesign/accounting/shuffle.py:
 
 - :func:`brute_force_shuffle_delta`: the exact δ(ε) of the shuffled histogram of n users'
   reports, worst case over the other n − 1 users' inputs (every multiset) and over the ordered
@@ -437,7 +438,7 @@ def test_variation_ratio_oracle_reference_values():
 
 
 def test_wang_theorem_with_a_common_part_fails_the_brute_force():
-    """Erratum (mechdesign/shuffle.py's docstring): Wang et al.'s bound with
+    """Erratum (mechdesign/accounting/shuffle.py's docstring): Wang et al.'s bound with
     1 − α − pα > 0 (here 3-ary RR, p = q = e^ε0, β = (e^ε0 − 1)/(e^ε0 + 2)) is below the
     exact δ, so the library does not use it; its own bound stays above the truth."""
     eps0, n, eps = 1.5, 3, 1.0

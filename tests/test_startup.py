@@ -15,6 +15,7 @@ import importlib.metadata
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 HEAVY = ("dp_accounting", "pandas", "matplotlib", "scipy", "cvxpy", "tqdm", "distributed")
 
 #: What the command line may import before it knows which command runs.
-CLI_LIGHT = {"mechdesign", "mechdesign.cli", "mechdesign._numerics", "mechdesign._tolerances",
+CLI_LIGHT = {"mechdesign", "mechdesign.cli", "mechdesign._validation", "mechdesign._tolerances",
              "mechdesign.errors", "mechdesign._version"}
 
 
@@ -122,15 +123,22 @@ def test_every_public_name_resolves_to_its_defining_object():
     assert not hasattr(md, "no_such_name")
 
 
-def test_design_stays_the_function_when_the_subpackage_is_imported_first():
-    # Importing mechdesign.design binds the subpackage on the package; the public name
-    # ``design`` must still be the function, as with the eager imports it replaced.
+def test_no_public_name_shadows_a_module():
+    # The design engine is mechdesign.optimal, so md.design is the function however the
+    # package was imported, and every subpackage is reachable as itself.
+    import pkgutil
+
+    import mechdesign as md
+
+    modules = {info.name for info in pkgutil.iter_modules(md.__path__)}
+    assert not modules & set(md.__all__)
     out = _run(
-        "import mechdesign.design.pipeline, mechdesign as md\n"
+        "import mechdesign.optimal.pipeline, mechdesign as md\n"
         "from mechdesign import design\n"
-        "print(callable(md.design), design is md.design, md.design.__module__)"
+        "print(callable(md.design), design is md.design, md.design.__module__,\n"
+        "      md.optimal.__name__)"
     )
-    assert out.split() == ["True", "True", "mechdesign.design.pipeline"]
+    assert out.split() == ["True", "True", "mechdesign.optimal.pipeline", "mechdesign.optimal"]
 
 
 def test_lazily_imported_accounting_still_composes():
@@ -152,10 +160,38 @@ def test_lazily_imported_accounting_still_composes():
 
 
 def test_cli_parser_constants_equal_their_sources():
-    from mechdesign import cli, cones, reports
-    from mechdesign.design import METHODS
+    from mechdesign import cli, reports
+    from mechdesign.notions import cones
+    from mechdesign.optimal import METHODS
 
     assert cli.METHODS == METHODS
     assert cli.MAX_VERTICES == cones.MAX_VERTICES
     assert cli.RLDP_MAX_VERTICES == reports.RLDP_MAX_VERTICES
     assert cli.ROBUST_LDP_MECHANISMS == reports.ROBUST_LDP_MECHANISMS
+
+
+def test_the_top_level_is_small_and_keeps_the_api_names():
+    import mechdesign as md
+
+    api = Path(__file__).resolve().parents[2] / "shared" / "API.md"
+    assert len(md.__all__) <= 60
+    if api.is_file():  # the workplace's reference (not shipped with the package)
+        named = set()
+        for line in api.read_text().splitlines():
+            if line.startswith("| `"):
+                named |= set(re.findall(r"`([A-Za-z_]\w*)", line.split("|")[1]))
+        named.discard("notion")  # ``notion.level(K)``: a method of any notion
+        assert named <= set(md.__all__), sorted(named - set(md.__all__))
+
+
+@pytest.mark.parametrize("name", sorted(__import__("mechdesign")._NEW_PLACE))
+def test_a_name_that_left_the_top_level_warns_and_names_its_new_place(name):
+    import mechdesign as md
+
+    place = md._NEW_PLACE[name]
+    new = getattr(importlib.import_module(f"mechdesign.{place}"), name)
+    with pytest.warns(DeprecationWarning, match=rf"use mechdesign\.{re.escape(place)}\.{name} "):
+        old = getattr(md, name)
+    assert old is new
+    assert name not in md.__all__
+    assert name not in dir(md)

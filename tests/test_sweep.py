@@ -135,14 +135,14 @@ def test_serial_processes_threads_and_a_dask_cluster_give_identical_tables():
     distributed = pytest.importorskip("distributed")
     grid = {"notion": ["ldp", "pml"], "epsilon": [0.5, 2.0], "n": [3, 4],
             "prior": ["dirichlet"], "rep": [0, 1]}
-    serial = _frame(md.sweep(md.design_task, grid, executor="serial", progress=False))
-    processes = _frame(md.sweep(md.design_task, grid, progress=False))
+    serial = _frame(md.sweep(md.sweeps.design_task, grid, executor="serial", progress=False))
+    processes = _frame(md.sweep(md.sweeps.design_task, grid, progress=False))
     with ThreadPoolExecutor(2) as pool:
-        threads = _frame(md.sweep(md.design_task, grid, executor=pool, progress=False))
+        threads = _frame(md.sweep(md.sweeps.design_task, grid, executor=pool, progress=False))
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        dask = _frame(md.sweep(md.design_task, grid, executor=client.get_executor(),
+        dask = _frame(md.sweep(md.sweeps.design_task, grid, executor=client.get_executor(),
                                progress=False))
     volatile = ["design_seconds"]
     for other in (processes, threads, dask):
@@ -194,11 +194,11 @@ def test_the_key_separates_tasks_and_points(tmp_path):
     store = tmp_path / "s.sqlite"
     a = md.sweep(md.dobrushin_bound, {"epsilon": [1.0], "c": [0.1], "n": [4]}, store=store,
                  executor="serial", progress=False)
-    b = md.sweep(md.kairouz_dobrushin_bound, {"epsilon": [1.0]}, store=store,
+    b = md.sweep(md.bounds.kairouz_dobrushin_bound, {"epsilon": [1.0]}, store=store,
                  executor="serial", progress=False)
     c = md.sweep(md.dobrushin_bound, {"epsilon": [1], "c": [0.1], "n": [4]}, store=store,
                  executor="serial", progress=False)
-    assert b["value"].iloc[0] == pytest.approx(md.kairouz_dobrushin_bound(1.0), rel=1e-15)
+    assert b["value"].iloc[0] == pytest.approx(md.bounds.kairouz_dobrushin_bound(1.0), rel=1e-15)
     assert a["value"].iloc[0] == pytest.approx(md.dobrushin_bound(1.0, 0.1, 4), rel=1e-15)
     # 1 and 1.0 are different points (an int axis stays an int), computed separately.
     assert c["value"].iloc[0] == pytest.approx(a["value"].iloc[0], rel=1e-15)
@@ -313,26 +313,26 @@ def test_sweeps_opening_one_new_store_at_once_all_succeed(tmp_path):
 
 
 def test_design_task_equals_design():
-    record = md.design_task("pml", 1.0, 4, prior="dirichlet", rep=3)
+    record = md.sweeps.design_task("pml", 1.0, 4, prior="dirichlet", rep=3)
     prior = np.random.default_rng((4, 3)).dirichlet(np.ones(4))
     direct = md.design(md.PML(1.0, 1 / 8), prior)
     assert record["utility"] == pytest.approx(direct.utility, rel=1e-12)
     assert record["privacy_level"] == pytest.approx(1.0, abs=1e-9)
     assert record["audit_passed"] is True
-    bayes = md.design_task("ldp", 2.0, 3, objective="bayes")
+    bayes = md.sweeps.design_task("ldp", 2.0, 3, objective="bayes")
     # k-RR is Bayes-optimal under the uniform prior: V = e^ε / (e^ε + k − 1).
     assert bayes["utility"] == pytest.approx(math.exp(2) / (math.exp(2) + 2), rel=1e-9)
 
 
 def test_measure_and_envelope_tasks_equal_the_direct_calls():
     prior = make_prior("zipf", 5)
-    record = md.measure_task("grr", 1.0, 5, prior="zipf")
-    k = md.generalized_randomized_response(5, 1.0)
+    record = md.sweeps.measure_task("grr", 1.0, 5, prior="zipf")
+    k = md.mechanisms.generalized_randomized_response(5, 1.0)
     assert record["mutual_information"] == pytest.approx(md.mutual_information(k, prior),
                                                          rel=1e-12)
     assert record["ldp_level"] == pytest.approx(1.0, rel=1e-12)
     assert record["outputs"] == 5  # exact: an integer
-    envelope = md.envelope_task("oue", 1.0, 3, 0.1)
+    envelope = md.sweeps.envelope_task("oue", 1.0, 3, 0.1)
     direct = md.pml_envelope(md.unary_encoding(3, 1.0), np.full(3, 1 / 3), 0.1)
     assert envelope["envelope"] == pytest.approx(float(direct), rel=1e-12)
 
@@ -446,9 +446,9 @@ def test_plot_sweep_refuses_unknown_columns():
     table = md.sweep(md.dobrushin_bound, {"epsilon": [0.5, 1], "c": [0.1], "n": [4]},
                      executor="serial", progress=False)
     with pytest.raises(InvalidInputError, match="y must be a column"):
-        md.plot_sweep(table, "epsilon", "utility")
+        md.sweeps.plot_sweep(table, "epsilon", "utility")
     with pytest.raises(InvalidInputError, match="table must be a pandas DataFrame"):
-        md.plot_sweep([1, 2], "epsilon", "value")
+        md.sweeps.plot_sweep([1, 2], "epsilon", "value")
 
 
 # -- plain scripts (issue 36) --------------------------------------------------------------
@@ -464,7 +464,7 @@ def _script_body(store: Path, executor: str) -> str:
     which process ran it; prints one JSON line."""
     return textwrap.dedent(f"""\
         table = md.sweep(md.dobrushin_bound, {SMALL_GRID!r}{executor})
-        stored = md.sweep(md.design_task, {DESIGN_GRID!r}, store={str(store)!r}{executor})
+        stored = md.sweep(md.sweeps.design_task, {DESIGN_GRID!r}, store={str(store)!r}{executor})
         pids = md.sweep(pid, {{"x": [1, 2, 3, 4]}}{executor})
         print(json.dumps({{"parent": os.getpid(), "pids": pids["pid"].tolist(),
                           "values": table["value"].tolist(),

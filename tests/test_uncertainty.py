@@ -49,7 +49,7 @@ def test_example2_from_the_formulas():
     ball = md.RenyiBall(P_HAT, 2, b)
     p_s = np.array([0.17, 0.83])
     by_hand = 2 * np.log((np.exp(b / 2) - (1 - p_s)) / p_s)  # Theorem 1 at α = 2
-    radii = [md.conditional_ball(ball, (2, 2), s).radius for s in range(2)]
+    radii = [md.notions.conditional_ball(ball, (2, 2), s).radius for s in range(2)]
     np.testing.assert_allclose(radii, by_hand, rtol=1e-12, atol=0)
     np.testing.assert_allclose(radii, [0.4067, 0.0903], atol=5e-5, rtol=0)
     conditional = P_HAT.reshape(2, 2) / p_s[:, None]
@@ -67,7 +67,7 @@ def test_example2_from_the_formulas():
 @given(st.floats(0.01, 0.99), st.floats(1e-4, 5.0))
 def test_lemma1_closed_form_equals_the_root_finding(rho, b_s):
     expected = _lemma1(rho, b_s)
-    got = md.xi_bounds(rho, 2, b_s)
+    got = md.notions.xi_bounds(rho, 2, b_s)
     assert got[0] == pytest.approx(expected[0], rel=1e-9, abs=1e-12)
     assert got[1] == pytest.approx(expected[1], rel=1e-12, abs=0)
 
@@ -75,7 +75,7 @@ def test_lemma1_closed_form_equals_the_root_finding(rho, b_s):
 def test_xi_plus_goes_past_the_printed_range():
     """Eq. (28) prints ξ⁺ ∈ [1, (1 − ρ)^{-1}); P_x can rise to 1, so ξ⁺ reaches 1/ρ: at
     ρ = 0.1 and B = 3 (α = 2) Lemma 1 itself gives ξ⁺ ≈ 9.5 > 1/(1 − ρ) ≈ 1.11."""
-    low, high = md.xi_bounds(0.1, 2, 3.0)
+    low, high = md.notions.xi_bounds(0.1, 2, 3.0)
     assert high == pytest.approx(_lemma1(0.1, 3.0)[1], rel=1e-12)
     assert 1 / 0.9 < high <= 1 / 0.1
     assert 0 < low < 1
@@ -86,7 +86,7 @@ def test_proposition2_item2_needs_minus_two_rho():
     ρ = P̂_{u_min|s}; the printed expression is 2ρ ξ⁺(ρ), larger by 2ρ."""
     center = np.array([0.1, 0.3, 0.6, 0.2, 0.2, 0.6]) / 2
     ball = md.RenyiBall(center, 2, 2.0)
-    b_s = md.conditional_ball(ball, (2, 3), 0).radius
+    b_s = md.notions.conditional_ball(ball, (2, 3), 0).radius
     rho = 0.1
     assert b_s >= math.log1p((1 - rho) ** 2)
     printed = 2 * rho * _lemma1(rho, b_s)[1]
@@ -132,14 +132,14 @@ def test_bad_input_is_named():
     with pytest.raises(md.InvalidInputError, match="P̂_s = 0"):
         md.conditional_radii(md.RenyiBall([0.0, 0.0, 0.5, 0.5], 2, 0.1), (2, 2))
     with pytest.raises(md.InvalidInputError, match="s must be an index"):
-        md.conditional_ball(ball, (2, 2), 2)
+        md.notions.conditional_ball(ball, (2, 2), 2)
 
 
 # -- the S × U alphabet and B_s -------------------------------------------------------------
 
 
 def test_secret_alphabet_converts_and_refuses_by_name():
-    from mechdesign.uncertainty import SecretAlphabet
+    from mechdesign.notions.uncertainty import SecretAlphabet
 
     alphabet = SecretAlphabet.of((2, 3), 6, "kernel")
     assert (alphabet.shape, alphabet.size) == ((2, 3), 6)
@@ -163,7 +163,7 @@ def test_secret_alphabet_converts_and_refuses_by_name():
 @pytest.mark.parametrize("p_s", [1e-3, 0.3, 1.0])
 def test_conditional_radius_against_theorem1_as_printed(alpha, p_s):
     """Theorem 1's formula evaluated directly (moderate B, where it cannot overflow)."""
-    from mechdesign.uncertainty import conditional_radius
+    from mechdesign.notions.uncertainty import conditional_radius
 
     radius = 0.2
     if alpha == 1:
@@ -175,7 +175,7 @@ def test_conditional_radius_against_theorem1_as_printed(alpha, p_s):
 
 
 def test_conditional_radius_limits_and_extremes():
-    from mechdesign.uncertainty import conditional_radius
+    from mechdesign.notions.uncertainty import conditional_radius
 
     # α = ∞ is the limit of large α; B = 800 does not overflow, B_s → a − log p_s.
     assert conditional_radius(math.inf, 0.2, 0.3) == pytest.approx(

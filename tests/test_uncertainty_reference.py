@@ -2,7 +2,7 @@
 
 Lopuhaä-Zwakenberg & Goseling, "Mechanisms for robust local differential privacy",
 Sections 3–4 and Appendix A.1–A.3. Every reference value in this file is computed without
-reading the implementation under test (``mechdesign/uncertainty.py``) and, for the
+reading the implementation under test (``mechdesign/notions/uncertainty.py``) and, for the
 projection statistics, without the paper's closed forms: they come from direct convex
 optimisation over the ball F = {P : D_α(P̂‖P) ≤ B} in the full joint space P_X (cvxpy with
 Clarabel), so the same tests also check the paper's Theorem 1, Proposition 1, Lemma 1 and
@@ -457,20 +457,20 @@ def test_theorem1_projection_membership(alpha, shape):
                 target = rng.dirichlet(np.full(n_u, 2.0))
             d_min = _min_divergence_with_conditional(center, shape, s, target, alpha)
             # The conditional ball has P̂_{U|s} as its centre.
-            cball = md.conditional_ball(md.RenyiBall(center, alpha, d_min), shape, s)
+            cball = md.notions.conditional_ball(md.RenyiBall(center, alpha, d_min), shape, s)
             assert cball.divergence(target) == pytest.approx(_renyi(cond, target, alpha), rel=1e-9)
             # Sharp: just above D_min, R is in the projection; just below, it is not.
             margin = MEMBERSHIP_MARGIN * d_min + 1e-7
             for radius, inside in ((d_min + margin, True), (d_min - margin, False)):
                 ball = md.RenyiBall(center, alpha, radius)
-                assert bool(md.conditional_ball(ball, shape, s).contains(target)) == inside, (
-                    f"s={s}, R={target}, D_min={d_min}, radius={radius}"
-                )
+                assert (
+                    bool(md.notions.conditional_ball(ball, shape, s).contains(target)) == inside
+                ), f"s={s}, R={target}, D_min={d_min}, radius={radius}"
             # A random radius, away from the boundary.
             radius = float(rng.uniform(0.02, 1.5))
             if abs(radius - d_min) > 1e-3 * max(1.0, d_min):
                 ball = md.RenyiBall(center, alpha, radius)
-                assert bool(md.conditional_ball(ball, shape, s).contains(target)) == (
+                assert bool(md.notions.conditional_ball(ball, shape, s).contains(target)) == (
                     d_min <= radius
                 ), f"s={s}, R={target}, D_min={d_min}, radius={radius}"
 
@@ -483,7 +483,7 @@ def test_theorem1_radius_matches_optimisation(alpha):
     ball = md.RenyiBall(center, alpha, radius)
     for s in range(2):
         cond = _conditional(center, (2, 2), s)
-        b_s = _library_radius(md.conditional_ball(ball, (2, 2), s))
+        b_s = _library_radius(md.notions.conditional_ball(ball, (2, 2), s))
         if lower[s, 0] > 1e-7:  # (L, 1 − L) is on the boundary of the projection
             boundary = np.array([lower[s, 0], 1 - lower[s, 0]])
             _assert_close(b_s, _renyi(cond, boundary, alpha), rtol=1e-4, what=f"s={s}")
@@ -498,9 +498,9 @@ def test_theorem1_infinite_radius_for_small_alpha():
     alpha, radius = 0.5, 1.0  # e^{-1} = 0.37 ≤ 1 − 0.2 for s = 0; 0.37 > 0.2 for s = 1
     ball = md.RenyiBall(center, alpha, radius)
     rng = np.random.default_rng(5)
-    c0 = md.conditional_ball(ball, (2, 2), 0)
+    c0 = md.notions.conditional_ball(ball, (2, 2), 0)
     assert math.isinf(_library_radius(c0))
-    assert math.isfinite(_library_radius(md.conditional_ball(ball, (2, 2), 1)))
+    assert math.isfinite(_library_radius(md.notions.conditional_ball(ball, (2, 2), 1)))
     for _ in range(3):
         target = rng.dirichlet(np.ones(2))
         assert _min_divergence_with_conditional(center, (2, 2), 0, target, alpha) < radius
@@ -522,7 +522,7 @@ def test_theorem1_infinite_radius_for_small_alpha():
 @pytest.mark.parametrize("alpha", ALPHAS)
 def test_xi_bounds_match_optimisation(alpha):
     for rho, radius in itertools.product((0.1, 0.3, 0.6, 0.9), (0.02, 0.3, 2.5)):
-        got = md.xi_bounds(rho, alpha, radius)
+        got = md.notions.xi_bounds(rho, alpha, radius)
         first = _xi_by_optimisation(rho, alpha, radius, [0.3, 0.7])
         second = _xi_by_optimisation(rho, alpha, radius, [0.8, 0.1, 0.1])
         what = f"ρ={rho}, B={radius}"
@@ -536,7 +536,7 @@ def test_xi_bounds_match_optimisation(alpha):
 def test_xi_plus_exceeds_printed_domain(alpha):
     """Erratum to eq. (28): ξ⁺ ∈ [1, 1/ρ], and for ρ < 1/2 it can exceed (1 − ρ)⁻¹."""
     rho, radius = 0.2, 3.0
-    lo, hi = md.xi_bounds(rho, alpha, radius)
+    lo, hi = md.notions.xi_bounds(rho, alpha, radius)
     opt_lo, opt_hi = _xi_by_optimisation(rho, alpha, radius, [0.5, 0.5])
     assert opt_hi > 1 / (1 - rho) + 0.5
     _assert_close((lo, hi), (opt_lo, opt_hi))
@@ -549,7 +549,7 @@ def test_xi_plus_exceeds_printed_domain(alpha):
 @pytest.mark.parametrize("alpha", ALPHAS)
 def test_xi_bounds_at_rho_one(alpha):
     # P̂ = δ_x: D_α(δ_x‖P) = −log P_x for every α, so P_x ∈ [e^{−B}, 1].
-    lo, hi = md.xi_bounds(1.0, alpha, 0.4)
+    lo, hi = md.notions.xi_bounds(1.0, alpha, 0.4)
     assert lo == pytest.approx(math.exp(-0.4), rel=1e-9)
     assert hi == pytest.approx(1.0, rel=1e-12)
 
@@ -606,7 +606,7 @@ def test_lemma1_matches_optimisation_and_proposition1():
     for rho, b_s in itertools.product((0.05, 0.3, 0.5, 0.8), (0.01, 0.2, 1.0, 3.0)):
         lemma = _lemma1_xi(rho, b_s)
         np.testing.assert_allclose(lemma, _prop1_xi(rho, 2.0, b_s), rtol=1e-9)
-        np.testing.assert_allclose(md.xi_bounds(rho, 2.0, b_s), lemma, rtol=1e-9)
+        np.testing.assert_allclose(md.notions.xi_bounds(rho, 2.0, b_s), lemma, rtol=1e-9)
         _assert_close(lemma, _xi_by_optimisation(rho, 2.0, b_s, [0.6, 0.4]), what=f"ρ={rho}")
 
 
@@ -701,7 +701,7 @@ def test_example2_recomputed():
     assert lower[0, 0] < 0.1620 - 0.005
     # The library.
     ball = md.RenyiBall(center, 2.0, md.chi2_radius(100, 4, 0.05))
-    got_b_s = [_library_radius(md.conditional_ball(ball, shape, s)) for s in range(2)]
+    got_b_s = [_library_radius(md.notions.conditional_ball(ball, shape, s)) for s in range(2)]
     _assert_close(got_b_s, b_s, rtol=1e-4, what="B_s")
     _assert_close(md.conditional_lower_bounds(ball, shape), lower, what="L")
     _assert_close(md.conditional_radii(ball, shape), rad, what="rad")
@@ -724,9 +724,11 @@ def _ball4():
         pytest.param(lambda: md.RenyiBall([0.5, 0.5], -1.0, 0.1), id="alpha-negative"),
         pytest.param(lambda: md.RenyiBall([0.5, 0.5], 2.0, -0.1), id="radius-negative"),
         pytest.param(lambda: md.RenyiBall([0.5, 0.5], 2.0, math.nan), id="radius-nan"),
-        pytest.param(lambda: md.conditional_ball(_ball4(), (3, 2), 0), id="shape-cond-ball"),
-        pytest.param(lambda: md.conditional_ball(_ball4(), (4,), 0), id="shape-1d"),
-        pytest.param(lambda: md.conditional_ball(_ball4(), (2, 2), 2), id="s-out-of-range"),
+        pytest.param(
+            lambda: md.notions.conditional_ball(_ball4(), (3, 2), 0), id="shape-cond-ball"
+        ),
+        pytest.param(lambda: md.notions.conditional_ball(_ball4(), (4,), 0), id="shape-1d"),
+        pytest.param(lambda: md.notions.conditional_ball(_ball4(), (2, 2), 2), id="s-out-of-range"),
         pytest.param(lambda: md.conditional_lower_bounds(_ball4(), (3, 2)), id="shape-lower"),
         pytest.param(lambda: md.conditional_radii(_ball4(), (2, 3)), id="shape-radii"),
         pytest.param(lambda: md.chi2_radius(100, 4, 0.0), id="beta-zero"),
@@ -734,8 +736,8 @@ def _ball4():
         pytest.param(lambda: md.chi2_radius(100, 4, 1.5), id="beta-large"),
         pytest.param(lambda: md.chi2_radius(0, 4, 0.05), id="n-zero"),
         pytest.param(lambda: md.chi2_radius(-5, 4, 0.05), id="n-negative"),
-        pytest.param(lambda: md.xi_bounds(0.3, 0.0, 0.1), id="xi-alpha-zero"),
-        pytest.param(lambda: md.xi_bounds(0.3, 2.0, -0.1), id="xi-radius-negative"),
+        pytest.param(lambda: md.notions.xi_bounds(0.3, 0.0, 0.1), id="xi-alpha-zero"),
+        pytest.param(lambda: md.notions.xi_bounds(0.3, 2.0, -0.1), id="xi-radius-negative"),
     ],
 )
 def test_bad_input_raises_invalid_input_error(call):
@@ -762,5 +764,4 @@ def test_eq13_uses_the_095_quantile():
 
     assert math.log1p(quantile(0.95) / 100) == pytest.approx(0.0752, abs=5e-5)
     assert math.log1p(quantile(0.05) / 100) == pytest.approx(0.003512, abs=5e-7)
-    assert md.chi2_radius(100, 4, 0.05) == pytest.approx(math.log1p(quantile(0.95) / 100),
-                                                         rel=1e-9)
+    assert md.chi2_radius(100, 4, 0.05) == pytest.approx(math.log1p(quantile(0.95) / 100), rel=1e-9)

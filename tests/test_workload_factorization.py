@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.estimation import blue_error, workload_matrix
+from mechdesign.measures.estimation import blue_error, workload_matrix
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "workload_factorization.py"
 

@@ -44,13 +44,16 @@ from mechdesign.reproduce._core import (
     check_claim,
     check_printed,
 )
+from mechdesign.reproduce.paper_examples import PAPER_EXAMPLES, PaperExample
 
 __all__ = [
     "ERRATUM_KINDS",
     "PAPERS",
+    "PAPER_EXAMPLES",
     "Check",
     "Item",
     "ItemResult",
+    "PaperExample",
     "Reproduction",
     "Settings",
     "check_claim",

@@ -111,7 +111,8 @@ def remark2_column(epsilon: float, c: float, n: int, q: int) -> np.ndarray:
 
     ``m = (1 − e^ε c q)/(1 + e^ε(1 − Nc))`` and ``M = e^ε(1 − cq)/(1 + e^ε(1 − Nc))``, as
     printed, for any q and without checking ``0 ≤ m ≤ M ≤ 1`` (which fails for some of
-    the printed range ``q ∈ {1, …, N − 1}``; see :func:`mechdesign.extremal_binary_valid_q`).
+    the printed range ``q ∈ {1, …,
+                             N − 1}``; see :func:`mechdesign.mechanisms.extremal_binary_valid_q`).
 
     Returns
     -------
@@ -225,7 +226,7 @@ def theorem1_checks(lp: dict[float, tuple[np.ndarray, np.ndarray]]) -> list[Chec
     ))
     witness = np.array([[0.5, 0.5]] * (n - 2) + [[1.0, 0.0], [0.0, 1.0]])
     levels = [md.pml_capacity(witness, c) for c in THEOREM1_CS]
-    pair = md.disjoint_support_pair(witness)
+    pair = md.bounds.disjoint_support_pair(witness)
     checks.append(check_claim(
         PAPER, "Theorem 2 (proof): p = (1/2, …, 1/2, 1, 0)",
         "K = [p, 1 − p] is log(2/(Nc))-PML and decomposable (two rows of disjoint support)",
@@ -248,10 +249,10 @@ def plot_theorem1(lp: dict[float, tuple[np.ndarray, np.ndarray]], path: Path) ->
         curve = [md.dobrushin_bound(e, c, THEOREM1_N) for e in eps_fine]
         ax.plot(eps_fine, curve, color=color, lw=1.8, label=f"$\\Xi(\\varepsilon, c)$, $c = {c}$")
         ax.plot(eps, values, "o", color=color, ms=5, mfc="none")
-        threshold = md.decomposable_threshold(c, THEOREM1_N)
+        threshold = md.bounds.decomposable_threshold(c, THEOREM1_N)
         if threshold <= THEOREM1_EPS_MAX:
             ax.axvline(threshold, color=color, ls=":", lw=1)
-    ax.plot(eps_fine, [md.kairouz_dobrushin_bound(e) for e in eps_fine], "k--", lw=1,
+    ax.plot(eps_fine, [md.bounds.kairouz_dobrushin_bound(e) for e in eps_fine], "k--", lw=1,
             label=r"LDP ($c \to 0$): $(e^\varepsilon - 1)/(e^\varepsilon + 1)$, eq. (4)")
     ax.plot([], [], "ko", mfc="none", label="LP over binary kernels (Lemma 3)")
     ax.plot([], [], "k:", lw=1, label=r"$\varepsilon = \log(2/(Nc))$ (Theorem 2)")
@@ -287,7 +288,7 @@ def definition2_checks() -> list[Check]:
     introduction's kernel K1 (html 4) has no finite LDP level."""
     c = 0.1
     identity = md.pml_capacity(np.eye(4), c)
-    intro = md.PAPER_EXAMPLES["dobrushin-eq4-K1"].mechanism
+    intro = md.reproduce.PAPER_EXAMPLES["dobrushin-eq4-K1"].mechanism
     return [
         check_claim(
             PAPER, "Definition 2: the identity (N = 4) at c = 0.1",
@@ -334,8 +335,8 @@ def example1_checks() -> list[Check]:
 def example2_checks() -> list[Check]:
     """Example 2: the privacy levels of K1 and K2 (html 43–44), η_TV(K1) = Ξ = 7/8, and the
     html copy's typo 1/15 in K1."""
-    k1 = md.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism
-    k2 = md.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism
+    k2 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism
     level1, level2 = md.pml_capacity(k1, C_K1), md.pml_capacity(k2, C_K2)
     ldp1, ldp2 = md.ldp_level(k1), md.ldp_level(k2)
     eta1, eta2 = md.dobrushin_coefficient(k1), md.dobrushin_coefficient(k2)
@@ -381,7 +382,7 @@ def example2_checks() -> list[Check]:
             f"rows must sum to one: K1[5, 0] = 1 − 15/16 = {1 - 15 / 16:.4f} "
             f"≠ 1/15 = {1 / 15:.4f}",
             erratum="printed 1/15 (html copy only); correct 1/16, as the pdf prints "
-            "[comment in mechdesign/paper_examples.py]",
+            "[comment in mechdesign/reproduce/paper_examples.py]",
         ),
     ]
 
@@ -434,8 +435,9 @@ def remark2_checks() -> list[Check]:
         check_claim(
             PAPER, "Remark 2: valid q, N = 10, c = 0.05, ε = log 10/3",
             "K* = [p, 1 − p] is (ε, c)-PML and attains Theorem 3's bound (7/8)",
-            attains and md.extremal_binary_valid_q(epsilon, c, n) == valid,
-            f"q ∈ {{{', '.join(map(str, valid))}}} (as md.extremal_binary_valid_q): level ≤ ε "
+            attains and md.mechanisms.extremal_binary_valid_q(epsilon, c, n) == valid,
+            f"q ∈ {{{', '.join(map(str, valid))}}} "
+            "(as md.mechanisms.extremal_binary_valid_q): level ≤ ε "
             "and η_TV = 0.875",
         ),
         check_claim(
@@ -445,7 +447,7 @@ def remark2_checks() -> list[Check]:
             f"q = {worst}: (m, M) = ({results[worst][-1]:.4f}, {results[worst][0]:.4f}), "
             f"not in [0, 1]; invalid q: {bad}",
             erratum="printed q ∈ {1, …, N − 1}; correct: only q with e^ε c·max(q, N − q) ≤ 1 "
-            "(here 4, 5, 6) [docstring of md.extremal_binary_valid_q; tests/"
+            "(here 4, 5, 6) [docstring of md.mechanisms.extremal_binary_valid_q; tests/"
             "test_contraction.py::test_every_valid_remark2_kernel_passes_audit_and_attains]",
         ),
     ]
@@ -453,12 +455,13 @@ def remark2_checks() -> list[Check]:
 
 def proposition2_checks() -> list[Check]:
     """Proposition 2: ``Γ_max(ε, c) ≤ (1 − Nc)e^ε + 1`` against the exact maximum over
-    (ε, c)-PML kernels and priors in ``Q_X(c)`` (:func:`mechdesign.max_cross_channel_gamma`)."""
+    (ε,
+     c)-PML kernels and priors in ``Q_X(c)`` (:func:`mechdesign.bounds.max_cross_channel_gamma`)."""
     n, c = 4, 0.1
     rows = []
     holds = True
     for epsilon in (0.5, 1.0, 2.0):
-        exact = md.max_cross_channel_gamma(md.PML(epsilon, c=c), n)
+        exact = md.bounds.max_cross_channel_gamma(md.PML(epsilon, c=c), n)
         printed = (1 - n * c) * math.exp(epsilon) + 1
         holds &= exact <= printed * (1 + EXACT)
         rows.append(f"ε = {epsilon}: {exact:.4f} ≤ {printed:.4f}")
@@ -475,7 +478,7 @@ def example3_largest_kl(delta: float, epsilon: float, c: float) -> tuple[float, 
     corrected Corollary 1 bound ``Ξ(ε, c) log((1 − 4c)e^ε + 1)·2δ``."""
     p0, p1 = example3_pair(delta)
     largest = md.design(md.PML(epsilon, c=c),
-                        utility=md.FDivergenceUtility(p0, p1, md.KL)).utility
+                        utility=md.optimal.FDivergenceUtility(p0, p1, md.measures.KL)).utility
     bound = md.dobrushin_bound(epsilon, c, 4) * math.log(
         (1 - 4 * c) * math.exp(epsilon) + 1) * 2 * delta
     return largest, bound
@@ -491,7 +494,7 @@ def example3_checks() -> list[Check]:
     printed_bound = 0.5 * math.exp(
         -n_samples * xi * math.log((1 - 4 * c) * math.exp(epsilon) + 1) * delta
     )
-    correct_bound = md.private_minimax_lower_bound(n_samples, delta, epsilon, c)
+    correct_bound = md.bounds.private_minimax_lower_bound(n_samples, delta, epsilon, c)
     largest, bound = example3_largest_kl(0.249, 0.5, 0.2)
     return [
         check_claim(
@@ -510,7 +513,7 @@ def example3_checks() -> list[Check]:
             math.isclose(printed_bound, correct_bound, rel_tol=EXACT),
             f"Le Cam + Bretagnolle–Huber with TV = 2δ, ℓ = δ: R* ≥ {correct_bound:.4f}",
             erratum="printed ½ exp(−nΞ log(…) δ); correct (ℓ(θ0, θ1)/4) exp(−nΞ log(…) 2δ) "
-            "[docstring of md.private_minimax_lower_bound]",
+            "[docstring of md.bounds.private_minimax_lower_bound]",
         ),
         check_claim(
             PAPER, "Example 3: the range of δ",
@@ -519,7 +522,7 @@ def example3_checks() -> list[Check]:
             f"c = 0.2, ε = 0.5, δ = 0.249: the largest KL over (ε, c)-PML kernels is "
             f"{largest:.4g}, {largest / bound:.2f}× the corrected bound {bound:.4g}",
             erratum="Corollary 1 needs P_θ ∈ Q_X(c), i.e. δ ≤ 1/4 − c; outside it even the "
-            "corrected 2δ bound fails (md.private_minimax_lower_bound refuses c > 1/4 − δ) "
+            "corrected 2δ bound fails (md.bounds.private_minimax_lower_bound refuses c > 1/4 − δ) "
             "[tests/test_contraction.py::test_example3_needs_delta_at_most_quarter_minus_c]",
         ),
     ]
@@ -567,30 +570,30 @@ def fig1_panel_a(size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Fig. 1(a): TV and the true ``D(K1∘P ‖ K1∘Q)`` of ``size`` random pairs in
     ``Q_X(0.05)``, with Corollary 1 (ε = log 10/3) and the LDP bounds of Asoodeh et al. and
     Duchi et al. (ε = log 15) at each pair's TV."""
-    k1 = md.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
+    k1 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K1"].mechanism.matrix
     p, q = sample_pairs(k1.shape[0], C_K1, size, rng)
     tv = np.array([md.total_variation(a, b) for a, b in zip(p, q, strict=True)])
     return {
         "tv": tv,
         "divergence": np.array([md.kl_divergence(a @ k1, b @ k1)
                                 for a, b in zip(p, q, strict=True)]),
-        "ours": np.array([md.pml_kl_sdpi_bound(EPS_PML, C_K1, 10, t) for t in tv]),
-        "asoodeh": np.array([md.asoodeh_zhang_kl_bound(EPS_LDP_K1, t, C_K1) for t in tv]),
-        "duchi": np.array([md.duchi_kl_bound(EPS_LDP_K1, t) for t in tv]),
+        "ours": np.array([md.bounds.pml_kl_sdpi_bound(EPS_PML, C_K1, 10, t) for t in tv]),
+        "asoodeh": np.array([md.bounds.asoodeh_zhang_kl_bound(EPS_LDP_K1, t, C_K1) for t in tv]),
+        "duchi": np.array([md.bounds.duchi_kl_bound(EPS_LDP_K1, t) for t in tv]),
     }
 
 
 def fig1_panel_b(size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Fig. 1(b): TV and the true ``H²(K2∘P ‖ K2∘Q)`` of ``size`` random pairs in
     ``Q_X(0.1)``, with Corollary 2 (ε = log 10/3) at each pair's TV."""
-    k2 = md.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism.matrix
+    k2 = md.reproduce.PAPER_EXAMPLES["dobrushin-example2-K2"].mechanism.matrix
     p, q = sample_pairs(k2.shape[0], C_K2, size, rng)
     tv = np.array([md.total_variation(a, b) for a, b in zip(p, q, strict=True)])
     return {
         "tv": tv,
-        "divergence": np.array([md.squared_hellinger(a @ k2, b @ k2)
+        "divergence": np.array([md.measures.squared_hellinger(a @ k2, b @ k2)
                                 for a, b in zip(p, q, strict=True)]),
-        "ours": np.array([md.pml_hellinger_sdpi_bound(EPS_PML, C_K2, 5, t) for t in tv]),
+        "ours": np.array([md.bounds.pml_hellinger_sdpi_bound(EPS_PML, C_K2, 5, t) for t in tv]),
     }
 
 
@@ -613,9 +616,9 @@ def fig1_checks(a: dict[str, np.ndarray], b: dict[str, np.ndarray], grid: int) -
         checks.append(check_claim(PAPER, "Fig. 1(a): K1, N = 10, c = 0.05", claim, holds,
                                   evidence))
     t = np.linspace(1e-5, 0.5, grid)
-    ours = np.array([md.pml_kl_sdpi_bound(EPS_PML, C_K1, 10, x) for x in t])
-    duchi = np.array([md.duchi_kl_bound(EPS_LDP_K1, x) for x in t])
-    asoodeh = np.array([md.asoodeh_zhang_kl_bound(EPS_LDP_K1, x, C_K1) for x in t])
+    ours = np.array([md.bounds.pml_kl_sdpi_bound(EPS_PML, C_K1, 10, x) for x in t])
+    duchi = np.array([md.bounds.duchi_kl_bound(EPS_LDP_K1, x) for x in t])
+    asoodeh = np.array([md.bounds.asoodeh_zhang_kl_bound(EPS_LDP_K1, x, C_K1) for x in t])
     cross_duchi, cross_asoodeh = last_crossing(t, ours, duchi), last_crossing(t, ours, asoodeh)
     checks.append(check_claim(
         PAPER, "Fig. 1(a): K1, N = 10, c = 0.05",
@@ -641,11 +644,11 @@ def plot_fig1(a: dict[str, np.ndarray], b: dict[str, np.ndarray], path: Path) ->
 
     left.scatter(a["tv"], a["divergence"], s=4, alpha=0.35, color="C0", lw=0,
                  label="True relative entropy")
-    left.plot(t, [md.pml_kl_sdpi_bound(EPS_PML, C_K1, 10, x) for x in t], "C3", lw=2,
+    left.plot(t, [md.bounds.pml_kl_sdpi_bound(EPS_PML, C_K1, 10, x) for x in t], "C3", lw=2,
               label="Our upper bound (Cor. 1)")
-    left.plot(t, [md.asoodeh_zhang_kl_bound(EPS_LDP_K1, x, C_K1) for x in t], "C2",
+    left.plot(t, [md.bounds.asoodeh_zhang_kl_bound(EPS_LDP_K1, x, C_K1) for x in t], "C2",
               label="Asoodeh et al.")
-    left.plot(t, [md.duchi_kl_bound(EPS_LDP_K1, x) for x in t], "C4", label="Duchi et al.")
+    left.plot(t, [md.bounds.duchi_kl_bound(EPS_LDP_K1, x) for x in t], "C4", label="Duchi et al.")
     left.set(xlim=(0, 0.5), ylim=(0, 1), xlabel=r"$\mathrm{TV}(P_X \| Q_X)$",
              ylabel=r"$D(K_1 \circ P_X \| K_1 \circ Q_X)$ (nats)")
     left.set_title("(a) $K_1$, $N = 10$, $c = 0.05$", fontsize=11)
@@ -653,7 +656,7 @@ def plot_fig1(a: dict[str, np.ndarray], b: dict[str, np.ndarray], path: Path) ->
 
     right.scatter(b["tv"], b["divergence"], s=4, alpha=0.35, color="C0", lw=0,
                   label="True squared Hellinger")
-    right.plot(t, [md.pml_hellinger_sdpi_bound(EPS_PML, C_K2, 5, x) for x in t], "C3", lw=2,
+    right.plot(t, [md.bounds.pml_hellinger_sdpi_bound(EPS_PML, C_K2, 5, x) for x in t], "C3", lw=2,
                label="Our upper bound (Cor. 2)")
     right.set(xlim=(0, 0.5), ylim=(0, 0.22), xlabel=r"$\mathrm{TV}(P_X \| Q_X)$",
               ylabel=r"$H^2(K_2 \circ P_X \| K_2 \circ Q_X)$")

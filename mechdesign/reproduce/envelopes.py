@@ -97,7 +97,7 @@ def _symbolic(
 
 def example1() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Example 1's kernel (7) (rows are inputs) and its uniform prior on ``[4]``."""
-    example = md.PAPER_EXAMPLES["envelope-example1"]
+    example = md.reproduce.PAPER_EXAMPLES["envelope-example1"]
     return example.mechanism.matrix, np.asarray(example.prior, dtype=float)
 
 
@@ -142,9 +142,9 @@ class Fig1Data:
 def fig1_data(delta: float = FIG1_DELTA) -> Fig1Data:
     """Fig. 1 of the paper: ``C_Y`` of Example 1 with ε̲_Y(δ) and ε̄_Y(δ) (Example 2)."""
     kernel, prior = example1()
-    dist = md.leakage_distribution(kernel, prior)
-    lower = md.pml_lower_quantile(kernel, prior, delta)
-    upper = md.pml_upper_quantile(kernel, prior, delta)
+    dist = md.bounds.leakage_distribution(kernel, prior)
+    lower = md.bounds.pml_lower_quantile(kernel, prior, delta)
+    upper = md.bounds.pml_upper_quantile(kernel, prior, delta)
     return Fig1Data(dist.values, dist.probabilities, delta, lower, upper, t_max=1.6)
 
 
@@ -190,7 +190,7 @@ def plot_fig1(data: Fig1Data):
 def fig1_checks(data: Fig1Data) -> list[Check]:
     """What Fig. 1 and its caption state (Example 2, Sec. IV)."""
     low, high = math.log(10 / 9), math.log(4)
-    dist = md.LeakageDistribution(data.values, data.probabilities)
+    dist = md.bounds.LeakageDistribution(data.values, data.probabilities)
     flat = [dist.cdf(t) for t in np.linspace(low, high, 50, endpoint=False)]
     flat_gap = float(np.max(np.abs(np.array(flat) - 0.9)))
     return [
@@ -252,8 +252,8 @@ def fig2_panels() -> tuple[Panel, ...]:
     return (
         Panel("a", 3, np.array([0.2, 0.3, 0.5]), r"$P_X = (0.2, 0.3, 0.5)$"),
         Panel("b", 5, np.array([0.1, 0.2, 0.2, 0.2, 0.3]), r"$P_X = (0.1, 0.2, 0.2, 0.2, 0.3)$"),
-        Panel("c", 12, md.four_level_prior(12, 0.1), r"four-level prior, $\rho = 0.1$"),
-        Panel("d", 20, md.four_level_prior(20, 0.1), r"four-level prior, $\rho = 0.1$"),
+        Panel("c", 12, md.bounds.four_level_prior(12, 0.1), r"four-level prior, $\rho = 0.1$"),
+        Panel("d", 20, md.bounds.four_level_prior(20, 0.1), r"four-level prior, $\rho = 0.1$"),
     )
 
 
@@ -327,7 +327,7 @@ def theorem5_curves(
     k: int, prior: NDArray[np.float64], deltas: NDArray[np.float64]
 ) -> Theorem5Curves:
     """Theorem 5's bounds, ε_b and ε_DP for k-RR at ε_r = 1 (Fig. 2), at each δ."""
-    rows = [md.randomized_response_envelope(FIG2_EPSILON_R, prior, d) for d in deltas]
+    rows = [md.bounds.randomized_response_envelope(FIG2_EPSILON_R, prior, d) for d in deltas]
     first = rows[0]
 
     def field(name: str) -> NDArray:
@@ -389,7 +389,7 @@ def panel_data(panel: Panel, grids: Grids) -> PanelData:
         points=theorem5_curves(panel.k, panel.prior, deltas),
         exact=exact_envelope(kernel, panel.prior, deltas),
         profile_deltas=profile_deltas,
-        profile=np.array([md.dp_epsilon(kernel, d) for d in profile_deltas]),
+        profile=np.array([md.measures.dp_epsilon(kernel, d) for d in profile_deltas]),
     )
 
 
@@ -562,7 +562,8 @@ def companion_checks(data: Sequence[PanelData]) -> list[Check]:
             "Fig. 2 / Sec. V-B, ADP curve",
             "k-RR is (ε_DP(δ), δ)-DP with ε_DP(δ) = max{log((α − δ)/β), 0}",
             ok_adp,
-            _per_panel(adp) + " (against the exact inverse privacy profile, md.dp_epsilon)",
+            _per_panel(adp)
+            + " (against the exact inverse privacy profile, md.measures.dp_epsilon)",
         ),
     ]
 
@@ -596,9 +597,10 @@ def observation_checks(data: Sequence[PanelData]) -> list[Check]:
     dp_by_k = np.array([v.profile for v in data])
     ok_dp_k = bool(np.all(np.diff(dp_by_k, axis=0) <= EXACT_ATOL))
     zero_at = [v.curves.alpha - v.curves.beta for v in data]
-    tiny = [md.dp_epsilon(v.kernel, DP_SMALL_DELTA) for v in data]
+    tiny = [md.measures.dp_epsilon(v.kernel, DP_SMALL_DELTA) for v in data]
     ok_dp_range = all(abs(t - FIG2_EPSILON_R) <= DP_LIMIT_ATOL for t in tiny) and all(
-        md.dp_epsilon(v.kernel, d) <= EXACT_ATOL for v, d in zip(data, zero_at, strict=True)
+        md.measures.dp_epsilon(v.kernel, d) <= EXACT_ATOL
+        for v, d in zip(data, zero_at, strict=True)
     )
     wide = data[-1]
     ks = ", ".join(str(v.panel.k) for v in data)
@@ -641,7 +643,7 @@ def observation_checks(data: Sequence[PanelData]) -> list[Check]:
             ok_dp_range,
             f"ε_DP({DP_SMALL_DELTA:g}) = "
             + ", ".join(f"{t:.10f}" for t in tiny)
-            + "; ε_DP(α − β) = 0 in every panel (md.dp_epsilon)",
+            + "; ε_DP(α − β) = 0 in every panel (md.measures.dp_epsilon)",
         ),
         check_claim(
             PAPER,
@@ -662,7 +664,7 @@ def observation_checks(data: Sequence[PanelData]) -> list[Check]:
             "Fig. 2 / Sec. V-B, ADP",
             "as k increases, ε_DP(δ) decreases more quickly in δ",
             ok_dp_k,
-            f"md.dp_epsilon is non-increasing in k at all {dp_by_k.shape[1]} δ compared; "
+            f"md.measures.dp_epsilon is non-increasing in k at all {dp_by_k.shape[1]} δ compared; "
             "it reaches 0 at δ = α − β = " + ", ".join(f"{a:.3f}" for a in zero_at),
         ),
         check_claim(
@@ -702,11 +704,11 @@ def example1_checks() -> list[Check]:
     leak = md.pointwise_leakage(kernel, prior)
     p_y = prior @ kernel
     eps = math.log(10 / 9)
-    failure = md.pml_failure_probability(kernel, prior, eps)
+    failure = md.bounds.pml_failure_probability(kernel, prior, eps)
     kernel_z = kernel @ example1_post_processing()
     p_z = prior @ kernel_z
     leak_z = md.pointwise_leakage(kernel_z, prior)
-    failure_z = md.pml_failure_probability(kernel_z, prior, eps)
+    failure_z = md.bounds.pml_failure_probability(kernel_z, prior, eps)
     item = "Example 1"
     return [
         _symbolic(f"{item}: ℓ(X → 1), ℓ(X → 2)", "log 4", leak[:2], math.log(4), atol=EXACT_ATOL),
@@ -750,9 +752,13 @@ def theorem1_checks() -> list[Check]:
     kernel, prior = example1()
     kernel_z = kernel @ example1_post_processing()
     low, high = math.log(10 / 9), math.log(3)
-    psi1_y, psi1_z = md.pml_psi1(kernel, prior, low), md.pml_psi1(kernel_z, prior, low)
-    psi2_high, psi2_low = md.pml_psi2(kernel, prior, high), md.pml_psi2(kernel, prior, low)
-    after = [md.pml_psi2(kernel_z, prior, e) for e in (high, low)]
+    psi1_y = md.bounds.pml_psi1(kernel, prior, low)
+    psi1_z = md.bounds.pml_psi1(kernel_z, prior, low)
+    psi2_high, psi2_low = (
+        md.bounds.pml_psi2(kernel, prior, high),
+        md.bounds.pml_psi2(kernel, prior, low),
+    )
+    after = [md.bounds.pml_psi2(kernel_z, prior, e) for e in (high, low)]
     return [
         _symbolic(
             "Theorem 1 (i): ψ1(log(10/9), P_XY)", "13/180", psi1_y, 13 / 180, atol=EXACT_ATOL
@@ -776,13 +782,13 @@ def theorem1_checks() -> list[Check]:
         check_printed(
             PAPER,
             "Sec. III: P_Y{ℓ(Y) > log(10/9)}",
-            md.pml_failure_probability(kernel, prior, low),
+            md.bounds.pml_failure_probability(kernel, prior, low),
             "0.1",
         ),
         check_printed(
             PAPER,
             "Sec. III: P_Y{ℓ(Y) > log 3}",
-            md.pml_failure_probability(kernel, prior, high),
+            md.bounds.pml_failure_probability(kernel, prior, high),
             "0.1",
         ),
         check_printed(PAPER, "Sec. III: ψ2(log 3, P_XY)", psi2_high, "0.05"),
@@ -793,7 +799,7 @@ def theorem1_checks() -> list[Check]:
 def example2_checks() -> list[Check]:
     """Example 2: the distribution of ℓ(Y) and its two quantiles at δ = 0.1."""
     kernel, prior = example1()
-    dist = md.leakage_distribution(kernel, prior)
+    dist = md.bounds.leakage_distribution(kernel, prior)
     item = "Example 2"
     return [
         _symbolic(
@@ -811,14 +817,14 @@ def example2_checks() -> list[Check]:
         _symbolic(
             f"{item}: ε̲_Y(0.1)",
             "log(10/9)",
-            md.pml_lower_quantile(kernel, prior, FIG1_DELTA),
+            md.bounds.pml_lower_quantile(kernel, prior, FIG1_DELTA),
             math.log(10 / 9),
             atol=EXACT_ATOL,
         ),
         _symbolic(
             f"{item}: ε̄_Y(0.1)",
             "log 4",
-            md.pml_upper_quantile(kernel, prior, FIG1_DELTA),
+            md.bounds.pml_upper_quantile(kernel, prior, FIG1_DELTA),
             math.log(4),
             atol=EXACT_ATOL,
         ),
@@ -832,8 +838,8 @@ def example1_envelope_checks(settings: Settings) -> list[Check]:
     on_small = exact_envelope(kernel, prior, small)
     deltas = np.linspace(0.01, 0.99, 10 if settings.quick else 40)
     exact = exact_envelope(kernel, prior, deltas)
-    lower = np.array([md.envelope_lower_bound(kernel, prior, d) for d in deltas])
-    upper = np.array([md.envelope_upper_bound(kernel, prior, d) for d in deltas])
+    lower = np.array([md.bounds.envelope_lower_bound(kernel, prior, d) for d in deltas])
+    upper = np.array([md.bounds.envelope_upper_bound(kernel, prior, d) for d in deltas])
     slack = max(float(np.max(lower - exact)), float(np.max(exact - upper)))
     leak = md.pointwise_leakage(kernel, prior)
     bayes = math.log(float(np.exp(leak) @ (prior @ kernel)))  # log E[e^ℓ(Y)]
@@ -869,14 +875,14 @@ def appendix_c_checks() -> list[Check]:
     printed = np.array([[0, 0, 1], [0, 0, 1], [0, 0.2, 0.8], [0.2, 0, 0.8]])
     same_shape = reduced.shape == printed.shape
     gap = float(np.max(np.abs(reduced - printed))) if same_shape else math.inf
-    example = md.PAPER_EXAMPLES["envelope-example3"]
+    example = md.reproduce.PAPER_EXAMPLES["envelope-example3"]
     k3, prior3 = example.mechanism.matrix, np.asarray(example.prior, dtype=float)
     p_y = prior3 @ k3
 
     def event(*outputs: int) -> float:
         weights = np.zeros(3)
         weights[[y - 1 for y in outputs]] = 1.0
-        return md.event_leakage(k3, prior3, weights)
+        return md.measures.event_leakage(k3, prior3, weights)
 
     checks = [
         check_claim(
@@ -928,7 +934,7 @@ def theorem4_checks(settings: Settings) -> list[Check]:
     )
     prior = np.array([0.1, 0.2, 0.3, 0.4])
     eps = 0.08  # below the high-privacy threshold log(1/(1 − 0.1)) ≈ 0.1054
-    extremal = md.pml_extremal_mechanism(eps, prior).matrix
+    extremal = md.mechanisms.pml_extremal_mechanism(eps, prior).matrix
     k = 6
     alpha = math.e / (math.e + k - 1)
     uniform = np.full(k, 1 / k)

@@ -9,18 +9,18 @@ Items of ``mechdesign reproduce --paper falpha``:
 
 ``Fig. 1``
     The joint range of ``(TV(P‖Q), D_{f_α}(P‖Q))`` for α = 4: random binary and ternary
-    pairs, Theorem 8's lower bound ``g_α`` (eq. 6, :func:`mechdesign.pinsker_f_alpha`) and
+    pairs, Theorem 8's lower bound ``g_α`` (eq. 6, :func:`mechdesign.measures.pinsker_f_alpha`) and
     the exact lower boundary ``min_p ψ_α(p, t)`` of Remark 9 / Appendix A
-    (:func:`mechdesign.f_alpha_tv_lower_boundary`), on a linear and a logarithmic scale.
+    (:func:`mechdesign.measures.f_alpha_tv_lower_boundary`), on a linear and a logarithmic scale.
     Checks Theorem 8, Remark 9 and Appendix A (whose ``ψ_α(0, t)`` is misprinted).
     Writes ``fig1_joint_range.png`` and ``fig1_joint_range.csv``.
 ``Fig. 2``
     Example 12, panels (a)–(d) with ``(N, ε, k) = (5, log 2, 2), (5, log 6, 2),
     (20, log 10, 2), (100, log 10, 50)``: the bound φ of eq. (9) with ``η_TV = 1``
-    (:func:`mechdesign.rldp_amplification_bound`), the RLDP of N-ary randomized response
+    (:func:`mechdesign.bounds.rldp_amplification_bound`), the RLDP of N-ary randomized response
     alone and the true RLDP of the cascade, against α. For k ∤ N (panels (a), (b)) the
     paper does not say how it builds ``Q^{(m,k)}``; we use the circulant k-singular
-    channel (:func:`mechdesign.circulant_singular_channel`), which keeps Example 12's
+    channel (:func:`mechdesign.bounds.circulant_singular_channel`), which keeps Example 12's
     ``Γ_max``. Writes ``fig2_example12.png`` and ``fig2_example12.csv``.
 ``Examples``
     Examples 4, 5 and 12 as checks: block-diagonal channels have a disjoint pair of rows;
@@ -153,7 +153,9 @@ def fano_plane_channel() -> np.ndarray:
 def example12_channel(n: int, k: int) -> md.Mechanism:
     """``Q^{(m,k)} = diag(U^{(k)}, …, U^{(k)})`` when k divides N, else the circulant
     k-singular channel (the paper leaves that case open; it keeps Γ's closed form)."""
-    return md.block_uniform_channel(n, k) if n % k == 0 else md.circulant_singular_channel(n, k)
+    if n % k == 0:
+        return md.bounds.block_uniform_channel(n, k)
+    return md.bounds.circulant_singular_channel(n, k)
 
 
 def alpha_ranges(alphas: np.ndarray, mask: np.ndarray) -> str:
@@ -184,11 +186,13 @@ def fig1_samples(binary: int, ternary: int, rng: np.random.Generator) -> np.ndar
     points = []
     for p, q in rng.uniform(size=(binary, 2)):
         pair = ([p, 1 - p], [q, 1 - q])
-        points.append((md.total_variation(*pair), md.f_alpha_divergence(*pair, FIG1_ALPHA)))
+        points.append((md.total_variation(*pair),
+                       md.measures.f_alpha_divergence(*pair, FIG1_ALPHA)))
     for beta, size in ((1.0, ternary - ternary // 2), (0.3, ternary // 2)):
         for p, q in zip(rng.dirichlet([beta] * 3, size), rng.dirichlet([beta] * 3, size),
                         strict=True):
-            points.append((md.total_variation(p, q), md.f_alpha_divergence(p, q, FIG1_ALPHA)))
+            points.append((md.total_variation(p, q),
+                           md.measures.f_alpha_divergence(p, q, FIG1_ALPHA)))
     return np.array(points)
 
 
@@ -198,29 +202,31 @@ def fig1_checks(points: np.ndarray, t: np.ndarray) -> list[Check]:
     alpha = FIG1_ALPHA
     item = "Fig. 1: α = 4"
     tv, div = points[:, 0], points[:, 1]
-    g = md.pinsker_f_alpha(t, alpha)
-    exact = md.f_alpha_tv_lower_boundary(t, alpha)
+    g = md.measures.pinsker_f_alpha(t, alpha)
+    exact = md.measures.f_alpha_tv_lower_boundary(t, alpha)
     printed = np.array([g_alpha_printed(x, alpha) for x in t])
     transcription_gap = float(np.max(np.abs(g - printed) / np.maximum(printed, 1e-300)))
-    g_pts = md.pinsker_f_alpha(tv, alpha)
-    exact_pts = md.f_alpha_tv_lower_boundary(tv, alpha)
+    g_pts = md.measures.pinsker_f_alpha(tv, alpha)
+    exact_pts = md.measures.f_alpha_tv_lower_boundary(tv, alpha)
     above = t >= 1 / alpha
-    attained = np.array([md.f_alpha_divergence([0.0, 1.0], [x, 1 - x], alpha) for x in t[above]])
+    attained = np.array([md.measures.f_alpha_divergence([0.0, 1.0], [x, 1 - x], alpha)
+                         for x in t[above]])
     attain_gap = float(np.max(np.abs(attained - printed[above]) / printed[above]))
     boundary_gap = float(np.max(np.abs(exact[above] - g[above]) / g[above]))
     gap = exact[~above] - g[~above]
     worst = int(np.argmax(gap))
     t2 = t[(t > 0) & (t < 1)]
-    exact2, g2 = md.f_alpha_tv_lower_boundary(t2, 2.0), md.pinsker_f_alpha(t2, 2.0)
+    exact2 = md.measures.f_alpha_tv_lower_boundary(t2, 2.0)
+    g2 = md.measures.pinsker_f_alpha(t2, 2.0)
     alpha2_gap = float(np.max(np.abs(exact2 - g2) / g2))
-    half = md.f_alpha_tv_lower_boundary(0.5, alpha)
+    half = md.measures.f_alpha_tv_lower_boundary(0.5, alpha)
     return [
         check_claim(
             PAPER, f"{item}, Theorem 8 (eq. 6)",
             "D_{f_α}(P‖Q) ≥ g_α(TV(P‖Q)) for every pair",
             bool(np.all(div >= g_pts * (1 - EXACT) - SLACK)) and transcription_gap <= EXACT,
             f"{len(div)} sampled pairs, min D − g_α = {np.min(div - g_pts):.2e}; "
-            f"md.pinsker_f_alpha = printed g_α to {transcription_gap:.0e}",
+            f"md.measures.pinsker_f_alpha = printed g_α to {transcription_gap:.0e}",
         ),
         check_claim(
             PAPER, f"{item}, Remark 9",
@@ -256,7 +262,7 @@ def fig1_checks(points: np.ndarray, t: np.ndarray) -> list[Check]:
             f"min over p of ψ_α(p, 1/2) = {half:.6f} at p = 0, = (1 − t)^{{1−α}} − 1",
             erratum="printed ψ_α(0, t) = (1 − t)^{1−α}, 'the maximum'; correct "
             "(1 − t)^{1−α} − 1, the minimum over p [docstring of "
-            "md.f_alpha_tv_lower_boundary]",
+            "md.measures.f_alpha_tv_lower_boundary]",
         ),
     ]
 
@@ -265,8 +271,8 @@ def plot_fig1(points: np.ndarray, t: np.ndarray, path: Path) -> Path:
     """Fig. 1: the sampled joint range, g_α and the exact lower boundary, linear and log."""
     plt = pyplot()
     alpha = FIG1_ALPHA
-    g = md.pinsker_f_alpha(t, alpha)
-    exact = md.f_alpha_tv_lower_boundary(t, alpha)
+    g = md.measures.pinsker_f_alpha(t, alpha)
+    exact = md.measures.f_alpha_tv_lower_boundary(t, alpha)
     below = t < 1 / alpha
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.8))
     for ax, log in zip(axes, (False, True), strict=True):
@@ -296,8 +302,8 @@ def run_fig1(folder: Path, settings: Settings) -> ItemResult:
     rng = np.random.default_rng(settings.seed)
     points = fig1_samples(*((300, 300) if settings.quick else (3000, 3000)), rng)
     t = np.linspace(0.0, 0.995, 200 if settings.quick else 800)
-    rows = list(zip(t, md.pinsker_f_alpha(t, FIG1_ALPHA),
-                    md.f_alpha_tv_lower_boundary(t, FIG1_ALPHA), strict=True))
+    rows = list(zip(t, md.measures.pinsker_f_alpha(t, FIG1_ALPHA),
+                    md.measures.f_alpha_tv_lower_boundary(t, FIG1_ALPHA), strict=True))
     files = [
         plot_fig1(points, t, folder / "fig1_joint_range.png"),
         write_csv(folder / "fig1_joint_range.csv", ("tv", "g_alpha", "exact_boundary"), rows),
@@ -314,12 +320,12 @@ def fig2_panel(n: int, epsilon: float, k: int, alphas: np.ndarray) -> dict[str, 
     rr = md.randomized_response(n, epsilon)
     channel = example12_channel(n, k)
     cascade = rr.then(channel)
-    amp = [md.rldp_amplification_bound(rr, channel, a, eta_tv=1.0) for a in alphas]
+    amp = [md.bounds.rldp_amplification_bound(rr, channel, a, eta_tv=1.0) for a in alphas]
     return {
         "alpha": alphas,
         "bound": np.array([r.bound for r in amp]),
         "first": np.array([r.first_level for r in amp]),
-        "true": np.array([md.renyi_ldp_level(cascade, a) for a in alphas]),
+        "true": np.array([md.measures.renyi_ldp_level(cascade, a) for a in alphas]),
     }
 
 
@@ -414,8 +420,8 @@ def example4_checks(rng: np.random.Generator) -> list[Check]:
             block = rng.dirichlet(np.ones(size), size)
             kernel[start:start + size, start:start + size] = block
             start += size
-        pair = md.disjoint_support_pair(kernel)
-        chi2 = md.chi_squared_contraction(kernel).lower_bound
+        pair = md.bounds.disjoint_support_pair(kernel)
+        chi2 = md.measures.chi_squared_contraction(kernel).lower_bound
         found.append((sizes, pair, chi2))
     return [check_claim(
         PAPER, "Example 4: block-diagonal channels",
@@ -430,9 +436,10 @@ def example4_checks(rng: np.random.Generator) -> list[Check]:
 def example5_checks() -> list[Check]:
     """Example 5: P is 3-singular with a complete confusion graph, Q is 2-singular with a
     disjoint pair; and the overstated claim for every k-singular channel with k ≤ N/2."""
-    pair_p, pair_q = md.disjoint_support_pair(EXAMPLE5_P), md.disjoint_support_pair(EXAMPLE5_Q)
+    pair_p = md.bounds.disjoint_support_pair(EXAMPLE5_P)
+    pair_q = md.bounds.disjoint_support_pair(EXAMPLE5_Q)
     fano = fano_plane_channel()
-    fano_pair = md.disjoint_support_pair(fano)
+    fano_pair = md.bounds.disjoint_support_pair(fano)
     fano_eta = md.dobrushin_coefficient(fano)
     fano_ratio = fano_renyi_ratio(2.0, 1e-100)
     return [
@@ -446,7 +453,7 @@ def example5_checks() -> list[Check]:
             PAPER, "Example 5: P and Q",
             "the assertion of Proposition 3 applies to Q, but not to P",
             pair_q is not None and pair_p is None
-            and bool(md.confusion_graph(EXAMPLE5_P).all()),
+            and bool(md.bounds.confusion_graph(EXAMPLE5_P).all()),
             f"Q: disjoint rows {pair_q}; P: none (confusion graph complete), "
             f"η_TV(P) = {md.dobrushin_coefficient(EXAMPLE5_P):.4f}",
         ),
@@ -486,7 +493,7 @@ def example12_checks(sizes: Sequence[int]) -> list[Check]:
     checks = []
     for label, (n, epsilon, k, eps_name) in zip("abcd", FIG2_PANELS, strict=True):
         rr = md.randomized_response(n, epsilon)
-        gamma_max, gamma_min = md.cross_channel_gamma(example12_channel(n, k), rr.matrix)
+        gamma_max, gamma_min = md.bounds.cross_channel_gamma(example12_channel(n, k), rr.matrix)
         printed = example12_gamma(epsilon, k)
         checks.append(check_claim(
             PAPER, f"Example 12, Fig. 2({label}): N = {n}, ε = {eps_name}, k = {k}",
@@ -499,9 +506,9 @@ def example12_checks(sizes: Sequence[int]) -> list[Check]:
     gammas, levels = [], []
     for n in sizes:
         rr = md.randomized_response(n, epsilon)
-        channel = md.block_uniform_channel(n, n // m)
-        gammas.append(md.cross_channel_gamma(channel, rr.matrix)[0])
-        levels.append(md.renyi_ldp_level(rr.then(channel), alpha))
+        channel = md.bounds.block_uniform_channel(n, n // m)
+        gammas.append(md.bounds.cross_channel_gamma(channel, rr.matrix)[0])
+        levels.append(md.measures.renyi_ldp_level(rr.then(channel), alpha))
     printed = [example12_gamma(epsilon, n // m) for n in sizes]
     checks.append(check_claim(
         PAPER, "Example 12: N → ∞ with m = N/k = 2, ε = log 10",
@@ -528,9 +535,9 @@ def run_examples(folder: Path, settings: Settings) -> ItemResult:
 def equation1_checks() -> list[Check]:
     """Eq. (1): correct as printed for α > 1, wrong in sign for α < 1."""
     p, q = [0.2, 0.8], [0.6, 0.4]
-    above = [(a, renyi_from_f_alpha_printed(md.f_alpha_divergence(p, q, a), a),
+    above = [(a, renyi_from_f_alpha_printed(md.measures.f_alpha_divergence(p, q, a), a),
               md.renyi_divergence(p, q, a)) for a in (1.5, 2.0, 4.0)]
-    printed_half = renyi_from_f_alpha_printed(md.f_alpha_divergence(p, q, 0.5), 0.5)
+    printed_half = renyi_from_f_alpha_printed(md.measures.f_alpha_divergence(p, q, 0.5), 0.5)
     true_half = md.renyi_divergence(p, q, 0.5)
     return [
         check_claim(
@@ -546,7 +553,8 @@ def equation1_checks() -> list[Check]:
             f"D_α = {true_half:.4f} = log(1 − D_{{f_α}})/(α − 1)",
             erratum="printed log(D_{f_α} + 1)/(α − 1) for every α; for α < 1 "
             "(f_α = 1 − t^α) correct log(1 − D_{f_α})/(α − 1) [tests/test_divergences.py::"
-            "test_printed_transform_is_wrong_below_one; docstring of md.renyi_from_f_alpha]",
+            "test_printed_transform_is_wrong_below_one; docstring of "
+            "md.measures.renyi_from_f_alpha]",
         ),
     ]
 
@@ -560,23 +568,23 @@ def theorem6_checks(rng: np.random.Generator, size: int) -> list[Check]:
                         strict=True):
             ratios = np.concatenate([p / q, q / p])
             u, v = float(ratios.max()), float(ratios.min())
-            r = md.reverse_pinsker_f_alpha(u, v, alpha)
+            r = md.measures.reverse_pinsker_f_alpha(u, v, alpha)
             transcription = max(transcription, abs(r - r_alpha_printed(u, v, alpha)) / r)
-            worst = max(worst, md.f_alpha_divergence(p, q, alpha)
+            worst = max(worst, md.measures.f_alpha_divergence(p, q, alpha)
                         / (md.total_variation(p, q) * r))
     return [check_claim(
         PAPER, "Theorem 6: random pairs on 4 points, α = 1.5, 2, 4",
         "D_{f_α}(P‖Q) ≤ TV(P‖Q) R_α(Γ_max, Γ_min)",
         worst <= 1 + EXACT and transcription <= 1e-8,
         f"{3 * size} pairs, max D_{{f_α}} / (TV R_α) = 1 − {1 - worst:.1e}; "
-        f"md.reverse_pinsker_f_alpha = printed R_α to {transcription:.0e}",
+        f"md.measures.reverse_pinsker_f_alpha = printed R_α to {transcription:.0e}",
     )]
 
 
 def remark7_checks() -> list[Check]:
     """Remark 7: ``(1/(α − 1)) log R_α(Γ_max, Γ_min) → log Γ_max`` as α → ∞."""
     gamma = 1.5
-    errors = [(a, math.log(md.reverse_pinsker_f_alpha(gamma, 1 / gamma, a)) / (a - 1)
+    errors = [(a, math.log(md.measures.reverse_pinsker_f_alpha(gamma, 1 / gamma, a)) / (a - 1)
                - math.log(gamma)) for a in (10.0, 100.0, 1000.0)]
     return [check_claim(
         PAPER, "Remark 7: Γ_max = 1.5, Γ_min = 1/1.5",
@@ -588,7 +596,7 @@ def remark7_checks() -> list[Check]:
 
 def _first_branch_end(alpha: float) -> float:
     """``g_α(1/α⁻)``, where Theorem 8's first branch ends (the library's threshold)."""
-    return float(md.pinsker_f_alpha(np.nextafter(1 / alpha, 0.0), alpha))
+    return float(md.measures.pinsker_f_alpha(np.nextafter(1 / alpha, 0.0), alpha))
 
 
 def remark10_checks() -> list[Check]:
@@ -610,7 +618,7 @@ def remark10_checks() -> list[Check]:
             math.isclose(h1, end, rel_tol=EXACT),
             f"g_α(1/α⁻) = e^(2(α−1)/α²) − 1 = {end:.4f}; at s = {s}: printed inverse "
             f"{g_alpha_inverse_printed(s, alpha):.4f}, generalised inverse "
-            f"{md.pinsker_f_alpha_inverse(s, alpha):.4f}",
+            f"{md.measures.pinsker_f_alpha_inverse(s, alpha):.4f}",
             erratum="printed h_1 = 2 − 2/α; correct g_α(1/α⁻) = e^(2(α−1)/α²) − 1 (α = 1.5: "
             "0.5596); the printed inverse is valid but loose [tests/test_divergences.py::"
             "test_remark_10_printed_h1_is_valid_but_loose]",
@@ -620,11 +628,11 @@ def remark10_checks() -> list[Check]:
 
 def plot_remark10(path: Path, alpha: float = 1.5) -> Path:
     """``g_α^{-1}(s)`` as Remark 10 prints it against the generalised inverse
-    (:func:`mechdesign.pinsker_f_alpha_inverse`), α = 1.5."""
+    (:func:`mechdesign.measures.pinsker_f_alpha_inverse`), α = 1.5."""
     plt = pyplot()
     s = np.linspace(0.0, 1.2, 1201)
     printed = [g_alpha_inverse_printed(x, alpha) for x in s]
-    exact = md.pinsker_f_alpha_inverse(s, alpha)
+    exact = md.measures.pinsker_f_alpha_inverse(s, alpha)
     lo, hi, h1 = _first_branch_end(alpha), g_alpha_printed(1 / alpha, alpha), 2 - 2 / alpha
     fig, ax = plt.subplots(figsize=(7.2, 4.6))
     ax.axvspan(lo, hi, color="0.9", label=r"jump of $g_\alpha$ at $t = 1/\alpha$")

@@ -50,9 +50,9 @@ from scipy.stats import chi2
 from tqdm import tqdm
 
 import mechdesign as md
-from mechdesign.cones import section_argmax
-from mechdesign.datasets import categorical_pair
 from mechdesign.errors import MechDesignError
+from mechdesign.notions.cones import section_argmax
+from mechdesign.notions.datasets import categorical_pair
 from mechdesign.reproduce._core import (
     EXTRACTION,
     TYPO,
@@ -66,7 +66,7 @@ from mechdesign.reproduce._core import (
 from mechdesign.reproduce._plot import pyplot, save
 
 PAPER = "robust-ldp"
-MECHANISMS = md.ROBUST_LDP_MECHANISMS
+MECHANISMS = md.reports.ROBUST_LDP_MECHANISMS
 LOW_COMPLEXITY = ("GRR", "SRR", "IR")
 #: PolyOpt's vertex cap here: the McMullen bound is far above the true count (GUIDE.md).
 MAX_VERTICES = 10**12
@@ -173,7 +173,8 @@ def mechanisms_for(
 
 
 def _one_mechanism(name, p_hat, shape, epsilon, ball) -> md.Mechanism:
-    return md.robust_ldp_mechanism(name, epsilon, ball, shape, max_vertices=MAX_VERTICES).mechanism
+    return md.reports.robust_ldp_mechanism(name, epsilon, ball, shape,
+                                           max_vertices=MAX_VERTICES).mechanism
 
 
 # -- Fig. 2: Adult ------------------------------------------------------------------------
@@ -258,7 +259,7 @@ def _synthetic_rep(args: tuple) -> list[dict]:
                 "nmi": u_hat / h,
                 "utility_hat": u_hat,
                 "utility_star": md.mutual_information(kernel, p_star),
-                "realised_epsilon": md.realised_epsilon(kernel, p_star, shape),
+                "realised_epsilon": md.notions.realised_epsilon(kernel, p_star, shape),
                 "p_star_in_ball": in_ball,
                 "seconds": seconds,
                 "error": "",
@@ -624,7 +625,7 @@ def _examples(folder: Path, settings: Settings) -> ItemResult:
     checks.append(check_claim(PAPER, "Example 1: P* ∈ F", "P* lies in the ball",
                               ball.contains(P_STAR), f"D_2 = {ball.divergence(P_STAR):.4f}"))
 
-    b_s = [md.conditional_ball(ball, SHAPE, s).radius for s in range(2)]
+    b_s = [md.notions.conditional_ball(ball, SHAPE, s).radius for s in range(2)]
     lower = md.conditional_lower_bounds(ball, SHAPE)
     radii = md.conditional_radii(ball, SHAPE)
     correct = {"B_s1": (b_s[0], "0.3782", "0.4067"), "B_s2": (b_s[1], "0.0900", "0.0903"),
@@ -661,24 +662,25 @@ def _examples(folder: Path, settings: Settings) -> ItemResult:
         f"{sum(1 for t in theta.values() if t > 1e-9)} positive weights"))
     printed("Example 3: I_P̂(X; Q_PolyOpt)", polyopt.utility, "0.4228")
     i_star = md.mutual_information(polyopt.mechanism, P_STAR)
-    eps_star = md.realised_epsilon(polyopt.mechanism, P_STAR, SHAPE)
+    eps_star = md.notions.realised_epsilon(polyopt.mechanism, P_STAR, SHAPE)
     printed("Example 3: I_P*(X; Q_PolyOpt)", i_star, "0.2804",
             f"correct {i_star:.4f}; the printed 0.2804 is Q_PolyOpt's realised ε* under P* "
             f"({eps_star:.4f}) [notebooks/03_robust_ldp.ipynb]")
 
-    grr, srr = md.randomized_response(4, eps), md.secret_randomized_response(SHAPE, eps)
+    grr, srr = md.randomized_response(4, eps), md.mechanisms.secret_randomized_response(SHAPE, eps)
     for name, kernel, p, where, text in (
         ("GRR", grr, P_HAT, "P̂", "0.0419"), ("SRR", srr, P_HAT, "P̂", "0.1005"),
         ("GRR", grr, P_STAR, "P*", "0.0412"), ("SRR", srr, P_STAR, "P*", "0.0942"),
     ):
         printed(f"Example 4: I_{where}(X; {name})", md.mutual_information(kernel, p), text)
     checks.append(check_claim(PAPER, "Example 4 / Lemma 2: SRR's (ε, P_X)-RLDP level",
-                              "ε = log 2", abs(md.secret_ldp_level(srr, SHAPE) - eps) < 1e-12,
-                              f"{md.secret_ldp_level(srr, SHAPE):.6f}"))
+                              "ε = log 2",
+                              abs(md.notions.secret_ldp_level(srr, SHAPE) - eps) < 1e-12,
+                              f"{md.notions.secret_ldp_level(srr, SHAPE):.6f}"))
 
     checks.extend(_extraction_checks())
 
-    ir = md.design_independent_reporting(eps, ball, SHAPE)
+    ir = md.mechanisms.design_independent_reporting(eps, ball, SHAPE)
     printed("Example 5: d", ir.d, "1.4591")
     conditional = P_HAT.reshape(SHAPE) / P_HAT.reshape(SHAPE).sum(axis=1, keepdims=True)
     spread = float(np.abs(conditional[0] - conditional[1]).sum())
@@ -706,7 +708,7 @@ def _example2_more(lower: NDArray[np.float64], radii: NDArray[np.float64]) -> li
     checks = [
         check_claim(
             PAPER, "Example 2: 'Inserting … into Theorem 2'", "B_s comes from Theorem 2",
-            False, "B_s is Theorem 1's conditional radius (md.conditional_ball)",
+            False, "B_s is Theorem 1's conditional radius (md.notions.conditional_ball)",
             erratum="typo: Theorem 1 [docs/theorems.md, Example 2]", kind=TYPO),
         check_claim(
             PAPER, "Example 2: the second 'rad_s1(F) = 2 max{0.3133 − 0.1923, …}'",
@@ -745,7 +747,8 @@ def _example2_more(lower: NDArray[np.float64], radii: NDArray[np.float64]) -> li
 def f_prime_vertices(lower: NDArray[np.float64]) -> NDArray[np.float64]:
     """The vertices of F′ = {P : P_{s,u} ≥ L_{u|s} Σ_u P_{s,u}, P ≥ 0, Σ P = 1} for
     |S| = |U| = 2 (Example 2), in the paper's order: each maximises one coordinate
-    ``P_{s,u}`` over F′ (a simplex; one LP each, :func:`~mechdesign.cones.section_argmax`)."""
+    ``P_{s,u}`` over F′ (a simplex; one LP each,
+    :func:`~mechdesign.notions.cones.section_argmax`)."""
     rows = []
     for s in range(2):
         for u in range(2):
@@ -765,7 +768,7 @@ def _extraction_checks() -> list[Check]:
     ``ρ = (1 − √B̃)/2 = 0.45`` and ``2ρ(ξ⁺(ρ) − 1) = √B̃ = 0.1``."""
     b_tilde = 0.01
     rho = (1 - math.sqrt(b_tilde)) / 2
-    radius = 2 * rho * (md.xi_bounds(rho, 2.0, math.log1p(b_tilde))[1] - 1)
+    radius = 2 * rho * (md.notions.xi_bounds(rho, 2.0, math.log1p(b_tilde))[1] - 1)
     note = ("our text reads {text!r}: the √, ≤ and − signs were lost in extraction, so the "
             "printed statement is for the published PDF to show; the proof's (A56)–(A58) "
             "give the √ form, attained here [docs/theorems.md; tests/"

@@ -1,0 +1,937 @@
+"""Privacy amplification by shuffling, for any kernel.
+
+``n`` users each pass their input once through a kernel ``K`` (rows are inputs) and a
+shuffler releases the multiset of reports. Neighbouring datasets replace one user's input;
+the central guarantee is the ``(ε, δ)`` of that release against the worst other ``n − 1``
+inputs and the worst pair for the replaced user. It is never worse than ``K``'s own
+``ε₀ = LDP(K)`` (shuffling is post-processing of the reports, one of which changes), and
+far better at large ``n``. Every bound here is an upper bound on δ(ε) with a proof written
+out below; the reported value is the smallest, and ``method`` names it.
+
+**Clone reductions** (Feldman, McMillan & Talwar, "Hiding among the clones", FOCS 2021,
+Lemma 3.3; the count computation of their App. E). Suppose the replaced user's two rows
+are mixtures ``P⁰ = (1 − w) Q* + w (u W⁰ + (1 − u) W¹)`` and ``P¹ = (1 − w) Q* + w ((1 − u)
+W⁰ + u W¹)``, and every row is ``K[x] = r W⁰ + r W¹ + (1 − 2r) L_x`` with ``L_x ≥ 0``.
+Given the counts ``(a, b)`` of reports drawn from ``W⁰`` and ``W¹``, the rest of the
+release has the same distribution under both inputs (which other users are in neither
+class is a uniform subset either way), so the release is a post-processing of the counts:
+``C ~ Bin(n − 1, 2r)`` clones among the others, ``A | C ~ Bin(C, 1/2)`` of them in class 0,
+plus the replaced user's ``Bern(u)`` (``Bern(1 − u)`` under the other input). The common
+part ``Q*`` is handled by joint convexity, ``E(wX + (1−w)M ‖ wY + (1−w)M) ≤ w E(X ‖ Y)``,
+so ``δ(ε) ≤ w·δ_{u,r}(ε)``. For fixed ``a + b = s`` the likelihood ratio of the two count
+distributions increases with ``a``, so ``δ_{u,r}(ε)`` is a sum over ``s`` of binomial tails
+(Wang et al., VLDB 2024, Theorem 4.8 with their ``1 − α − pα = 0``), evaluated exactly here
+with the mass of ``C`` outside a window of tail :data:`TAIL_MASS` added to δ.
+
+Each unordered row pair ``(P⁰, P¹)`` with ratio ``p = max_y max(P⁰/P¹, P¹/P⁰)`` is
+reduced two ways (``u = p/(p + 1)`` in both), and the smaller δ counts; the kernel's bound
+(``"kernel"``) is the largest over its pairs:
+
+* *its clones* (``w = 1``): ``W⁰ = (pP⁰ − P¹)/(p − 1)``, ``W¹ = (pP¹ − P⁰)/(p − 1)``, so
+  ``W⁰ + W¹ = P⁰ + P¹`` and ``r = min_y min_x K[x, y]/(P⁰_y + P¹_y)``; for any ε₀-LDP kernel
+  ``r ≥ e^{−ε₀}/2``, FMT's clone probability, which alone gives ``"clones"`` (any
+  ε₀-LDP randomizer: ``u = e^{ε₀}/(e^{ε₀} + 1)``, ``r = e^{−ε₀}/2``);
+* *its variation-ratio split* (Wang et al., Lemma 4.4): with ``β = TV(P⁰, P¹)`` and
+  ``α = β/(p − 1)``, ``P⁰ = pα Q⁰ + α Q¹ + (1 − α − pα) Q*`` with ``Q⁰ ∝ (P⁰ − P¹)^+``,
+  so ``w = (p + 1)α`` and ``r = β min_y min_x K[x, y]/|P⁰_y − P¹_y|``.
+
+**Not used: Wang et al.'s Theorem 4.8 with ``1 − α − pα > 0``**, which counts the replaced
+user's common part among the others' reports (their Lemma 4.5). It fails an exact
+enumeration of the shuffled histograms (tests/test_shuffle_references.py): 3-ary
+randomized response at ε₀ = 1.5, n = 3, ε = 1 has δ = 0.13729, the theorem gives 0.13172
+(and at n = 50, ε = 1.3, δ ≥ 7.7e-8 against 1.8e-10). So its k-RR values (0.110 at k = 10,
+0.069 at k = 100 for ε₀ = 4, n = 10⁵, δ = 1e-6) are not guarantees. Its generic parameters
+(``r = 1/(e^{ε₀} + 1)`` for any ε₀-LDP randomizer: 0.1182 there) are Feldman, McMillan &
+Talwar's "stronger clone" (SODA 2023), whose general proof the authors withdrew (errata of
+arXiv:2208.04591, Lemma 3.5: it holds for a restricted class). A kernel in that class gets
+it through its own clones above (k-RR's ``r`` is ``1/(e^{ε₀} + 1)``).
+
+**Binary outputs, exactly** (``"exact"``). With two outputs the release is the count of
+ones. The hockey-stick divergence is jointly convex in the pair of distributions, and the
+count's distribution is affine in each user's probability of a one, so the worst case puts
+the replaced user at the two extreme rows and every other user at one of them: the exact
+δ(ε) is a maximum over ``m ∈ {0, …, n − 1}`` others at the larger extreme and both
+directions, each a finite sum over the count (computed by direct convolution of the two
+binomials, so every term is a sum of positives). It is used while the work, about
+``n × window²``, is below :data:`EXACT_MAX_WORK`.
+
+**Rounds.** ``rounds = T`` releases of the same users with the same inputs: the T-fold
+composition of each reduction's pair — the count distributions with an atom of mass
+``1 − w`` common to both, a dominating pair for every dataset — by dp_accounting's privacy
+loss distribution (pessimistic, on :data:`~mechdesign.accounting.composition.DISCRETIZATION`),
+beside
+basic composition ``T ε₀``. The same pair of inputs differs in every round, so the
+kernel's bound is the maximum over its pairs of the better of their two composed
+reductions (for at most :data:`ROUNDS_MAX_PAIRS` distinct pairs; past that only
+``"clones"`` is composed). The exact binary curve is a maximum over datasets, not one
+pair, and is not composed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._validation import (
+    as_real,
+    check_epsilon,
+    check_positive_int,
+    check_real,
+    check_size,
+    show,
+)
+from mechdesign.accounting.composition import ACCOUNTING_MAX_GRID, DISCRETIZATION
+from mechdesign.errors import InvalidInputError, TooLargeError
+from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.mechanisms.oracles import PureOracle
+
+__all__ = [
+    "DEDUP_DIGITS",
+    "EPSILON_RTOL",
+    "EXACT_MAX_WORK",
+    "LOCAL_EPSILON_RTOL",
+    "MAX_USERS",
+    "MIN_RATE",
+    "PLD_MAX_CELLS",
+    "ROUNDS_MAX_PAIRS",
+    "TAIL_MASS",
+    "Reduction",
+    "ShuffleDelta",
+    "ShuffleEpsilon",
+    "ShuffleParameters",
+    "clones_reduction",
+    "local_epsilon_for",
+    "reduction_delta",
+    "shuffle_delta",
+    "shuffle_epsilon",
+    "shuffle_parameters",
+]
+
+#: Probability mass of the clone count ``C`` (and of each binomial of the exact binary
+#: computation) left outside the summation window; it is added to δ, so every δ stays an
+#: upper bound.
+TAIL_MASS = 1e-18
+
+#: A binomial rate below this is read as 0 (scipy's binomial overflows near the smallest
+#: normal double, 2e-308): the outcomes it would add, of probability at most ``trials ×
+#: rate``, go to the tail mass added to δ (and in the composition of rounds they change
+#: δ by less than that).
+MIN_RATE = 1e-290
+
+#: Default relative resolution of :func:`local_epsilon_for`'s bisection on ε₀.
+LOCAL_EPSILON_RTOL = 1e-6
+
+#: Significant digits to which two row pairs' ``(u, v, r)`` must agree to be reduced once.
+DEDUP_DIGITS = 12
+
+#: Relative resolution of the ε returned by :func:`shuffle_epsilon` (bisection on the
+#: non-increasing δ(ε); the upper end of the final bracket is returned, so it is valid).
+EPSILON_RTOL = 1e-9
+
+#: Largest work (multiply-adds, about ``n × window²``) of the exact binary computation;
+#: above it the exact curve is skipped and the general bounds are reported (about one
+#: second of convolution).
+EXACT_MAX_WORK = 3 * 10**8
+
+#: Most cells ``(a, b)`` of one reduction's count distribution that :func:`shuffle_epsilon`
+#: builds to compose ``rounds > 1`` releases (16 bytes a cell, twice).
+PLD_MAX_CELLS = 2 * 10**7
+
+#: Most users: the clone count's window grows as √n (about 3·10⁵ terms at 10⁹).
+MAX_USERS = 10**9
+
+#: Most distinct row pairs whose reductions are composed one by one for ``rounds > 1``.
+ROUNDS_MAX_PAIRS = 16
+
+
+# -- parameters ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A pair of count distributions that dominates one shuffled release (module
+    docstring): with probability ``1 − weight`` the replaced user's report is the same
+    under both inputs; otherwise it is in class 0 with probability ``u`` and in class 1
+    with ``v = 1 − u`` (``u ≥ v``; the reverse under the other input; both kept, so that
+    ``v = e^{−700}`` is not lost to ``1 − u``). Each of the other ``n − 1`` users is in
+    each class with probability ``r ≤ 1/2``."""
+
+    u: float
+    v: float
+    r: float
+    weight: float = 1.0
+
+    @classmethod
+    def at_level(cls, level: float, r: float, weight: float = 1.0) -> Reduction:
+        """``u = e^ℓ/(e^ℓ + 1)``, ``v = 1/(e^ℓ + 1)`` for a pure level ``ℓ``."""
+        return cls(_expit(level), _expit(-level), r, weight)
+
+    @property
+    def level(self) -> float:
+        """``log(u/v)``: the pair's pure level; δ(ε) = 0 from there on."""
+        if self.weight == 0 or self.u <= self.v:
+            return 0.0
+        return math.inf if self.v == 0 else math.log(self.u) - math.log(self.v)
+
+
+@dataclass(frozen=True)
+class ShuffleParameters:
+    """A kernel's shuffle parameters.
+
+    Attributes
+    ----------
+    epsilon0 : float
+        Its LDP level ``ε₀`` (nats).
+    p : float
+        Wang et al.'s ``p``: the largest ratio of two rows at one output, ``e^{ε₀}``.
+    beta : float
+        Wang et al.'s ``β``: the largest total variation distance between two rows.
+    q : float
+        Wang et al.'s ``q``: the largest ratio of any row to another at one output; for
+        one kernel used by everyone it is ``p``.
+    clone : float
+        The smallest over row pairs of ``2r`` of their clone reduction: the probability
+        that another user's report is a clone of the pair (module docstring);
+        ``e^{−ε₀}`` for any ε₀-LDP randomizer.
+    blanket : float
+        Balle, Bell, Gascón & Nissim's blanket mass ``Σ_y min_x K[x, y]`` (CRYPTO 2019):
+        the probability of a report independent of the input. At least ``e^{−ε₀}``.
+    pairs : tuple of (Reduction, Reduction)
+        The distinct row pairs' two reductions, clones then variation-ratio split (one
+        pair for a symmetric protocol).
+    """
+
+    epsilon0: float
+    p: float
+    beta: float
+    q: float
+    clone: float
+    blanket: float
+    pairs: tuple[tuple[Reduction, Reduction], ...] = field(repr=False)
+
+
+def clones_reduction(epsilon0: float) -> Reduction:
+    """Feldman, McMillan & Talwar's clone reduction for any ε₀-LDP randomizer (FOCS 2021,
+    Thm. 3.2): the replaced user is in class 0 with probability ``e^{ε₀}/(e^{ε₀} + 1)``,
+    each other user a clone with probability ``e^{−ε₀}`` (``r = e^{−ε₀}/2``)."""
+    return Reduction.at_level(epsilon0, 0.5 * math.exp(-epsilon0))
+
+
+def shuffle_parameters(K: Mechanism | ArrayLike | PureOracle | float) -> ShuffleParameters:
+    """The shuffle parameters of a kernel (a :class:`~mechdesign.kernel.Mechanism`, an
+    array, a :class:`~mechdesign.mechanisms.oracles.PureOracle` at any size, or a number ε₀ for any
+    ε₀-LDP randomizer). See :class:`ShuffleParameters`.
+
+    For a dense kernel every unordered row pair is reduced (``O(N² M)``). For a pure
+    protocol (GRR, unary encoding, subset selection, OLH with a fresh hash, Hadamard
+    response) every pair is alike, in closed form: a report takes a lower value ``b_y``
+    and ``e^ε b_y`` on the inputs it supports, and some input does not support it.
+    So ``β = p − q``, and the split's ``r = α = β/(e^ε − 1)``; the clones' ``r`` is
+    ``e^{−ε}/2`` at a report supporting both inputs of a pair but not every input, and
+    ``1/(e^ε + 1)`` for a protocol with no such report (:func:`_co_supported`).
+    """
+    if isinstance(K, PureOracle):
+        return _oracle_parameters(K)
+    if _is_number(K):
+        eps0 = check_epsilon(K, "K")
+        growth = math.exp(eps0) if eps0 < _LOG_MAX else math.inf
+        clones = clones_reduction(eps0)
+        return ShuffleParameters(eps0, growth, math.tanh(eps0 / 2), growth, 2 * clones.r,
+                                 math.exp(-eps0), ((clones, clones),))
+    return _kernel_parameters(as_matrix(K, "K"))
+
+
+def _oracle_parameters(oracle: PureOracle) -> ShuffleParameters:
+    eps = oracle.epsilon
+    beta = oracle.gap
+    alpha = beta * math.exp(-eps) / -math.expm1(-eps)          # β/(e^ε − 1)
+    weight = min(1.0, beta / math.tanh(eps / 2))                # (e^ε + 1) α
+    r_clones = 0.5 * math.exp(-eps) if _co_supported(oracle) else _expit(-eps)
+    growth = math.exp(eps) if eps < _LOG_MAX else math.inf
+    pair = (Reduction.at_level(eps, r_clones), Reduction.at_level(eps, alpha, weight))
+    return ShuffleParameters(eps, growth, beta, growth, 2 * r_clones, _oracle_blanket(oracle),
+                             (pair,))
+
+
+def _co_supported(oracle: PureOracle) -> bool:
+    """Whether some report supports two inputs but not every input: never for GRR and
+    subset selection of one, nor at k = 2 (unary encoding, OLH) or k ≤ 3 (Hadamard on
+    K = 4 columns: two distinct rows agree on +1 only at column 0, which every row
+    supports); always otherwise (unary: both bits set and another clear; subset
+    selection of ω ≥ 2 ≤ k − 1; OLH at k ≥ 3: a hash colliding on two inputs and not a
+    third; Hadamard at K ≥ 8: the annihilator of two rows has K/4 ≥ 2 columns)."""
+    if oracle.family == "grr":
+        return False
+    if oracle.family == "subset":
+        return oracle.parameter >= 2
+    if oracle.family == "hadamard":
+        return oracle.parameter >= 8
+    return oracle.k >= 3
+
+
+def _oracle_blanket(oracle: PureOracle) -> float:
+    """``Σ_y min_x K[x, y]`` of a pure protocol. A report ``y`` takes two values over the
+    inputs, a lower ``b_y`` and ``e^ε b_y`` on the inputs it supports, so a row puts ``p``
+    on ``Σ_{y ∋ x} e^ε b_y`` and ``1 − p`` on the rest: the sum of the lower values is
+    ``1 − p + p e^{−ε}``. A report supporting every input (the set ``A``: unary
+    encoding's all-ones, OLH's ``a = 0`` hash reporting bucket 0, Hadamard's column 0;
+    none for GRR and subset selection) has minimum ``e^ε b_y`` instead, adding
+    ``m_A (1 − e^{−ε})`` with ``m_A`` any row's mass on ``A``."""
+    low = math.exp(-oracle.epsilon)
+    not_p = oracle.slack + oracle.q                       # 1 − p, without cancellation
+    if oracle.family == "unary":                          # p · q^{k−1}
+        everyone = oracle.p * oracle.q ** (oracle.k - 1)
+    elif oracle.family == "hashing":                      # P(a = 0) · p
+        digits = max(1, math.ceil(math.log2(oracle.k)))
+        everyone = oracle.p * float(oracle.parameter) ** -digits
+    elif oracle.family == "hadamard":                     # column 0 only: 2p/K
+        everyone = 2.0 * oracle.p / oracle.parameter
+    else:
+        everyone = 0.0
+    return not_p + oracle.p * low + everyone * -math.expm1(-oracle.epsilon)
+
+
+def _kernel_parameters(k: NDArray[np.float64]) -> ShuffleParameters:
+    used = k.max(axis=0) > 0
+    k = k[:, used]
+    n_in = k.shape[0]
+    floor = k.min(axis=0)
+    blanket = float(min(1.0, floor.sum()))
+    with np.errstate(divide="ignore"):
+        logs = np.log(k)
+    eps0, beta_max, clone = 0.0, 0.0, 1.0
+    found: list[tuple[float, float, float, float]] = []
+    for i in range(n_in - 1):
+        d = k[i] - k[i + 1:]                                   # (N − i − 1, M)
+        tv = 0.5 * np.abs(d).sum(axis=1)
+        with np.errstate(invalid="ignore"):
+            ratio = np.abs(logs[i] - logs[i + 1:])             # inf where one is 0
+        ratio = np.where(d == 0, 0.0, ratio)
+        level = ratio.max(axis=1)
+        total = k[i] + k[i + 1:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r_clones = np.where(total > 0, floor / total, np.inf).min(axis=1)
+            share = np.where(d != 0, floor / np.abs(d), np.inf).min(axis=1)
+        for t, lev, rc, sh in zip(tv, level, r_clones, share, strict=True):
+            if t <= 0 or lev <= 0:
+                continue
+            eps0 = max(eps0, float(lev))
+            beta_max = max(beta_max, float(t))
+            clone = min(clone, 2 * float(rc))
+            # split: w = (p + 1)α = β/tanh(ℓ/2), r = β min floor/|d|
+            weight = float(t) if math.isinf(lev) else min(1.0, float(t) / math.tanh(lev / 2))
+            found.append((float(lev), min(0.5, float(rc)), min(0.5, float(t * sh)), weight))
+    # Pairs alike up to rounding (a protocol's pairs, computed from different rows) are
+    # one pair: a difference of 1e-16 moves δ by as little.
+    distinct = {tuple(float(f"{x:.{DEDUP_DIGITS}g}") for x in f): f for f in found}
+    ordered = sorted(distinct.values(), key=lambda f: (-f[0], f[1]))
+    pairs = tuple((Reduction.at_level(lev, rc), Reduction.at_level(lev, rs, w))
+                  for lev, rc, rs, w in ordered)
+    growth = math.exp(eps0) if eps0 < _LOG_MAX else math.inf
+    if not pairs:
+        clone = 1.0
+    return ShuffleParameters(eps0, growth, beta_max, growth, clone, blanket, pairs)
+
+
+# -- one release: the reduction's hockey-stick divergence --------------------------------
+
+
+def reduction_delta(reduction: Reduction, n: int, epsilon: float) -> float:
+    """``δ(ε)`` of one shuffled release of ``n`` users dominated by ``reduction`` (module
+    docstring; Wang et al., Theorem 4.8): the hockey-stick divergence of its two count
+    distributions, an upper bound by at most :data:`TAIL_MASS`."""
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    eps = check_epsilon(epsilon)
+    return _ReductionCurve(reduction, n).delta(eps)
+
+
+class _ReductionCurve:
+    """δ(ε) of one reduction at one ``n``: the window of ``C ~ Bin(n − 1, 2r)`` is built
+    once, each ε is a vectorised sum of binomial tails."""
+
+    def __init__(self, reduction: Reduction, n: int) -> None:
+        from scipy import stats
+
+        self.reduction, self.n = reduction, n
+        trials, rate = n - 1, min(1.0, 2 * reduction.r)
+        if trials == 0 or rate < MIN_RATE:
+            # no clones; a tiny rate's clones (probability ≤ trials · rate) go to the tail
+            lo, hi, self.tail = 0, 0, min(1.0, trials * rate)
+            rate = 0.0
+        else:
+            lo, hi, self.tail = _binomial_window(stats.binom(trials, rate), trials)
+        # s = a + b: the others' C = s − 1 clones and the replaced user's one report.
+        s = np.arange(lo + 1, hi + 2)
+        if trials == 0 or rate == 0:
+            self.pmf_before = np.ones(1)
+        else:
+            self.pmf_before = stats.binom.pmf(np.arange(lo, hi + 1), trials, rate)
+        self.s = s
+
+    def delta(self, eps: float) -> float:
+        red = self.reduction
+        if eps >= red.level:
+            return 0.0
+        from scipy.special import bdtrc
+
+        growth, shrink = math.exp(eps), math.exp(-eps)
+        s = self.s
+
+        def side(a):   # e^{−ε}(P − e^ε Q) at the cell (a, s − a), up to a positive factor
+            return a * (shrink * red.u - red.v) + (s - a) * (shrink * red.v - red.u)
+
+        # The cell (a, s − a) is in the region P > e^ε Q iff a > low (module docstring);
+        # low is rounded, so the first integer above it is checked by the sign itself.
+        low = (red.u - shrink * red.v) * s / ((red.u - red.v) * (1.0 + shrink))
+        start = np.clip(np.floor(low) + 1.0, 0, s + 1)
+        start = np.where((start >= 1) & (side(start - 1) > 0), start - 1, start)
+        start = np.where((start <= s) & (side(start) <= 0), start + 1, start)
+
+        def tail(t, m):   # Pr(Bin(m, 1/2) ≥ t), m ≥ 0
+            m = np.maximum(m, 0)
+            inside = (t > 0) & (t <= m)
+            value = bdtrc(np.where(inside, t - 1, 0), np.where(inside, m, 1), 0.5)
+            return np.where(t <= 0, 1.0, np.where(t > m, 0.0, value))
+
+        # Pr(C = s − 1) [(u − e^ε v) Pr(A ≥ start − 1) + (v − e^ε u) Pr(A ≥ start)],
+        # A ~ Bin(s − 1, 1/2): the replaced user in class 0 or in class 1.
+        terms = self.pmf_before * ((red.u - growth * red.v) * tail(start - 1, s - 1)
+                                   + (red.v - growth * red.u) * tail(start, s - 1))
+        total = math.fsum(terms)
+        return min(1.0, red.weight * (max(0.0, total) + self.tail))
+
+    def epsilon(self, delta: float) -> float:
+        """The least ε (to :data:`EPSILON_RTOL`, rounded up) with ``δ(ε) ≤ delta``."""
+        return _invert(self.delta, delta, self.reduction.level)
+
+
+def _invert(curve: Callable[[float], float], delta: float, ceiling: float) -> float:
+    """The least ε in [0, ceiling] with ``curve(ε) ≤ delta`` for a continuous
+    non-increasing curve, to :data:`EPSILON_RTOL`: Brent's method on ``curve − delta``,
+    then the root is moved up by the tolerance until ``curve ≤ delta`` holds there, so
+    the ε returned is valid."""
+    from scipy.optimize import brentq
+
+    if curve(0.0) <= delta:
+        return 0.0
+    hi = ceiling
+    if math.isinf(hi):
+        hi = 1.0
+        while curve(hi) > delta:
+            hi *= 2.0
+            if hi > _LOG_MAX:
+                return math.inf
+    elif curve(hi) > delta:   # only at the pure level, by rounding
+        return hi
+    tolerance = EPSILON_RTOL * hi
+    root = brentq(lambda e: curve(e) - delta, 0.0, hi, xtol=tolerance, rtol=EPSILON_RTOL)
+    step = tolerance
+    while root < hi and curve(root) > delta:
+        root = min(hi, root + step)
+        step *= 2.0
+    return root
+
+
+# -- binary outputs: the exact curve ----------------------------------------------------
+
+
+class _BinaryExact:
+    """The exact δ(ε) of a two-output kernel (module docstring): for each ``m`` others at
+    the larger probability of a one, the count of the others is ``Bin(m, A) + Bin(n − 1 −
+    m, B)``, and the replaced user adds ``Bern(A)`` or ``Bern(B)``."""
+
+    def __init__(self, high: float, low: float, n: int) -> None:
+        from scipy import stats
+
+        self.pairs: list[tuple[NDArray[np.float64], NDArray[np.float64], float]] = []
+        for m in range(n):
+            # Where the count starts does not matter: both hypotheses share it.
+            x_pmf, x_tail = _window(stats, m, high)
+            y_pmf, y_tail = _window(stats, n - 1 - m, low)
+            others = np.convolve(x_pmf, y_pmf)
+            padded = np.concatenate([[0.0], others, [0.0]])
+            one_high = high * padded[:-1] + (1.0 - high) * padded[1:]
+            one_low = low * padded[:-1] + (1.0 - low) * padded[1:]
+            self.pairs.append((one_high, one_low, x_tail + y_tail))
+
+    def delta(self, eps: float) -> float:
+        growth = math.exp(eps) if eps < _LOG_MAX else math.inf
+        worst = 0.0
+        for p, q, tail in self.pairs:
+            for a, b in ((p, q), (q, p)):
+                with np.errstate(invalid="ignore"):
+                    excess = np.where(b > 0, a - growth * b, a)
+                worst = max(worst, math.fsum(np.maximum(excess, 0.0)) + tail)
+        return min(1.0, worst)
+
+    def epsilon(self, delta: float) -> float:
+        worst = 0.0
+        for p, q, tail in self.pairs:
+            for a, b in ((p, q), (q, p)):
+                worst = max(worst, _pair_epsilon(a, b, delta - tail))
+        return worst
+
+
+def _window(stats, trials: int, rate: float):
+    """The pmf of ``Bin(trials, rate)`` on the window holding all but at most
+    :data:`TAIL_MASS` of each tail (summed from the tails, so no cancellation), and the
+    mass left out."""
+    if trials == 0 or rate in (0.0, 1.0):
+        return np.array([1.0]), 0.0
+    if rate < MIN_RATE:       # all zeros but with probability ≤ trials · rate: the tail
+        return np.array([1.0]), min(1.0, trials * rate)
+    pmf = stats.binom.pmf(np.arange(trials + 1), trials, rate)
+    left = np.cumsum(pmf)
+    right = np.cumsum(pmf[::-1])[::-1]
+    lo = int(np.searchsorted(left, TAIL_MASS, side="right"))      # left[lo − 1] ≤ τ
+    hi = trials - int(np.searchsorted(right[::-1], TAIL_MASS, side="right"))
+    hi = max(hi, lo)
+    left_out = (float(left[lo - 1]) if lo > 0 else 0.0) + (
+        float(right[hi + 1]) if hi < trials else 0.0)
+    return pmf[lo:hi + 1], left_out
+
+
+def _pair_epsilon(a: NDArray[np.float64], b: NDArray[np.float64], delta: float) -> float:
+    """The least ε ≥ 0 with ``Σ (a − e^ε b)^+ ≤ delta`` for two finite distributions."""
+    if delta <= 0:
+        return math.inf
+    certain = float(a[b == 0].sum())       # outcomes of infinite loss
+    if certain > delta:
+        return math.inf
+    keep = (a > 0) & (b > 0)
+    loss = np.log(a[keep]) - np.log(b[keep])
+    positive = loss > 0                    # the others never count at ε ≥ 0
+    loss, pa, pb = loss[positive], a[keep][positive], b[keep][positive]
+    order = np.argsort(-loss, kind="stable")
+    loss, pa, pb = np.append(loss[order], 0.0), np.append(pa[order], 0.0), np.append(
+        pb[order], 0.0)
+    # δ at ε = loss[j] counts the outcomes before j: certain + Σ_{i<j} (a_i − e^{L_j} b_i);
+    # the last breakpoint is ε = 0.
+    cum_a = certain + np.concatenate([[0.0], np.cumsum(pa)])[:-1]
+    cum_b = np.concatenate([[0.0], np.cumsum(pb)])[:-1]
+    at_break = cum_a - np.exp(loss) * cum_b
+    over = np.nonzero(at_break > delta)[0]
+    if over.size == 0:
+        return 0.0
+    j = int(over[0])   # ≥ 1: at_break[0] = certain ≤ delta
+    # On (loss[j], loss[j − 1]] exactly the outcomes before j have positive excess.
+    return max(0.0, math.log((cum_a[j] - delta) / cum_b[j]))
+
+
+def _binomial_window(law, trials: int) -> tuple[int, int, float]:
+    """The smallest window ``[lo, hi]`` of ``Bin(trials, ·)`` outside which each tail has
+    at most :data:`TAIL_MASS` (found by bisection on the cdf: scipy's ``isf`` at 1e-18 is
+    unreliable), and the mass outside it."""
+    def last_below(mass_at_most) -> int:   # largest k in [−1, trials] with predicate
+        lo, hi = -1, trials
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if mass_at_most(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    lo = last_below(lambda k: law.cdf(k) <= TAIL_MASS) + 1            # cdf(lo − 1) ≤ τ
+    hi = trials - last_below(lambda j: law.sf(trials - j) <= TAIL_MASS)  # sf(hi) ≤ τ
+    hi = max(hi, lo)
+    left_out = (float(law.cdf(lo - 1)) if lo > 0 else 0.0) + (
+        float(law.sf(hi)) if hi < trials else 0.0)
+    return lo, hi, left_out
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShuffleEpsilon:
+    """The central ε of ``n`` shuffled reports at δ; ``float()`` is :attr:`epsilon`.
+
+    Attributes
+    ----------
+    epsilon : float
+        The smallest of :attr:`bounds` (``method`` names it).
+    delta : float
+    n : int
+    rounds : int
+    method : str
+        ``"exact"`` (two outputs, one round), ``"kernel"`` (the kernel's own row pairs,
+        each by its clones or its variation-ratio split), ``"clones"`` (any ε₀-LDP
+        randomizer, Feldman–McMillan–Talwar) or ``"local"`` (``rounds × ε₀``: no
+        amplification).
+    bounds : dict
+        Every bound computed, by name: each an upper bound on the central ε.
+    parameters : ShuffleParameters
+    """
+
+    epsilon: float
+    delta: float
+    n: int
+    rounds: int
+    method: str
+    bounds: dict[str, float]
+    parameters: ShuffleParameters
+
+    def __float__(self) -> float:
+        return self.epsilon
+
+
+@dataclass(frozen=True)
+class ShuffleDelta:
+    """The central δ of ``n`` shuffled reports at ε; ``float()`` is :attr:`delta`.
+    Attributes as :class:`ShuffleEpsilon`, with :attr:`bounds` the δ of each bound."""
+
+    delta: float
+    epsilon: float
+    n: int
+    rounds: int
+    method: str
+    bounds: dict[str, float]
+    parameters: ShuffleParameters
+
+    def __float__(self) -> float:
+        return self.delta
+
+
+def shuffle_epsilon(
+    K: Mechanism | ArrayLike | PureOracle | float,
+    n: int,
+    delta: float,
+    *,
+    rounds: int = 1,
+) -> ShuffleEpsilon:
+    """The central ε at δ of ``n`` users' reports through ``K``, shuffled (module
+    docstring), against replacing one user's input.
+
+    Parameters
+    ----------
+    K : Mechanism, array_like, PureOracle, or float
+        The kernel every user applies, a deployed protocol at any size
+        (:class:`~mechdesign.mechanisms.oracles.PureOracle`), or a number ε₀: any ε₀-LDP
+        randomizer.
+    n : int
+        Users (``n ≥ 1``), each reporting once per round.
+    delta : float
+        ``0 < δ < 1``.
+    rounds : int
+        Releases of the same users with the same inputs, composed.
+
+    Returns
+    -------
+    ShuffleEpsilon
+        The smallest of the valid bounds computed, ``.method`` naming it and ``.bounds``
+        holding all of them.
+
+    Raises
+    ------
+    TooLargeError
+        ``rounds > 1`` needs a count distribution above :data:`PLD_MAX_CELLS` cells or a
+        composed loss grid above :data:`~mechdesign.accounting.composition.ACCOUNTING_MAX_GRID`.
+    """
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    d = _check_delta(delta)
+    rounds = check_positive_int(rounds, "rounds")
+    params = shuffle_parameters(K)
+    bounds: dict[str, float] = {}
+    if rounds == 1:
+        binary = _binary(K, n)
+        if binary is not None:
+            bounds["exact"] = binary.epsilon(d)
+        if not _is_number(K):
+            bounds["kernel"] = _kernel_epsilon(params.pairs, n, d)
+        bounds["clones"] = _ReductionCurve(clones_reduction(params.epsilon0), n).epsilon(d)
+    else:
+        for name, pairs in _composable(K, params):
+            bounds[name] = max((min(_composed(red, n, rounds).get_epsilon_for_delta(d)
+                                    for red in pair) for pair in pairs), default=0.0)
+    bounds["local"] = rounds * params.epsilon0
+    method = min(bounds, key=bounds.__getitem__)
+    return ShuffleEpsilon(bounds[method], d, n, rounds, method, bounds, params)
+
+
+def shuffle_delta(
+    K: Mechanism | ArrayLike | PureOracle | float,
+    n: int,
+    epsilon: float,
+    *,
+    rounds: int = 1,
+) -> ShuffleDelta:
+    """The central δ at ε of ``n`` users' reports through ``K``, shuffled (see
+    :func:`shuffle_epsilon` for the arguments): the smallest of the valid bounds, each an
+    upper bound on the true δ (equal to it when ``.method == "exact"``)."""
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    eps = check_epsilon(epsilon)
+    rounds = check_positive_int(rounds, "rounds")
+    params = shuffle_parameters(K)
+    bounds: dict[str, float] = {}
+    if rounds == 1:
+        binary = _binary(K, n)
+        if binary is not None:
+            bounds["exact"] = binary.delta(eps)
+        if not _is_number(K):
+            bounds["kernel"] = max((min(_ReductionCurve(red, n).delta(eps) for red in pair)
+                                    for pair in params.pairs), default=0.0)
+        bounds["clones"] = _ReductionCurve(clones_reduction(params.epsilon0), n).delta(eps)
+    else:
+        query = min(eps, 700.0)
+        for name, pairs in _composable(K, params):
+            bounds[name] = max((min(min(1.0, float(_composed(red, n, rounds)
+                                                   .get_delta_for_epsilon(query)))
+                                    for red in pair) for pair in pairs), default=0.0)
+    bounds["local"] = 0.0 if eps >= rounds * params.epsilon0 else 1.0
+    method = min(bounds, key=bounds.__getitem__)
+    return ShuffleDelta(bounds[method], eps, n, rounds, method, bounds, params)
+
+
+def _kernel_epsilon(pairs: tuple[tuple[Reduction, Reduction], ...], n: int,
+                    delta: float) -> float:
+    """max over the row pairs of the smaller ε of their two reductions at δ: the first
+    pair (largest level) inverted, then each other checked at the running maximum and
+    inverted only if both its reductions exceed δ there."""
+    worst = 0.0
+    for pair in pairs:
+        curves = [_ReductionCurve(red, n) for red in pair]
+        if worst > 0 and min(curve.delta(worst) for curve in curves) <= delta:
+            continue
+        worst = max(worst, min(curve.epsilon(delta) for curve in curves))
+    return worst
+
+
+def _binary(K: object, n: int) -> _BinaryExact | None:
+    """The exact binary curve when K has two used outputs and the work is affordable."""
+    if _is_number(K) or isinstance(K, PureOracle):
+        if isinstance(K, PureOracle) and K.family == "grr" and K.k == 2:
+            K = K.dense()
+        else:
+            return None
+    k = as_matrix(K, "K")
+    k = k[:, k.max(axis=0) > 0]
+    if k.shape[1] != 2:
+        return None
+    ones = k[:, 1]
+    high, low = float(ones.max()), float(ones.min())
+    if high == low:
+        return _BinaryExact(0.5, 0.5, 1)  # no privacy loss at all
+    spread = max(high * (1 - high), low * (1 - low)) * n
+    width = 2 * (12.0 * math.sqrt(spread) + 10.0)
+    if n * width * width > EXACT_MAX_WORK:
+        return None
+    return _BinaryExact(high, low, n)
+
+
+# -- rounds: composition by privacy loss distributions -----------------------------------
+
+
+def _composable(K: object, params: ShuffleParameters
+                ) -> list[tuple[str, tuple[tuple[Reduction, ...], ...]]]:
+    named: list[tuple[str, tuple[tuple[Reduction, ...], ...]]] = [
+        ("clones", ((clones_reduction(params.epsilon0),),))]
+    if not _is_number(K) and len(params.pairs) <= ROUNDS_MAX_PAIRS:
+        named.insert(0, ("kernel", params.pairs))
+    return named
+
+
+def _composed(reduction: Reduction, n: int, rounds: int):
+    """The PLD of ``rounds`` releases dominated by ``reduction``: its two count
+    distributions (cells ``(a, b)`` of the window of ``C``; the mass outside at infinite
+    loss; the common atom ``1 − w`` at loss 0), merged by their loss's cell of the
+    pessimistic grid, composed by dp_accounting."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    from scipy import stats
+
+    if reduction.u <= reduction.v:
+        return pld.identity()
+    if math.isfinite(reduction.level) and (rounds * 2 * reduction.level / DISCRETIZATION
+                                            > ACCOUNTING_MAX_GRID):
+        raise TooLargeError(
+            f"rounds = {rounds} at a pair of pure level {reduction.level:.4g} need a loss grid "
+            f"above ACCOUNTING_MAX_GRID = {ACCOUNTING_MAX_GRID:,} cells.")
+    upper, lower, (upper_out, lower_out) = _count_distributions(reduction, n, stats)
+    both = (upper > 0) & (lower > 0)
+    with np.errstate(divide="ignore"):
+        loss = np.log(upper[both]) - np.log(lower[both])
+    cell = np.ceil(loss / DISCRETIZATION).astype(np.int64)
+    base = int(cell.min()) if cell.size else 0
+    up = np.bincount(cell - base, weights=upper[both])
+    low = np.bincount(cell - base, weights=lower[both])
+    used = np.nonzero((up > 0) | (low > 0))[0]
+    with np.errstate(divide="ignore"):
+        log_upper = {int(c) + base: float(np.log(up[c])) for c in used}
+        log_lower = {int(c) + base: float(np.log(low[c])) for c in used}
+    only_upper = float(upper[(upper > 0) & (lower == 0)].sum()) + upper_out
+    only_lower = float(lower[(lower > 0) & (upper == 0)].sum()) + lower_out
+    if only_upper > 0:
+        log_upper["upper only"] = math.log(only_upper)
+    if only_lower > 0:
+        log_lower["lower only"] = math.log(only_lower)
+    if reduction.weight < 1:   # the common atom: loss 0, mass 1 − w under both
+        log_upper[0] = float(np.logaddexp(log_upper.get(0, -np.inf), math.log1p(-reduction.weight)))
+        log_lower[0] = float(np.logaddexp(log_lower.get(0, -np.inf), math.log1p(-reduction.weight)))
+    one = pld.from_two_probability_mass_functions(
+        log_lower, log_upper, pessimistic_estimate=True,
+        value_discretization_interval=DISCRETIZATION)
+    if rounds == 1:
+        return one
+    # dp_accounting bounds the convolution's tails through log-MGFs of large orders, where
+    # scipy's logsumexp overflows harmlessly (to +inf, which the bound discards).
+    with np.errstate(over="ignore"):
+        return one.self_compose(rounds)
+
+
+def _count_distributions(reduction: Reduction, n: int, stats):
+    """The two count distributions of a reduction on the cells ``(a, s − a)`` of a window
+    (upper: the replaced user favours class 0), and the mass of each left outside. The
+    window: ``C = s − 1`` within :func:`_binomial_window`, and ``a`` within Hoeffding's
+    ``√((s − 1) ln(2/τ)/2) + 1`` of ``(s − 1)/2``, so each split's tail is below
+    ``τ =`` :data:`TAIL_MASS`."""
+    from scipy.special import gammaln
+
+    trials, rate = n - 1, min(1.0, 2 * reduction.r)
+    law = stats.binom(trials, rate) if trials and rate >= MIN_RATE else None
+    if law is None:
+        lo, hi = 0, 0
+    else:
+        lo, hi, _ = _binomial_window(law, trials)
+    sizes = np.arange(lo + 1, hi + 2)                   # s = C + 1
+    reach = np.ceil(np.sqrt((sizes - 1) * math.log(2 / TAIL_MASS) / 2)) + 1
+    first = np.maximum(0, np.floor((sizes - 1) / 2 - reach)).astype(np.int64)
+    last = np.minimum(sizes, np.ceil((sizes - 1) / 2 + reach) + 1).astype(np.int64)
+    counts = last - first + 1
+    cells = int(counts.sum())
+    if cells > PLD_MAX_CELLS:
+        raise TooLargeError(
+            f"composing rounds at n = {n} needs {cells:,} count cells, above PLD_MAX_CELLS = "
+            f"{PLD_MAX_CELLS:,}.")
+    s = np.repeat(sizes, counts)
+    a = np.repeat(first, counts) + (np.arange(cells) - np.repeat(np.cumsum(counts) - counts,
+                                                                 counts))
+    # the others: C = s − 1 clones, Pr(C = s − 1) · C(s − 1, j)/2^{s − 1} with j = a − 1
+    # (the replaced user in class 0) or j = a (in class 1)
+    c_mass = np.ones(sizes.size) if law is None else law.pmf(sizes - 1)
+    t = (s - 1).astype(float)
+    inside = (a >= 0) & (a <= t)
+    j = np.where(inside, a, 0).astype(float)
+    log_half = gammaln(t + 1) - gammaln(j + 1) - gammaln(t - j + 1) - t * math.log(2)
+    at_a = np.where(inside, np.exp(log_half), 0.0) * np.repeat(c_mass, counts)  # j = a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # C(t, a − 1) = C(t, a) · a/(t − a + 1); at a = t + 1 it is C(t, t) = 1
+        at_before = np.where(inside & (a >= 1), at_a * a / (t - a + 1), 0.0)
+    top = a == t + 1
+    at_before = np.where(top, np.repeat(c_mass, counts) * np.exp(-t * math.log(2)), at_before)
+    w = reduction.weight
+    upper = w * (reduction.u * at_before + reduction.v * at_a)
+    lower = w * (reduction.v * at_before + reduction.u * at_a)
+    # What the window leaves out, each at its far side (upper's at infinite loss), with
+    # the rounding of numpy's pairwise summation added (about log2(cells) ulps).
+    slack = (math.log2(cells) + 2) * np.finfo(float).eps
+    return upper, lower, (max(0.0, w - float(upper.sum())) + slack,
+                          max(0.0, w - float(lower.sum())) + slack)
+
+
+# -- choosing the local ε --------------------------------------------------------------
+
+
+def local_epsilon_for(
+    central_epsilon: float,
+    delta: float,
+    n: int,
+    family: Callable[[float], Mechanism | ArrayLike | PureOracle] | str = "any",
+    *,
+    rounds: int = 1,
+    ceiling: float = 20.0,
+    rtol: float = LOCAL_EPSILON_RTOL,
+) -> float:
+    """The largest local ε₀ whose shuffled guarantee meets ``(central_epsilon, delta)``
+    for ``n`` users.
+
+    Parameters
+    ----------
+    central_epsilon : float
+        The target central ε (> 0).
+    delta : float
+        The central δ, ``0 < δ < 1``.
+    n : int
+    family : callable or "any"
+        ``ε₀ ↦`` the kernel used at ε₀ (a Mechanism, an array or a
+        :class:`~mechdesign.mechanisms.oracles.PureOracle`, e.g. ``lambda e:
+        PureOracle.grr(40, e)``), or ``"any"``: any ε₀-LDP randomizer.
+    rounds : int
+    ceiling : float
+        The largest ε₀ searched (nats).
+    rtol : float
+        Relative resolution of the bisection on ε₀ (each step is one
+        :func:`shuffle_epsilon`; it stops at the float spacing).
+
+    Returns
+    -------
+    float
+        The largest ε₀ in ``[0, ceiling]`` (to ``rtol``, rounded down) whose
+        :func:`shuffle_epsilon` is at most ``central_epsilon``. The shuffled ε of a family
+        is taken to be non-decreasing in ε₀ (true of every bound here for the protocols;
+        a designed family should be checked); the returned ε₀ is itself verified.
+    """
+    target = check_epsilon(central_epsilon, "central_epsilon")
+    if not target > 0:
+        raise InvalidInputError(f"central_epsilon must be > 0; got {show(central_epsilon)}.")
+    d = _check_delta(delta)
+    n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
+    top = check_epsilon(ceiling, "ceiling")
+    resolution = check_real(rtol, "rtol", low=0.0, high=1.0, low_open=True, high_open=True)
+    if not 0 < top < math.inf:
+        raise InvalidInputError(f"ceiling must be a positive finite number; got {show(ceiling)}.")
+    if isinstance(family, str):
+        if family != "any":
+            raise InvalidInputError(
+                f"family must be a callable epsilon0 -> kernel or 'any'; got {show(family)}.")
+        build: Callable[[float], object] = float
+    elif callable(family):
+        build = family
+    else:
+        raise InvalidInputError(
+            f"family must be a callable epsilon0 -> kernel or 'any'; got {show(family)}.")
+
+    def central(eps0: float) -> float:
+        return shuffle_epsilon(build(eps0), n, d, rounds=rounds).epsilon
+
+    if central(top) <= target:
+        return top
+    lo, hi = 0.0, top
+    while hi - lo > resolution * hi:
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):   # the float spacing: rtol below it is met
+            break
+        if central(mid) <= target:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+_LOG_MAX = 709.0
+
+
+def _expit(x: float) -> float:
+    """``1/(1 + e^{−x})`` without overflow."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+def _is_number(value: object) -> bool:
+    from numbers import Real
+
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def _check_delta(value: float) -> float:
+    v = as_real(value, "delta")
+    if not 0.0 < v < 1.0:
+        raise InvalidInputError(f"delta must lie in the open interval (0, 1); got {show(value)}.")
+    return v

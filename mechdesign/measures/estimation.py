@@ -1,0 +1,287 @@
+"""Estimation error of a kernel: workloads, the best linear unbiased estimator (BLUE) and
+its exact error — the metric deployments of local privacy are judged by.
+
+Model and conventions (rows are inputs; see the package docstring). ``n`` users each send
+one report of a kernel ``K`` (N × M); the collector estimates the input histogram ``f``
+from the report frequencies ``π̂`` with a linear estimator ``E`` (M × N),
+``f̂ = π̂ E``, and answers a workload ``W`` (L × N) of linear queries by ``f̂ Wᵀ``.
+
+**The BLUE at an assumed input distribution p** (Gauss–Markov). Let ``r = pK`` (the
+report distribution), ``D = diag(r)`` and
+
+.. math::
+
+    J = K D^{-1} K^\\top = \\sum_{y:\\, r_y > 0} \\frac{k_y k_y^\\top}{r_y}
+    \\qquad (k_y \\text{ the column } y \\text{ of } K).
+
+An estimator ``f̂ = π̂ E`` is unbiased for every input distribution exactly when
+``K E = I``. Under p the report frequencies have mean ``r`` and covariance
+``(D − r rᵀ)/n``, so ``Cov(f̂) = Eᵀ(D − r rᵀ)E / n``, and ``Eᵀ r = (K E)ᵀ p = p`` for
+every unbiased ``E``: the ``r rᵀ`` term is the same for all of them. Minimising
+``Eᵀ D E`` subject to ``K E = I`` (a weighted least-squares problem) gives
+
+.. math::
+
+    E^\\star = D^{-1} K^\\top J^{-1}, \\qquad E^{\\star\\top} D E^\\star = J^{-1},
+
+and for any other unbiased ``E = E* + Z`` (``K Z = 0``) ``Eᵀ D E = J⁻¹ + Zᵀ D Z``: the
+cross terms vanish since ``E*ᵀ D Z = J⁻¹ K Z = 0``. So ``E*`` is best in the Loewner
+order — for every workload at once. No unbiased linear estimator exists when ``J`` is
+singular (rank ``K < N``): the error is ``∞``.
+
+**Its error per report** (``n · MSE``), for a workload ``W``:
+
+.. math::
+
+    n\\,\\mathbb E\\lVert (\\hat f - f) W^\\top \\rVert^2
+    = \\operatorname{tr}(W J^{-1} W^\\top) - \\operatorname{tr}(W \\operatorname{diag}(p) W^\\top)
+
+against the users' own histogram ``f`` (the LDP literature's convention, and this
+package's default ``target="histogram"``): given the inputs, the reports are independent
+with ``Σ_x f_x Cov(E_{Y}|x)``, whose trace against ``WᵀW`` is ``Σ_y r_y ‖(E Wᵀ)_y‖²``
+``− Σ_x p_x ‖(K E Wᵀ)_x‖² = tr(W J⁻¹ Wᵀ) − tr(W diag(p) Wᵀ)`` in expectation over inputs
+drawn from ``p``. Against the distribution ``p`` itself (``target="distribution"``, the
+i.i.d. convention) it is ``tr(W (J⁻¹ − p pᵀ) Wᵀ)``, larger by the multinomial term
+``tr(W (diag(p) − p pᵀ) Wᵀ)``, which does not depend on the kernel.
+
+**Workloads** (:func:`workload_matrix`): ``"histogram"`` (``W = I``), ``"prefix"``
+(the CDF: row ``l`` sums the inputs ``0..l``), ``"all-range"`` (every interval
+``[i, j]``, ``i ≤ j``, in the order ``(0,0), (0,1), …, (0,N−1), (1,1), …``) and
+``"marginals"`` (for inputs that are tuples of a product alphabet of ``shape``,
+flattened C-order: every one-way marginal, attribute by attribute), or any (L, N) array.
+
+References: the estimator is Gauss–Markov's; its use for LDP frequency oracles is in
+Kairouz, Bonawitz and Ramage (ICML 2016, "Discrete distribution estimation under local
+privacy") and the workload error in McKenna, Maity, Mazumdar and Miklau (PVLDB 13(11),
+2020), whose objective is this one at the uniform prior.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._tolerances import RANK_RTOL
+from mechdesign._validation import as_distribution, as_float_array, check_positive_int, show
+from mechdesign.errors import InvalidInputError, TooLargeError
+from mechdesign.kernel import Mechanism, as_matrix
+
+__all__ = [
+    "MAX_WORKLOAD_ENTRIES",
+    "WORKLOADS",
+    "blue_error",
+    "blue_estimator",
+    "information_matrix",
+    "workload_matrix",
+]
+
+#: The named workloads of :func:`workload_matrix`.
+WORKLOADS = ("histogram", "prefix", "all-range", "marginals")
+
+#: The largest workload matrix built (L · N entries, 2^26 doubles = 512 MiB); all-range
+#: reaches it at N = 512.
+MAX_WORKLOAD_ENTRIES = 2**26
+
+
+def workload_matrix(
+    workload: str | ArrayLike | None, n: int, *, shape: tuple[int, ...] | None = None
+) -> NDArray[np.float64]:
+    """The workload ``W`` (L × N) of linear queries over N inputs.
+
+    Parameters
+    ----------
+    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, shape=(L, N)
+        ``None`` and ``"histogram"``: the identity (every frequency). ``"prefix"``: row
+        ``l`` is the indicator of ``{0, …, l}`` (the CDF; N rows). ``"all-range"``: one
+        row per interval ``[i, j]``, ``0 ≤ i ≤ j < N`` (N(N+1)/2 rows, ``i`` slowest).
+        ``"marginals"``: the inputs are the tuples of a product alphabet of ``shape``
+        (flattened C-order, last attribute fastest); one row per value of each attribute
+        (``Σ shape`` rows, attribute by attribute). An array: its rows are the queries.
+    n : int
+        Number of inputs N.
+    shape : tuple of int, optional
+        The product alphabet of ``"marginals"`` (``prod(shape) = N``, each ≥ 2); refused
+        with the other workloads.
+
+    Returns
+    -------
+    ndarray, shape=(L, N)
+    """
+    n = check_positive_int(n, "n")
+    if shape is not None and not (isinstance(workload, str) and workload == "marginals"):
+        raise InvalidInputError(
+            f"shape applies to workload='marginals' only; got shape={show(shape)} with "
+            f"workload={show(workload)}."
+        )
+    if workload is None or (isinstance(workload, str) and workload == "histogram"):
+        return np.eye(n)
+    if isinstance(workload, str):
+        if workload == "prefix":
+            return np.tril(np.ones((n, n)))
+        if workload == "all-range":
+            rows = n * (n + 1) // 2
+            if rows * n > MAX_WORKLOAD_ENTRIES:
+                raise TooLargeError(
+                    f"the all-range workload on N = {n} inputs has {rows} queries, "
+                    f"{rows * n} entries, above MAX_WORKLOAD_ENTRIES = {MAX_WORKLOAD_ENTRIES}."
+                )
+            i, j = np.triu_indices(n)
+            x = np.arange(n)
+            return ((x >= i[:, None]) & (x <= j[:, None])).astype(float)
+        if workload == "marginals":
+            return _marginals(n, shape)
+        raise InvalidInputError(
+            f"workload must be None, one of {WORKLOADS} or an (L, N) array; got {show(workload)}."
+        )
+    w = as_float_array(workload, "workload", ndim=2)
+    if w.shape[1] != n:
+        raise InvalidInputError(
+            f"workload must have N = {n} columns (one per input); got shape {w.shape}."
+        )
+    if not np.any(w):
+        raise InvalidInputError("workload must have a non-zero entry; got all zeros.")
+    return w
+
+
+def _marginals(n: int, shape: tuple[int, ...] | None) -> NDArray[np.float64]:
+    if shape is None:
+        raise InvalidInputError(
+            "workload='marginals' needs shape, the product alphabet's sizes (prod = N)."
+        )
+    try:
+        sizes = tuple(shape)
+    except TypeError:
+        raise InvalidInputError(f"shape must be a tuple of sizes; got {show(shape)}.") from None
+    sizes = tuple(check_positive_int(s, "shape") for s in sizes)
+    if len(sizes) < 1 or any(s < 2 for s in sizes) or math.prod(sizes) != n:
+        raise InvalidInputError(
+            f"shape must be sizes >= 2 whose product is N = {n}; got {show(shape)}."
+        )
+    index = np.array(list(itertools.product(*(range(s) for s in sizes))))  # C order
+    rows = [(index[:, a] == value).astype(float) for a, s in enumerate(sizes)
+            for value in range(s)]
+    return np.array(rows)
+
+
+def information_matrix(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> NDArray[np.float64]:
+    """``J = K D⁻¹ Kᵀ = Σ_y k_y k_yᵀ / r_y`` (N × N) with ``r = pK`` (module docstring);
+    outputs that are never reported under the prior (``r_y = 0``) are left out.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape=(N, M)
+    prior : array_like, shape=(N,)
+        The assumed input distribution p.
+
+    Returns
+    -------
+    ndarray, shape=(N, N)
+        Symmetric, positive semidefinite; when every output of K is reported under the
+        prior, ``J p = 1`` (``K D⁻¹ r = K 1``), the row sums of K.
+    """
+    k = as_matrix(kernel)
+    p = as_distribution(prior, "prior", k.shape[0])
+    r = p @ k
+    seen = r > 0
+    return (k[:, seen] / r[seen]) @ k[:, seen].T
+
+
+def _inverse(j: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """``J⁻¹`` by the eigendecomposition, or None when J is singular (eigenvalues below
+    :data:`~mechdesign._tolerances.RANK_RTOL` times the largest)."""
+    values, vectors = np.linalg.eigh((j + j.T) / 2)
+    if values[0] <= RANK_RTOL * values[-1]:
+        return None
+    return (vectors / values) @ vectors.T
+
+
+def blue_estimator(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> NDArray[np.float64]:
+    """The best linear unbiased estimator at the prior, ``E = D⁻¹ Kᵀ J⁻¹`` (M × N).
+
+    ``f̂ = π̂ E`` is unbiased under every input distribution (``K E = I``) and, among
+    unbiased linear estimators, has the least covariance when the inputs follow
+    ``prior`` — for every workload at once (module docstring). Rows of outputs never
+    reported under the prior are 0.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape=(N, M)
+    prior : array_like, shape=(N,)
+
+    Returns
+    -------
+    ndarray, shape=(M, N)
+
+    Raises
+    ------
+    InvalidInputError
+        When the kernel cannot identify the input distribution (``J`` singular: rank
+        ``K < N``, or the outputs reported under the prior do not span the inputs): no
+        unbiased linear estimator exists.
+    """
+    k = as_matrix(kernel)
+    p = as_distribution(prior, "prior", k.shape[0])
+    inverse = _inverse(information_matrix(kernel, p))   # the object: validated once
+    if inverse is None:
+        raise InvalidInputError(
+            "kernel cannot identify the input distribution (its information matrix J = "
+            f"K D^-1 K^T is singular, rank {np.linalg.matrix_rank(k)} for N = {k.shape[0]} "
+            "inputs): no unbiased linear estimator exists."
+        )
+    r = p @ k
+    e = np.zeros((k.shape[1], k.shape[0]))
+    seen = r > 0
+    e[seen] = (k[:, seen].T / r[seen, None]) @ inverse
+    return e
+
+
+def blue_error(
+    kernel: Mechanism | ArrayLike,
+    prior: ArrayLike,
+    workload: str | ArrayLike | None = None,
+    *,
+    shape: tuple[int, ...] | None = None,
+    target: str = "histogram",
+) -> float:
+    """The BLUE's expected squared workload error per report, ``n · MSE`` (module
+    docstring):
+
+    .. math::
+
+        \\operatorname{tr}(W J^{-1} W^\\top) - \\operatorname{tr}(W \\operatorname{diag}(p)
+        W^\\top) \\quad (\\text{histogram}), \\qquad
+        \\operatorname{tr}(W (J^{-1} - p p^\\top) W^\\top) \\quad (\\text{distribution}).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape=(N, M)
+    prior : array_like, shape=(N,)
+        The input distribution, assumed by the estimator and followed by the inputs.
+    workload, shape
+        As :func:`workload_matrix`.
+    target : {"histogram", "distribution"}
+        Error against the users' own histogram (default) or against ``prior``.
+
+    Returns
+    -------
+    float
+        ``math.inf`` when the kernel cannot identify the input distribution.
+    """
+    k = as_matrix(kernel)
+    p = as_distribution(prior, "prior", k.shape[0])
+    w = workload_matrix(workload, k.shape[0], shape=shape)
+    if target not in ("histogram", "distribution"):
+        raise InvalidInputError(
+            f"target must be 'histogram' or 'distribution'; got {show(target)}."
+        )
+    inverse = _inverse(information_matrix(k, p))
+    if inverse is None:
+        return math.inf
+    total = float(np.sum((w @ inverse) * w))
+    if target == "histogram":
+        return total - float(np.sum(w * w * p))
+    wp = w @ p
+    return total - float(wp @ wp)

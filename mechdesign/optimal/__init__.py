@@ -1,0 +1,96 @@
+"""The design engine: optimal mechanisms for sublinear utilities, with their evidence.
+
+Stages (:mod:`~mechdesign.optimal.pipeline`): resolve the utility
+(:mod:`~mechdesign.optimal.utilities`, which owns ``μ``) → choose a column source
+(:mod:`~mechdesign.optimal.sources`: enumeration, cdd repair, pattern pricing in
+:mod:`~mechdesign.optimal.patterns` and :mod:`~mechdesign.optimal.gain_pricing`, robust pricing in
+:mod:`~mechdesign.optimal.robust_pricing`) → solve the master
+(:mod:`~mechdesign.optimal.master`, :mod:`~mechdesign.optimal.column_generation`) →
+certify and audit → :class:`~mechdesign.optimal.result.Design`.
+
+:func:`design` is the entry point; the solver pieces (:class:`RestrictedMaster`,
+:class:`PricingOracle`, :class:`LinearisationOracle`, :func:`run_column_generation`) are
+importable from here for research on the algorithms themselves.
+"""
+
+from mechdesign.optimal.column_generation import ColumnGenerationRun, run_column_generation
+from mechdesign.optimal.estimation import EstimationError
+from mechdesign.optimal.gain_pricing import GainPricingOracle
+from mechdesign.optimal.master import RestrictedMaster, solve_vertex_lp
+from mechdesign.optimal.patterns import (
+    PricingOracle,
+    ldp_column,
+    ldp_information_bound,
+    price_ldp,
+)
+from mechdesign.optimal.pipeline import (
+    AUTO_MAX_VERTICES,
+    METHODS,
+    MasterSolution,
+    choose_method,
+    column_source,
+    design,
+    resolve_problem,
+    solve_master,
+)
+from mechdesign.optimal.result import (
+    Certificate,
+    ColumnGenerationReport,
+    Design,
+    EstimationReport,
+    Timings,
+)
+from mechdesign.optimal.robust_pricing import LinearisationOracle
+from mechdesign.optimal.sources import (
+    CddRepair,
+    ColumnSource,
+    Pricing,
+    VertexEnumeration,
+    register_source,
+    source_class,
+)
+from mechdesign.optimal.utilities import (
+    FDivergenceUtility,
+    GainUtility,
+    MutualInformationUtility,
+    Utility,
+    mutual_information_columns,
+)
+
+__all__ = [
+    "AUTO_MAX_VERTICES",
+    "METHODS",
+    "CddRepair",
+    "Certificate",
+    "ColumnGenerationReport",
+    "ColumnGenerationRun",
+    "ColumnSource",
+    "Design",
+    "EstimationError",
+    "EstimationReport",
+    "FDivergenceUtility",
+    "GainPricingOracle",
+    "GainUtility",
+    "LinearisationOracle",
+    "MasterSolution",
+    "MutualInformationUtility",
+    "Pricing",
+    "PricingOracle",
+    "RestrictedMaster",
+    "Timings",
+    "Utility",
+    "VertexEnumeration",
+    "choose_method",
+    "column_source",
+    "design",
+    "ldp_column",
+    "ldp_information_bound",
+    "mutual_information_columns",
+    "price_ldp",
+    "register_source",
+    "resolve_problem",
+    "run_column_generation",
+    "solve_master",
+    "solve_vertex_lp",
+    "source_class",
+]

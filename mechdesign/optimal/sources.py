@@ -1,0 +1,383 @@
+"""Column sources: where the columns of a design's master come from.
+
+A design solves the master LP ``max Σ θ_v μ(v) s.t. Σ θ_v v = 1`` over section points
+``v`` (:mod:`mechdesign.optimal.master`). A *column source* supplies them, through one
+protocol (:class:`ColumnSource`):
+
+- ``initial_columns()``: points whose span makes the first master feasible;
+- ``heuristic(dual, effort=1)``: improving columns for the dual ``λ``, cheaply, no bound;
+- ``price(dual)``: the best columns and a certified upper bound on the best reduced cost
+  ``max_v μ(v) − λ·v`` over every vertex, when ``exact`` is true;
+- ``certified_dual()``: a dual ``λ`` and its bound ``1·λ + N max(0, max_v r(v))``
+  known in closed form (``None`` if the source knows none): the bracket's first upper
+  end;
+- ``complete``: whether ``initial_columns()`` is already every vertex (then one LP
+  suffices);
+- ``retries``: how often column generation asks a heuristic source again, with more
+  ``effort``, before it accepts that nothing improves.
+
+The sources: :class:`VertexEnumeration` (every vertex, from any backend of
+:meth:`~mechdesign.notions.cones.RatioCone.vertices`, closed forms included), :class:`CddRepair`
+(cddlib's vertices when its LP probes showed some missing, extended by successive
+linearisation), :class:`~mechdesign.optimal.patterns.PricingOracle` (exact pattern pricing
+for ε-LDP, ``(ε, c)``-PML and non-robust RLDP) and
+:class:`~mechdesign.optimal.robust_pricing.LinearisationOracle` (PolyOpt: exact block
+pricing, heuristic where the blocks are too large). Which
+pricing source serves which notion is a registry (:func:`register_source`,
+:func:`source_class`), filled where each source is defined.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mechdesign._tolerances import (
+    CERTIFICATE_ATOL,
+)
+from mechdesign._validation import (
+    as_real,
+    check_real_dtype,
+    show,
+)
+from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
+from mechdesign.notions.cones import VertexSet, section_argmax
+from mechdesign.optimal.utilities import MutualInformationUtility, Utility
+
+#: Column management: a source's default :attr:`ColumnSource.columns_per_input`. When the
+#: master holds more than :data:`~mechdesign.optimal.column_generation.MASTER_PRUNE_FACTOR`
+#: times this many columns per input (row), its worst non-basic columns are deleted down
+#: to this many per input (:meth:`~mechdesign.optimal.master.RestrictedMaster.prune`).
+MASTER_COLUMNS_PER_INPUT = 5
+
+__all__ = [
+    "CddRepair",
+    "ColumnSource",
+    "Pricing",
+    "VertexEnumeration",
+    "check_gap",
+    "register_source",
+    "source_class",
+]
+
+# -- algorithm knobs --------------------------------------------------------------------
+
+#: When cddlib is known to have missed vertices, design() looks for improving columns by
+#: successive linearisation (price_by_linearisation): ascents from at most this many
+#: starting points (the best by reduced cost, then a fixed-seed
+#: random sample: on one PolyOpt instance only starts ranked 355th-476th of 487 led to
+#: the improving vertex), at most this many LPs each.
+PRICING_STARTS = 512
+PRICING_ASCENT_STEPS = 20
+
+#: Step of the forward differences of ``∇μ`` in that ascent (√ of the double epsilon,
+#: about: the usual choice for a smooth function of order one).
+FORWARD_DIFFERENCE_STEP = 1e-7
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """The answer of a pricing oracle for one dual ``λ``.
+
+    Attributes
+    ----------
+    columns : ndarray, shape=(m, N)
+        Section vertices found, best first (one or more per pattern family).
+    reduced_costs : ndarray, shape=(m,)
+        Their reduced costs ``μ(v) − λ·v``.
+    upper_bound : float
+        An upper bound on ``max_v μ(v) − λ·v`` over every vertex of the section (exact
+        pricing); ``+inf`` when the oracle was heuristic.
+    exact : bool
+    mips : int
+        Mixed-integer programs solved (every cut and every Dinkelbach step counts).
+    """
+
+    columns: NDArray[np.float64]
+    reduced_costs: NDArray[np.float64]
+    upper_bound: float
+    exact: bool
+    mips: int
+
+    @property
+    def reduced_cost(self) -> float:
+        """The best reduced cost found (``-inf`` if nothing was found)."""
+        return float(self.reduced_costs[0]) if self.reduced_costs.size else -math.inf
+
+    @property
+    def column(self) -> NDArray[np.float64]:
+        """The best column found."""
+        return self.columns[0]
+
+
+class ColumnSource(Protocol):
+    """What the design pipeline asks of a source of columns (see the module docstring)."""
+
+    n: int
+    exact: bool
+    complete: bool
+    enumeration_seconds: float
+    retries: int
+    #: Column management, the source's rule: how many columns per input (row) the
+    #: master keeps when column generation deletes its worst non-basic columns, or
+    #: ``None`` to keep every column (see
+    #: :func:`~mechdesign.optimal.column_generation.run_column_generation`). Few where the
+    #: master's solves dominate; more where a deleted column costs a pricing to find again.
+    columns_per_input: int | None
+
+    def initial_columns(self) -> NDArray[np.float64]: ...
+
+    def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]: ...
+
+    def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing: ...
+
+    def price(self, dual: ArrayLike, **options: object) -> Pricing: ...
+
+    def certified_dual(self) -> tuple[NDArray[np.float64], float] | None:
+        """A dual ``λ`` with its bound ``1·λ + N max(0, max_v r_λ(v))`` on the optimum,
+        known without pricing (a closed form), or ``None``."""
+        ...
+
+    def upper_bound(self, gap: float, time_limit: float | None) -> float:
+        """A heuristic source's certified bound on the optimum (``inf`` if none)."""
+        ...
+
+    def describe(self, columns: int) -> str:
+        """Where ``columns`` columns came from (``Design.backend``)."""
+        ...
+
+
+#: What column generation reads of a source (:class:`ColumnSource`).
+_SOURCE_MEMBERS = ("n", "exact", "retries", "columns_per_input", "initial_columns", "values",
+                   "heuristic", "price", "certified_dual")
+
+
+def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
+    """``source`` if it has every member column generation reads of a
+    :class:`ColumnSource`, else :class:`InvalidInputError` naming ``name`` and what is
+    missing."""
+    missing = [member for member in _SOURCE_MEMBERS if not hasattr(source, member)]
+    if missing:
+        raise InvalidInputError(
+            f"{name} must be a column source such as mechdesign.optimal.PricingOracle("
+            f"notion, prior); got {show(source)} of type {type(source).__name__}, which "
+            f"has no {', '.join(missing)}."
+        )
+    return source  # type: ignore[return-value]
+
+
+#: The pricing source of each (notion type, utility type) (:func:`register_source`).
+_SOURCES: dict[tuple[type, type], type] = {}
+
+
+def register_source(
+    notion_type: type, source: type, utility_type: type = MutualInformationUtility
+) -> None:
+    """Declare that ``source.from_problem(notion, objective)`` prices ``notion_type`` (and
+    its subclasses) for utilities of ``utility_type`` (mutual information by default).
+    ``source.supports(notion, prior)`` says whether its pricing is exact for a given
+    instance; ``source.exact`` whether it can be at all."""
+    _SOURCES[notion_type, utility_type] = source
+
+
+def source_class(notion: object, objective: object = None) -> type | None:
+    """The pricing source registered for the notion's type (or a base type) and the
+    utility's type (``objective``: a utility object or type; ``None`` is mutual
+    information), if any."""
+    if objective is None:
+        utility_type = MutualInformationUtility
+    else:
+        utility_type = objective if isinstance(objective, type) else type(objective)
+    for kind in type(notion).__mro__:
+        if (kind, utility_type) in _SOURCES:
+            return _SOURCES[kind, utility_type]
+    return None
+
+
+class _Enumerated:
+    """Columns that start from an enumerated vertex set (shared by the two sources)."""
+
+    def __init__(self, vertex_set: VertexSet, objective: Utility) -> None:
+        self.vertex_set = vertex_set
+        self.objective = objective
+        self.n = int(vertex_set.points.shape[1])
+        self.enumeration_seconds = vertex_set.seconds
+
+    def initial_columns(self) -> NDArray[np.float64]:
+        return self.vertex_set.points
+
+    def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        return self.objective.column_values(columns)
+
+    def certified_dual(self) -> None:
+        """None: the vertex LP certifies itself."""
+        return None
+
+    def upper_bound(self, gap: float, time_limit: float | None) -> float:
+        """None besides the vertex LP's own certificate: ``inf``."""
+        return math.inf
+
+
+class VertexEnumeration(_Enumerated):
+    """Every vertex of the section: a complete, exact column source.
+
+    Parameters
+    ----------
+    vertex_set : VertexSet
+        From :meth:`~mechdesign.notions.cones.RatioCone.vertices` (any backend).
+    objective : Utility
+    """
+
+    complete = True
+    columns_per_input = MASTER_COLUMNS_PER_INPUT
+    exact = True
+    retries = 0
+
+    def describe(self, columns: int) -> str:
+        return self.vertex_set.backend
+
+    def price(self, dual: ArrayLike, **options: object) -> Pricing:
+        """Every vertex by reduced cost; the bound is the best of them (exact)."""
+        lam = check_dual(dual, self.n)
+        points = self.vertex_set.points
+        costs = self.values(points) - points @ lam
+        return sorted_pricing(points, costs, float(costs.max()), True, 0)
+
+    def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
+        return self.price(dual)
+
+
+class CddRepair(_Enumerated):
+    """cddlib's vertices, extended by successive linearisation where its LP probes
+    showed that it missed some (:attr:`~mechdesign.notions.cones.VertexSet.missed` > 0).
+
+    A heuristic source (``exact = False``): finding no improving column does not prove
+    optimality, and the design's certificate covers only the columns found.
+
+    Parameters
+    ----------
+    vertex_set : VertexSet
+    h : ndarray, shape=(m, N)
+        The section's H-representation ``H v ≥ 0`` (with ``Σ v = 1``).
+    objective : Utility
+    """
+
+    complete = False
+    columns_per_input = MASTER_COLUMNS_PER_INPUT
+    exact = False
+    retries = 0  # its ascents are deterministic: asking again finds the same
+
+    def __init__(self, vertex_set: VertexSet, h: NDArray[np.float64], objective: Utility
+                 ) -> None:
+        super().__init__(vertex_set, objective)
+        self.h = h
+        self._pool = vertex_set.points
+
+    def describe(self, columns: int) -> str:
+        added = columns - len(self.vertex_set)
+        return self.vertex_set.backend + (f" + {added} columns by pricing" if added else "")
+
+    def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
+        """Ascents by :func:`price_by_linearisation` from ``effort ·``
+        :data:`PRICING_STARTS` of the columns known so far."""
+        lam = check_dual(dual, self.n)
+        values = self.values(self._pool)
+        found = price_by_linearisation(self.h, self.objective, self._pool, values, lam,
+                                       starts=effort * PRICING_STARTS)
+        if found.shape[0]:
+            self._pool = np.vstack([self._pool, found])
+        costs = self.values(found) - found @ lam
+        return sorted_pricing(found, costs, math.inf, False, 0)
+
+    def price(self, dual: ArrayLike, **options: object) -> Pricing:
+        """Refused: no exact pricing is known for a section cddlib could not enumerate."""
+        raise UnsupportedError(
+            "no exact pricing is known for this section (cddlib missed vertices of it)."
+        )
+
+
+def price_by_linearisation(
+    h: NDArray[np.float64],
+    objective: Utility,
+    points: NDArray[np.float64],
+    values: NDArray[np.float64],
+    dual: NDArray[np.float64],
+    *,
+    starts: int = PRICING_STARTS,
+) -> NDArray[np.float64]:
+    """Columns of the section ``S = {v : H v ≥ 0, Σ v = 1}`` with positive reduced cost
+    ``μ(v) − λ·v``, found by successive linearisation (a heuristic).
+
+    ``μ`` is convex and positively homogeneous, so with ``g = ∇μ(v₀)`` Euler's identity
+    ``g·v₀ = μ(v₀)`` and convexity give ``μ(v) ≥ g·v`` for every ``v``. The simplex LP
+    ``v₁ = argmax_S (g − λ)·v`` therefore never decreases the reduced cost:
+    ``μ(v₁) − λ·v₁ ≥ (g − λ)·v₁ ≥ (g − λ)·v₀ = μ(v₀) − λ·v₀``, and ``v₁`` is a vertex.
+    Ascents start from up to ``starts`` points (the largest reduced costs
+    first, then a fixed-seed random sample of the rest: the ascent from a vertex of the
+    LP's basis stays there, and improving columns are often reached only from poorly
+    ranked starts) and stop when a step gains nothing. ``g`` is a forward difference;
+    the gain is checked with the true ``μ``. Finding nothing does not prove optimality:
+    pricing a
+    convex maximisation exactly needs a pattern of the vertices
+    (:mod:`mechdesign.optimal.patterns`).
+    """
+    scale = max(1.0, float(np.abs(values).max()))
+    tolerance = CERTIFICATE_ATOL * scale
+    reduced = values - points @ dual
+    order = np.argsort(-reduced)
+    if order.size > starts:
+        head = starts // 2
+        rest = np.random.default_rng(0).choice(order[head:], starts - head, replace=False)
+        order = np.concatenate([order[:head], rest])
+    found = []
+    for start in order:
+        v, best = points[start], reduced[start]
+        for _ in range(PRICING_ASCENT_STEPS):
+            try:
+                candidate = section_argmax(h, _forward_gradient(objective, v) - dual)
+            except SolverError:
+                break
+            candidate = np.clip(candidate, 0.0, None)
+            candidate /= candidate.sum()
+            gain = float(objective.column_values(candidate[None])[0] - candidate @ dual)
+            if gain <= best + tolerance:
+                break
+            v, best = candidate, gain
+        if best > tolerance and best > reduced[start] + tolerance:
+            found.append(v)
+    return np.array(found).reshape(-1, points.shape[1])
+
+
+def _forward_gradient(objective: Utility, v: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``∇μ(v)`` by forward differences (steps into ``v ≥ 0`` at zero coordinates)."""
+    step = FORWARD_DIFFERENCE_STEP
+    shifted = v[None, :] + step * np.eye(v.shape[0])
+    return (objective.column_values(shifted) - objective.column_values(v[None])[0]) / step
+
+
+def sorted_pricing(columns, costs, upper, exact, mips) -> Pricing:
+    """A :class:`Pricing` with its columns in decreasing reduced cost (stable order)."""
+    order = np.argsort(-costs, kind="stable")
+    return Pricing(columns[order], costs[order], float(upper), exact, mips)
+
+
+def check_dual(dual: ArrayLike, n: int) -> NDArray[np.float64]:
+    """``dual`` as a finite float vector of length ``n`` (a master's dual), or
+    :class:`InvalidInputError` naming ``dual``."""
+    check_real_dtype(dual, "dual")  # complex, text, booleans: refused, not coerced
+    lam = np.asarray(dual, dtype=float)
+    if lam.shape != (n,) or not np.all(np.isfinite(lam)):
+        raise InvalidInputError(f"dual must be a finite vector of length {n}; got {show(dual)}.")
+    return lam
+
+
+def check_gap(gap: float, name: str = "gap") -> float:
+    """A gap tolerance (or a time limit): positive and finite."""
+    value = as_real(gap, name)
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidInputError(f"{name} must be a positive finite number; got {show(gap)}.")
+    return value
