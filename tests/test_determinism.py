@@ -43,6 +43,10 @@ def _instances(slow: bool) -> dict[str, tuple]:
     if slow:
         # The issue's own call (method "auto": column generation at N = 24).
         cases["ldp-auto-zipf24"] = (md.LDP(2.0), md.comparison.zipf_prior(24), {})
+        # (ε, c)-PML's own column management (20 columns per input) prunes from N = 48.
+        cases["pml-cg-48"] = (md.PML(1.0, c=1 / 96),
+                              np.random.default_rng(48).dirichlet(np.ones(48)),
+                              {"method": "column_generation"})
     return cases
 
 
@@ -84,9 +88,14 @@ def test_the_same_design_twice_gives_the_same_bytes(slow):
     assert fresh == first
 
 
-def test_the_column_generation_instance_prunes_its_master(monkeypatch):
-    # The instance above exercises column management (the rule that used to read the
-    # clock); if it stopped pruning, the test above would no longer guard it.
+@pytest.mark.parametrize(("name", "per_input"), [
+    ("ldp-cg-zipf12", 5),
+    pytest.param("pml-cg-48", 20, marks=pytest.mark.slow),
+])
+def test_the_column_generation_instances_prune_their_masters(monkeypatch, name, per_input):
+    # The instances above exercise column management (the rule that used to read the
+    # clock), each at its source's own size; if they stopped pruning, the test above
+    # would no longer guard it.
     master_module = sys.modules["mechdesign.optimal.master"]
     calls = []
     original = master_module.RestrictedMaster.prune
@@ -96,9 +105,11 @@ def test_the_column_generation_instance_prunes_its_master(monkeypatch):
         return original(self, keep, dual)
 
     monkeypatch.setattr(master_module.RestrictedMaster, "prune", counted)
-    notion, prior, options = _instances(False)["ldp-cg-zipf12"]
+    notion, prior, options = _instances(True)[name]
     md.design(notion, prior, progress=False, **options)
+    n = prior.shape[0]
     assert calls
+    assert set(calls) == {per_input * n}
 
 
 def test_a_jittered_clock_does_not_change_the_path(monkeypatch):
