@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import mechdesign as md
 from mechdesign._solvers.highs import solve_linear_program
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
+from mechdesign.optimal.sources import PricingSource
 
 design_module = importlib.import_module("mechdesign.optimal.pipeline")  # the stages module
 
@@ -371,7 +372,7 @@ def test_auto_picks_column_generation_above_the_threshold(monkeypatch):
     enumerated = md.design(md.LDP(1.0), prior)
     assert enumerated.method == "enumeration"
     assert enumerated.summary()["method"] == "enumeration"
-    monkeypatch.setattr(design_module, "AUTO_MAX_VERTICES", 10)  # LDP at N = 6 has 62
+    monkeypatch.setattr(PricingSource, "auto_max_vertices", 10)  # LDP at N = 6 has 62
     generated = md.design(md.LDP(1.0), prior)
     assert generated.method == "column_generation"
     assert generated.column_generation is not None
@@ -390,7 +391,7 @@ def test_auto_picks_column_generation_above_the_threshold(monkeypatch):
     ids=["ldp-eps0", "pml-known-prior"],
 )
 def test_auto_enumerates_where_pricing_is_not_exact(monkeypatch, notion):
-    monkeypatch.setattr(design_module, "AUTO_MAX_VERTICES", 1)
+    monkeypatch.setattr(PricingSource, "auto_max_vertices", 1)
     d = md.design(notion, np.array([0.4, 0.3, 0.2, 0.1]))
     assert d.method == "enumeration"
     assert d.column_generation is None
@@ -403,7 +404,7 @@ def test_auto_prices_polyopt_default_variant_exactly(monkeypatch):
     ball = md.RenyiBall(p_hat, 2, md.chi2_radius(100, 4, 0.05))
     notion = md.RobustLDP(math.log(2), ball, (2, 2))
     assert md.design(notion, p_hat).method == "enumeration"  # below the threshold
-    monkeypatch.setattr(design_module, "AUTO_MAX_VERTICES", 1)
+    monkeypatch.setattr(PricingSource, "auto_max_vertices", 1)
     d = md.design(notion, p_hat)
     assert d.method == "column_generation"
     assert d.column_generation.status == "optimal"

@@ -1,16 +1,19 @@
 """The privacy-notion interface: what the design engine asks of a notion.
 
-A notion is a ratio cone (GUIDE.md, "The one idea"): an object with ``epsilon``,
-``cone(n)`` (:class:`~mechdesign.notions.cones.RatioCone`), ``level(kernel)`` (its audit,
-computed by measures independent of the cone), ``dobrushin_bound(n)`` and
-``input_size``. The notions themselves are in :mod:`mechdesign.notions.pml` (ε-LDP and
-the PML notions) and :mod:`mechdesign.notions.robust` (the robust-LDP paper's).
+A notion is a ratio cone (GUIDE.md, "The one idea"): a subclass of the abstract base
+class :class:`Notion` with ``epsilon``, ``cone(n)``
+(:class:`~mechdesign.notions.cones.RatioCone`), ``level(kernel)`` (its audit, computed by
+measures independent of the cone), ``dobrushin_bound(n)`` and ``input_size``, and
+optionally a closed-form ``vertex_bound(n)``. The notions themselves are in
+:mod:`mechdesign.notions.pml` (ε-LDP and the PML notions) and
+:mod:`mechdesign.notions.robust` (the robust-LDP paper's). A new notion is a subclass: the
+design engine and the audits accept every subclass and nothing else.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from abc import ABC, abstractmethod
 
 from numpy.typing import ArrayLike
 
@@ -30,27 +33,39 @@ __all__ = [
 ]
 
 
-class Notion(Protocol):
-    """What the design engine needs from a privacy notion."""
+class Notion(ABC):
+    """What the design engine needs from a privacy notion: an abstract base class.
+
+    Subclasses (frozen dataclasses in this package) define ``epsilon`` (a float, in nats)
+    and the abstract members below; :meth:`vertex_bound` has a default (no closed form).
+    """
 
     epsilon: float
 
     @property
+    @abstractmethod
     def input_size(self) -> int | None:
         """N when the notion fixes it (through a prior), else ``None``."""
 
+    @abstractmethod
     def cone(self, n: int) -> RatioCone:
         """The notion's ratio cone on ``n`` inputs."""
 
+    @abstractmethod
     def level(self, kernel: Mechanism | ArrayLike) -> float:
         """The notion's privacy level of a kernel (the audit)."""
 
+    @abstractmethod
     def dobrushin_bound(self, n: int) -> float | None:
         """A closed-form bound on η_TV over the notion's kernels, if one is known."""
 
+    def vertex_bound(self, n: int) -> int | None:
+        """A closed-form upper bound on the number of vertices of the cone's normalised
+        section on ``n`` inputs, or ``None`` (the default) when the notion knows none:
+        ``method="auto"`` then bounds them from the cone
+        (:meth:`~mechdesign.notions.cones.RatioCone.vertex_bound`, McMullen)."""
+        return None
 
-#: What :func:`check_notion` asks of a notion (the members of :class:`Notion`).
-_NOTION_MEMBERS = ("epsilon", "input_size", "cone", "level", "dobrushin_bound")
 
 #: The largest ratio cone built in memory: pairs × coordinates entries of its numerator
 #: (and denominator) matrix, 2^27 doubles = 1 GiB each. ε-LDP reaches it at N = 512.
@@ -58,18 +73,17 @@ RATIO_CONE_MAX_ENTRIES = 2**27
 
 
 def check_notion(notion: object, name: str = "notion") -> Notion:
-    """``notion`` if it has every member of :class:`Notion`, else
-    :class:`InvalidInputError` naming ``name`` and what is missing (a string such as
-    ``"ldp"`` is refused with the constructors to use instead)."""
-    missing = [member for member in _NOTION_MEMBERS if not hasattr(notion, member)]
-    if missing:
+    """``notion`` if it is a :class:`Notion` (an instance of a subclass), else
+    :class:`InvalidInputError` naming ``name`` (a string such as ``"ldp"`` is refused with
+    the constructors to use instead)."""
+    if not isinstance(notion, Notion):
         raise InvalidInputError(
             f"{name} must be a privacy notion such as mechdesign.LDP(epsilon), "
-            "mechdesign.PML(epsilon, c=c) or mechdesign.RobustLDP(epsilon, ball, shape); "
-            f"got {show(notion)} of type {type(notion).__name__}, which has no "
-            f"{', '.join(missing)}."
+            "mechdesign.PML(epsilon, c=c) or mechdesign.RobustLDP(epsilon, ball, shape) "
+            "(a subclass of mechdesign.notions.Notion); got "
+            f"{show(notion)} of type {type(notion).__name__}."
         )
-    return notion  # type: ignore[return-value]
+    return notion
 
 
 def check_notion_epsilon(epsilon: float) -> float:

@@ -44,7 +44,7 @@ from mechdesign._validation import (
 from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.measures.leakage import ldp_level, pml_capacity, pml_level
-from mechdesign.notions.base import RATIO_CONE_MAX_ENTRIES, check_notion_epsilon
+from mechdesign.notions.base import RATIO_CONE_MAX_ENTRIES, Notion, check_notion_epsilon
 from mechdesign.notions.cones import RatioCone
 
 __all__ = [
@@ -293,7 +293,7 @@ def _feasible(candidates: NDArray[np.float64], cone: RatioCone) -> NDArray[np.fl
 
 
 @dataclass(frozen=True)
-class LDP:
+class LDP(Notion):
     """ε-local differential privacy: ``K[x, y] ≤ e^ε K[x', y]`` for all ``x, x', y``.
 
     Dobrushin paper, eq. (1); Kairouz, Oh & Viswanath (JMLR 2016). The limit ``c → 0``
@@ -339,7 +339,7 @@ class LDP:
 
 
 @dataclass(frozen=True, repr=False)
-class PML:
+class PML(Notion):
     """ε-pointwise maximal leakage over a set of priors: give exactly one of
 
     ``prior``

@@ -18,7 +18,7 @@ from mechdesign._validation import (
 )
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism
-from mechdesign.notions.base import check_notion_epsilon
+from mechdesign.notions.base import Notion, check_notion_epsilon
 from mechdesign.notions.cones import RatioCone
 from mechdesign.notions.robust_levels import realised_epsilon, robust_ldp_level, secret_ldp_level
 from mechdesign.notions.uncertainty import (
@@ -82,7 +82,7 @@ def simplex_vertices(lower: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 @dataclass(frozen=True, eq=False)
-class RobustLDP:
+class RobustLDP(Notion):
     """``(ε, F)``-RLDP through PolyOpt's polytopes (robust-LDP paper, Sec. 5).
 
     ``F`` is a Rényi ball around ``P̂`` on ``X = S × U`` (flattened S-major, ``shape =
@@ -167,7 +167,7 @@ class RobustLDP:
 
 
 @dataclass(frozen=True, eq=False)
-class NonRobustLDP:
+class NonRobustLDP(Notion):
     """``(ε, {P̂})``-RLDP: RLDP for the estimate alone (the "NR" baseline of the
     robust-LDP paper, Sec. 8, after Lopuhaä-Zwakenberg et al. [3]).
 
@@ -223,7 +223,7 @@ class NonRobustLDP:
 
 
 @dataclass(frozen=True)
-class SecretLDP:
+class SecretLDP(Notion):
     """``(ε, P_X)``-RLDP, RLDP for every distribution (robust-LDP paper, Sec. 6).
 
     By Proposition 3 it is the ratio cone with pairs ``(e_(s,u), e_(s',u'))`` for

@@ -24,7 +24,6 @@ from mechdesign.optimal.patterns import (
     price_ldp,
 )
 from mechdesign.optimal.pipeline import (
-    AUTO_MAX_VERTICES,
     METHODS,
     MasterSolution,
     choose_method,
@@ -33,6 +32,7 @@ from mechdesign.optimal.pipeline import (
     resolve_problem,
     solve_master,
 )
+from mechdesign.optimal.registry import PRICING_SOURCES, register_source, source_class
 from mechdesign.optimal.result import (
     Certificate,
     ColumnGenerationReport,
@@ -42,12 +42,13 @@ from mechdesign.optimal.result import (
 )
 from mechdesign.optimal.robust_pricing import LinearisationOracle
 from mechdesign.optimal.sources import (
+    AUTO_MAX_VERTICES,
     CddRepair,
     ColumnSource,
     Pricing,
+    PricingSource,
     VertexEnumeration,
-    register_source,
-    source_class,
+    check_column_source,
 )
 from mechdesign.optimal.utilities import (
     FDivergenceUtility,
@@ -60,6 +61,7 @@ from mechdesign.optimal.utilities import (
 __all__ = [
     "AUTO_MAX_VERTICES",
     "METHODS",
+    "PRICING_SOURCES",
     "CddRepair",
     "Certificate",
     "ColumnGenerationReport",
@@ -76,10 +78,12 @@ __all__ = [
     "MutualInformationUtility",
     "Pricing",
     "PricingOracle",
+    "PricingSource",
     "RestrictedMaster",
     "Timings",
     "Utility",
     "VertexEnumeration",
+    "check_column_source",
     "choose_method",
     "column_source",
     "design",

@@ -36,13 +36,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._validation import show
 from mechdesign.errors import InvalidInputError, UnsupportedError
-from mechdesign.notions import LDP, PML
 from mechdesign.optimal.patterns import PricingOracle, pattern_families, unique_patterns
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
+    PricingSource,
     check_dual,
-    register_source,
     sorted_pricing,
 )
 from mechdesign.optimal.utilities import GainUtility
@@ -57,7 +56,7 @@ __all__ = ["GAIN_AUTO_MAX_VERTICES", "GainPricingOracle"]
 GAIN_AUTO_MAX_VERTICES = 2**10
 
 
-class GainPricingOracle:
+class GainPricingOracle(PricingSource):
     """Exact pricing of a :class:`~mechdesign.optimal.utilities.GainUtility` over the
     patterned vertices of ε-LDP and ``(ε, c)``-PML (see the module docstring for the
     proof). A column source (:class:`~mechdesign.optimal.sources.ColumnSource`) with
@@ -71,10 +70,7 @@ class GainPricingOracle:
     """
 
     exact = True
-    complete = False
     columns_per_input = MASTER_COLUMNS_PER_INPUT  # pricing by sorting is cheap beside the master
-    enumeration_seconds = 0.0
-    retries = 0
     auto_max_vertices = GAIN_AUTO_MAX_VERTICES
     supports = staticmethod(PricingOracle.supports)
 
@@ -126,17 +122,6 @@ class GainPricingOracle:
         """:meth:`price` (exact and cheap; ``effort`` has nothing to add)."""
         return self.price(dual)
 
-    def certified_dual(self) -> None:
-        """None: every pricing is exact and cheap (:meth:`price`)."""
-        return None
-
-    def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        """Not needed: the bracket is certified by :meth:`price`; ``inf``."""
-        return math.inf
-
     def describe(self, columns: int) -> str:
         return "column generation (exact sort pricing of g-vulnerability)"
 
-
-register_source(LDP, GainPricingOracle, GainUtility)
-register_source(PML, GainPricingOracle, GainUtility)

@@ -108,9 +108,9 @@ from mechdesign.notions import LDP, PML, check_notion
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
+    PricingSource,
     check_dual,
     check_gap,
-    register_source,
     sorted_pricing,
 )
 from mechdesign.optimal.utilities import mutual_information_columns
@@ -980,7 +980,6 @@ def patterned(notion_type: type, supports: Callable[[object, NDArray[np.float64]
     def register(build):
         _PATTERNS[notion_type] = _Patterns(supports, build, columns_per_input,
                                            information_bound)
-        register_source(notion_type, PricingOracle)
         return build
 
     return register
@@ -993,7 +992,7 @@ def _patterns_of(notion: object) -> _Patterns | None:
     return None
 
 
-class PricingOracle:
+class PricingOracle(PricingSource):
     """Exact pricing for mutual information over the patterned vertices of a notion.
 
     Supported (registered with :func:`patterned`): :class:`~mechdesign.notions.LDP`
@@ -1023,9 +1022,6 @@ class PricingOracle:
     """
 
     exact = True
-    complete = False
-    enumeration_seconds = 0.0
-    retries = 0
     #: Heuristic rounds price the families in order of their relaxation bound, and stop
     #: where no family left can place a column among the best (see :meth:`heuristic`).
     partial_pricing = True

@@ -75,18 +75,17 @@ from mechdesign.optimal.master import (
     polish,
     solve_vertex_lp,
 )
+from mechdesign.optimal.registry import source_class
 from mechdesign.optimal.result import ColumnGenerationReport, Design, Timings
 from mechdesign.optimal.sources import (
     CddRepair,
     ColumnSource,
     VertexEnumeration,
     check_gap,
-    source_class,
 )
 from mechdesign.optimal.utilities import GainUtility, MutualInformationUtility, Utility
 
 __all__ = [
-    "AUTO_MAX_VERTICES",
     "METHODS",
     "MasterSolution",
     "choose_method",
@@ -108,10 +107,6 @@ MAX_DESIGN_EPSILON = LOG_FLOAT_MAX
 #: The values of ``design(method=...)``; the first is the default.
 METHODS = ("auto", "enumeration", "column_generation")
 
-#: ``method="auto"`` enumerates while the notion's vertex bound is at most this many
-#: vertices and uses column generation above it (where its pricing is exact): the
-#: crossover measured by ``benchmarks/auto_method.py`` (see :func:`design`).
-AUTO_MAX_VERTICES = 2**18
 
 
 def design(
@@ -152,7 +147,8 @@ def design(
         non-robust RLDP under its own ``P̂`` and PolyOpt (either variant) with at most 16
         outcomes per secret; g-vulnerability: ε-LDP and ``(ε, c)``-PML) and the notion's
         vertex bound (:meth:`~mechdesign.notions.cones.RatioCone.vertex_bound`) exceeds
-        :data:`AUTO_MAX_VERTICES`; enumeration otherwise. Enumeration is the faster of the
+        :data:`~mechdesign.optimal.sources.AUTO_MAX_VERTICES`; enumeration otherwise.
+        Enumeration is the faster of the
         two below the threshold and the only certified one for the other notions. The
         threshold is the crossover measured on a 2-core machine
         (``benchmarks/auto_method.py``, ε = 1, Dirichlet(1) priors,
@@ -326,18 +322,17 @@ def resolve_problem(
 def choose_method(notion: Notion, objective: Utility) -> str:
     """Stage 2, ``method="auto"`` (see :func:`design`): column generation when a source
     prices the notion exactly for this utility and the vertex bound exceeds the source's
-    ``auto_max_vertices`` (:data:`AUTO_MAX_VERTICES` when it states none), enumeration
+    ``auto_max_vertices`` (:data:`~mechdesign.optimal.sources.AUTO_MAX_VERTICES` by
+    default), enumeration
     otherwise."""
     source = source_class(notion, objective)
     if source is None or not source.exact or not source.supports(notion, objective.prior):
         return "enumeration"
-    threshold = getattr(source, "auto_max_vertices", AUTO_MAX_VERTICES)
     # The notion's closed-form bound when it has one: the cone of ε-LDP alone is N³ numbers.
-    bound = getattr(notion, "vertex_bound", None)
-    bound = bound(objective.n) if callable(bound) else None
+    bound = notion.vertex_bound(objective.n)
     if bound is None:
         bound = notion.cone(objective.n).vertex_bound()
-    large = bound > threshold
+    large = bound > source.auto_max_vertices
     return "column_generation" if large else "enumeration"
 
 
@@ -355,7 +350,7 @@ def column_source(
     (:class:`~mechdesign.optimal.sources.VertexEnumeration`), or
     :class:`~mechdesign.optimal.sources.CddRepair` when cddlib's LP probes found vertices
     it missed. ``"column_generation"``: the pricing source registered for the notion
-    (:func:`~mechdesign.optimal.sources.source_class`); mutual information only.
+    (:func:`~mechdesign.optimal.registry.source_class`).
     """
     if method not in ("enumeration", "column_generation"):
         raise InvalidInputError(
@@ -560,12 +555,10 @@ def _resolve_utility(
                 "EstimationError) by its own convex path, not through resolve_problem."
             )
         return MutualInformationUtility(prior)
-    if not callable(getattr(utility, "column_values", None)) or not callable(
-        getattr(utility, "of", None)
-    ):
+    if not isinstance(utility, Utility):
         raise InvalidInputError(
-            f"utility must be one of {UTILITIES} or a utility object (with column_values, "
-            f"of and n, such as GainUtility); got {show(utility)}."
+            f"utility must be one of {UTILITIES} or a utility object (a subclass of "
+            f"mechdesign.optimal.Utility, such as GainUtility); got {show(utility)}."
         )
     if prior is not None:
         p = as_distribution(prior, "prior")

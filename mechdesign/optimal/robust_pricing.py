@@ -51,9 +51,9 @@ from mechdesign.optimal.robust_blocks import MAX_BLOCK_OUTCOMES, BlockPricing
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
+    PricingSource,
     check_dual,
     check_gap,
-    register_source,
     sorted_pricing,
 )
 from mechdesign.optimal.utilities import mutual_information_columns
@@ -249,7 +249,7 @@ def _non_robust_patterns(notion: NonRobustLDP, p: NDArray[np.float64]):
     return [family], initial
 
 
-class LinearisationOracle:
+class LinearisationOracle(PricingSource):
     """Pricing for PolyOpt (:class:`~mechdesign.notions.RobustLDP`): exact block by block
     where the blocks are small, successive linearisation otherwise.
 
@@ -276,10 +276,8 @@ class LinearisationOracle:
     """
 
     exact = True
-    complete = False
     # the master dominates (PolyOpt at a = 240: master 9/10 of the time)
     columns_per_input = MASTER_COLUMNS_PER_INPUT
-    enumeration_seconds = 0.0
     retries = LINEARISATION_RETRIES
 
     @staticmethod
@@ -568,5 +566,3 @@ def _compact_robust_section(
             model.add_row(-inf, 0.0, nz, coeff[nz])
     return model
 
-
-register_source(RobustLDP, LinearisationOracle)

@@ -1,8 +1,8 @@
 """Column sources: where the columns of a design's master come from.
 
 A design solves the master LP ``max Σ θ_v μ(v) s.t. Σ θ_v v = 1`` over section points
-``v`` (:mod:`mechdesign.optimal.master`). A *column source* supplies them, through one
-protocol (:class:`ColumnSource`):
+``v`` (:mod:`mechdesign.optimal.master`). A *column source* supplies them: a subclass of the
+abstract base class :class:`ColumnSource`,
 
 - ``initial_columns()``: points whose span makes the first master feasible;
 - ``heuristic(dual, effort=1)``: improving columns for the dual ``λ``, cheaply, no bound;
@@ -23,15 +23,16 @@ linearisation), :class:`~mechdesign.optimal.patterns.PricingOracle` (exact patte
 for ε-LDP, ``(ε, c)``-PML and non-robust RLDP) and
 :class:`~mechdesign.optimal.robust_pricing.LinearisationOracle` (PolyOpt: exact block
 pricing, heuristic where the blocks are too large). Which
-pricing source serves which notion is a registry (:func:`register_source`,
-:func:`source_class`), filled where each source is defined.
+pricing source serves which notion and utility is one table,
+:data:`~mechdesign.optimal.registry.PRICING_SOURCES`; a pricing source (one the design
+pipeline builds from a problem) subclasses :class:`PricingSource`.
 """
 
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -46,7 +47,7 @@ from mechdesign._validation import (
 )
 from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
 from mechdesign.notions.cones import VertexSet, section_argmax
-from mechdesign.optimal.utilities import MutualInformationUtility, Utility
+from mechdesign.optimal.utilities import Utility
 
 #: Column management: a source's default :attr:`ColumnSource.columns_per_input`. When the
 #: master holds more than :data:`~mechdesign.optimal.column_generation.MASTER_PRUNE_FACTOR`
@@ -54,14 +55,21 @@ from mechdesign.optimal.utilities import MutualInformationUtility, Utility
 #: to this many per input (:meth:`~mechdesign.optimal.master.RestrictedMaster.prune`).
 MASTER_COLUMNS_PER_INPUT = 5
 
+#: ``method="auto"`` enumerates while the notion's vertex bound is at most this many
+#: vertices and uses column generation above it (where its pricing is exact): the
+#: crossover measured by ``benchmarks/auto_method.py``. A pricing source may state its
+#: own (:attr:`PricingSource.auto_max_vertices`).
+AUTO_MAX_VERTICES = 2**18
+
 __all__ = [
+    "AUTO_MAX_VERTICES",
     "CddRepair",
     "ColumnSource",
     "Pricing",
+    "PricingSource",
     "VertexEnumeration",
+    "check_column_source",
     "check_gap",
-    "register_source",
-    "source_class",
 ]
 
 # -- algorithm knobs --------------------------------------------------------------------
@@ -114,91 +122,110 @@ class Pricing:
         return self.columns[0]
 
 
-class ColumnSource(Protocol):
-    """What the design pipeline asks of a source of columns (see the module docstring)."""
+class ColumnSource(ABC):
+    """What column generation asks of a source of columns (see the module docstring): an
+    abstract base class. A subclass sets ``n`` (the number of inputs) and ``exact``, and
+    defines the abstract methods; the rest has defaults.
+
+    Attributes
+    ----------
+    n : int
+        The number of inputs N (the master's rows).
+    exact : bool
+        Whether :meth:`price` certifies an upper bound on every reduced cost.
+    complete : bool
+        Whether :meth:`initial_columns` is already every vertex (then one LP suffices).
+    enumeration_seconds : float
+        Seconds spent enumerating before the first master.
+    retries : int
+        How often column generation asks :meth:`heuristic` again, with more ``effort``,
+        before it accepts that nothing improves.
+    columns_per_input : int or None
+        Column management, the source's rule: how many columns per input (row) the
+        master keeps when column generation deletes its worst non-basic columns, or
+        ``None`` to keep every column (see
+        :func:`~mechdesign.optimal.column_generation.run_column_generation`). Few where
+        the master's solves dominate; more where a deleted column costs a pricing to find
+        again.
+    """
 
     n: int
     exact: bool
-    complete: bool
-    enumeration_seconds: float
-    retries: int
-    #: Column management, the source's rule: how many columns per input (row) the
-    #: master keeps when column generation deletes its worst non-basic columns, or
-    #: ``None`` to keep every column (see
-    #: :func:`~mechdesign.optimal.column_generation.run_column_generation`). Few where the
-    #: master's solves dominate; more where a deleted column costs a pricing to find again.
-    columns_per_input: int | None
+    complete: bool = False
+    enumeration_seconds: float = 0.0
+    retries: int = 0
+    columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT
 
-    def initial_columns(self) -> NDArray[np.float64]: ...
+    @abstractmethod
+    def initial_columns(self) -> NDArray[np.float64]:
+        """Section points (rows) whose span makes the first master feasible."""
 
-    def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]: ...
+    @abstractmethod
+    def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The utility ``μ(v)`` of every column (row) of ``columns``."""
 
-    def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing: ...
+    @abstractmethod
+    def heuristic(self, dual: ArrayLike, *, effort: int = 1) -> Pricing:
+        """Improving columns for the dual ``λ``, cheaply (``upper_bound`` may be ``inf``)."""
 
-    def price(self, dual: ArrayLike, **options: object) -> Pricing: ...
+    @abstractmethod
+    def price(self, dual: ArrayLike, **options: object) -> Pricing:
+        """The best columns for the dual ``λ`` and, when :attr:`exact`, a certified upper
+        bound on ``max_v μ(v) − λ·v`` over every vertex."""
+
+    @abstractmethod
+    def describe(self, columns: int) -> str:
+        """Where ``columns`` columns came from (``Design.backend``)."""
 
     def certified_dual(self) -> tuple[NDArray[np.float64], float] | None:
         """A dual ``λ`` with its bound ``1·λ + N max(0, max_v r_λ(v))`` on the optimum,
-        known without pricing (a closed form), or ``None``."""
-        ...
+        known without pricing (a closed form), or ``None`` (the default)."""
+        return None
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        """A heuristic source's certified bound on the optimum (``inf`` if none)."""
-        ...
-
-    def describe(self, columns: int) -> str:
-        """Where ``columns`` columns came from (``Design.backend``)."""
-        ...
+        """A heuristic source's certified bound on the optimum; ``inf`` (the default)
+        when it knows none."""
+        return math.inf
 
 
-#: What column generation reads of a source (:class:`ColumnSource`).
-_SOURCE_MEMBERS = ("n", "exact", "retries", "columns_per_input", "initial_columns", "values",
-                   "heuristic", "price", "certified_dual")
+class PricingSource(ColumnSource):
+    """A column source the design pipeline builds from a problem (a notion and a utility):
+    what :data:`~mechdesign.optimal.registry.PRICING_SOURCES` holds.
+
+    Attributes
+    ----------
+    auto_max_vertices : int
+        ``method="auto"`` generates columns with this source only where the notion's
+        vertex bound exceeds this many vertices (:data:`AUTO_MAX_VERTICES` by default).
+    """
+
+    auto_max_vertices: int = AUTO_MAX_VERTICES
+
+    @classmethod
+    @abstractmethod
+    def from_problem(cls, notion: object, objective: Utility) -> PricingSource:
+        """The source for a validated notion and utility (the design pipeline's call)."""
+
+    @staticmethod
+    @abstractmethod
+    def supports(notion: object, prior: NDArray[np.float64]) -> bool:
+        """Whether the source prices ``notion`` exactly under ``prior`` (what
+        ``method="auto"`` asks before it chooses column generation)."""
 
 
 def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
-    """``source`` if it has every member column generation reads of a
-    :class:`ColumnSource`, else :class:`InvalidInputError` naming ``name`` and what is
-    missing."""
-    missing = [member for member in _SOURCE_MEMBERS if not hasattr(source, member)]
-    if missing:
+    """``source`` if it is a :class:`ColumnSource` (an instance of a subclass), else
+    :class:`InvalidInputError` naming ``name``."""
+    if not isinstance(source, ColumnSource):
         raise InvalidInputError(
-            f"{name} must be a column source such as mechdesign.optimal.PricingOracle("
-            f"notion, prior); got {show(source)} of type {type(source).__name__}, which "
-            f"has no {', '.join(missing)}."
+            f"{name} must be a column source (a subclass of "
+            "mechdesign.optimal.ColumnSource) such as mechdesign.optimal.PricingOracle("
+            f"notion, prior); got {show(source)} of type {type(source).__name__}."
         )
-    return source  # type: ignore[return-value]
+    return source
 
 
-#: The pricing source of each (notion type, utility type) (:func:`register_source`).
-_SOURCES: dict[tuple[type, type], type] = {}
-
-
-def register_source(
-    notion_type: type, source: type, utility_type: type = MutualInformationUtility
-) -> None:
-    """Declare that ``source.from_problem(notion, objective)`` prices ``notion_type`` (and
-    its subclasses) for utilities of ``utility_type`` (mutual information by default).
-    ``source.supports(notion, prior)`` says whether its pricing is exact for a given
-    instance; ``source.exact`` whether it can be at all."""
-    _SOURCES[notion_type, utility_type] = source
-
-
-def source_class(notion: object, objective: object = None) -> type | None:
-    """The pricing source registered for the notion's type (or a base type) and the
-    utility's type (``objective``: a utility object or type; ``None`` is mutual
-    information), if any."""
-    if objective is None:
-        utility_type = MutualInformationUtility
-    else:
-        utility_type = objective if isinstance(objective, type) else type(objective)
-    for kind in type(notion).__mro__:
-        if (kind, utility_type) in _SOURCES:
-            return _SOURCES[kind, utility_type]
-    return None
-
-
-class _Enumerated:
+class _Enumerated(ColumnSource):
     """Columns that start from an enumerated vertex set (shared by the two sources)."""
 
     def __init__(self, vertex_set: VertexSet, objective: Utility) -> None:
@@ -213,13 +240,6 @@ class _Enumerated:
     def values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         return self.objective.column_values(columns)
 
-    def certified_dual(self) -> None:
-        """None: the vertex LP certifies itself."""
-        return None
-
-    def upper_bound(self, gap: float, time_limit: float | None) -> float:
-        """None besides the vertex LP's own certificate: ``inf``."""
-        return math.inf
 
 
 class VertexEnumeration(_Enumerated):

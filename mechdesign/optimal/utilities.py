@@ -9,8 +9,8 @@ evidence compares with the LP's value.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -84,24 +84,33 @@ def mutual_information_columns(prior: NDArray[np.float64], columns: NDArray) -> 
     return np.sum(weighted * log_ratio, axis=1)
 
 
-class Utility(Protocol):
-    """A column-wise sublinear utility ``U(K) = Σ_y μ(K[:, y])``."""
+class Utility(ABC):
+    """A column-wise sublinear utility ``U(K) = Σ_y μ(K[:, y])``: an abstract base class.
+
+    A subclass defines ``name``, the number of inputs :attr:`n`, the column function
+    :meth:`column_values` (convex and positively homogeneous, so that the optimum sits on
+    the section's vertices: Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4) and :meth:`of`,
+    ``U(K)`` by a code path independent of ``μ`` (the design's evidence compares the two).
+    """
 
     name: str
 
     @property
+    @abstractmethod
     def n(self) -> int:
         """Number of inputs N."""
 
+    @abstractmethod
     def column_values(self, columns: NDArray[np.float64]) -> NDArray[np.float64]:
         """``μ(v)`` for every row ``v`` of ``columns`` (shape (k, N)) → shape (k,)."""
 
+    @abstractmethod
     def of(self, kernel: Mechanism) -> float:
         """``U(K)`` computed from the mechanism by an independent code path."""
 
 
 @dataclass(frozen=True, eq=False)
-class MutualInformationUtility:
+class MutualInformationUtility(Utility):
     """Mutual information ``I(X; Y)`` for a prior ``P``, in nats.
 
     .. math::
@@ -132,7 +141,7 @@ class MutualInformationUtility:
 
 
 @dataclass(frozen=True, eq=False)
-class FDivergenceUtility:
+class FDivergenceUtility(Utility):
     """The f-divergence between the output distributions of two hypotheses,
     ``D_f(K∘P0 ‖ K∘P1)`` (Kairouz, Oh & Viswanath, JMLR 2016, Sec. 3: hypothesis
     testing utilities). Column-wise it is the perspective of ``f``,
@@ -191,7 +200,7 @@ class FDivergenceUtility:
 
 
 @dataclass(frozen=True, eq=False)
-class GainUtility:
+class GainUtility(Utility):
     """Posterior g-vulnerability for a prior ``P`` and a gain matrix ``g`` of shape
     ``(W, N)`` (guesses ``w``, inputs ``x``):
 
