@@ -86,6 +86,7 @@ if TYPE_CHECKING:
         conditional_radii,
     )
     from mechdesign.optimal import Design, EstimationError, GainUtility, design
+    from mechdesign.status import Status
     from mechdesign.sweeps import sweep
 
 __all__ = [
@@ -103,6 +104,7 @@ __all__ = [
     "RenyiBall",
     "RobustLDP",
     "SolverError",
+    "Status",
     "TooLargeError",
     "UnsupportedError",
     "__version__",
@@ -185,6 +187,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "kernel": (
         "Mechanism",
+    ),
+    "status": (
+        "Status",
     ),
     "measures.channels": (
         "channel_capacity", "is_degraded", "maximal_alpha_leakage", "sibson_mutual_information",

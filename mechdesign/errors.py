@@ -7,6 +7,8 @@ keeps working for callers that do not know this package.
 
 from __future__ import annotations
 
+from mechdesign.status import Status
+
 __all__ = [
     "ExecutorError",
     "InfeasibleError",
@@ -33,27 +35,42 @@ class InfeasibleError(MechDesignError):
 class SolverError(MechDesignError):
     """A numerical solver or iteration did not finish with a usable answer.
 
+    Parameters
+    ----------
+    message : str
+        What failed, for a reader.
+    status : Status or str
+        How it ended, in the package's closed vocabulary (:class:`~mechdesign.status.Status`;
+        a string must be one of its values).
+    solver_status : str, optional
+        The solver's own words, verbatim (HiGHS's model status such as ``"Infeasible"``,
+        Clarabel's, cddlib's), when there are any.
+
     Attributes
     ----------
-    status : str
-        The solver's own status (for example HiGHS's model status, or
-        ``"iteration_limit"`` for an iterative method), kept verbatim.
+    status : Status
+    solver_status : str or None
+    message : str
     """
 
-    def __init__(self, message: str, *, status: str) -> None:
-        super().__init__(f"{message} (solver status: {status})")
+    def __init__(self, message: str, *, status: Status | str,
+                 solver_status: str | None = None) -> None:
+        status = Status(status)  # a status outside the vocabulary is a bug: ValueError
+        said = status.value if solver_status is None else f"{status.value}: {solver_status}"
+        super().__init__(f"{message} (solver status: {said})")
         self.message = message
         self.status = status
+        self.solver_status = solver_status
 
     def __reduce__(self):
         # Picklable, so the error crosses process boundaries (a multiprocessing worker
         # that raised it otherwise broke the whole pool: the parent could not unpickle
         # an exception whose __init__ needs the keyword argument ``status``).
-        return (_solver_error, (self.message, self.status))
+        return (_solver_error, (self.message, self.status.value, self.solver_status))
 
 
-def _solver_error(message: str, status: str) -> SolverError:
-    return SolverError(message, status=status)
+def _solver_error(message: str, status: str, solver_status: str | None = None) -> SolverError:
+    return SolverError(message, status=status, solver_status=solver_status)
 
 
 class ExecutorError(MechDesignError):

@@ -40,6 +40,7 @@ from mechdesign._validation import (
 )
 from mechdesign._version import installed_version
 from mechdesign.errors import InvalidInputError, SolverError
+from mechdesign.status import Status
 
 __all__ = [
     "JSON_FORMAT",
@@ -450,7 +451,7 @@ def _em_estimate(
         p = updated
     raise SolverError(
         f"EM estimate did not converge to tol={tol:g} in max_iter={max_iter} iterations",
-        status="iteration_limit",
+        status=Status.ITERATION_LIMIT,
     )
 
 

@@ -41,7 +41,7 @@ def check_evidence(d: md.Design, prior: np.ndarray | None = None) -> None:
     assert d.certificate.holds
     assert d.certificate.gap == pytest.approx(0.0, abs=1e-9)
     assert d.certificate.max_dual_violation <= 1e-9
-    assert d.status == "Optimal"
+    assert d.status is md.Status.OPTIMAL
     # The mechanism's columns are θ_v v for the reported weights and vertices.
     columns = d.weights[:, None] * d.vertices
     assert columns.shape == k.T.shape
@@ -233,7 +233,8 @@ def test_highs_status_reaches_the_caller():
     a = sp.csc_array(np.array([[1.0, 1.0], [1.0, 1.0]]))
     with pytest.raises(SolverError) as info:
         solve_linear_program(np.ones(2), a, np.array([1.0, 2.0]), np.array([1.0, 2.0]))
-    assert info.value.status == "Infeasible"
+    assert info.value.status is md.Status.INFEASIBLE
+    assert info.value.solver_status == "Infeasible"
 
 
 def test_highs_dual_sign_convention():
@@ -337,7 +338,8 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
 @pytest.mark.parametrize(
     "error",
     [
-        md.errors.SolverError("HiGHS did not solve it", status="Infeasible"),
+        md.errors.SolverError("HiGHS did not solve it", status="infeasible",
+                              solver_status="Infeasible"),
         md.errors.InvalidInputError("epsilon must be ≥ 0"),
         md.errors.InfeasibleError("empty"),
         md.errors.TooLargeError("too many vertices"),

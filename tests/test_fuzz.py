@@ -1677,6 +1677,7 @@ NOT_COVERED = {
     "InvalidInputError": "an exception class",
     "MechDesignError": "an exception class",
     "SolverError": "an exception class",
+    "Status": "an enumeration of outcomes (the values of Design.status and SolverError.status)",
     "TooLargeError": "an exception class",
     "UnsupportedError": "an exception class",
     "Certificate": "a result record (no validation by design); its gap property is covered",

@@ -13,6 +13,7 @@ import pytest
 
 from mechdesign._solvers.highs import Model, highspy, new_model  # the one import of highspy
 from mechdesign.errors import SolverError
+from mechdesign.status import Status
 
 # Build an LP, a MIP and a warm-started master exactly as the package does, in a fresh
 # interpreter (HiGHS writes its banner once per process, from C, to file descriptor 1).
@@ -61,7 +62,8 @@ def test_new_model_applies_options():
 def test_new_model_refuses_an_option_by_name(name, value):
     with pytest.raises(SolverError, match=name) as info:
         new_model(**{name: value})
-    assert info.value.status == "option refused"
+    assert info.value.status is Status.MODEL_ERROR
+    assert info.value.solver_status == "option refused"
 
 
 def test_new_model_is_a_highspy_model():
@@ -93,7 +95,7 @@ def test_model_lp_meets_its_optimality_conditions():
         model.add_row(value, value, [], [])
     model.add_columns(c, a.T)
     solution = model.solve("a test LP")
-    assert solution.status == "Optimal"
+    assert solution.status is Status.OPTIMAL
     assert solution.objective == pytest.approx(b @ y0, abs=1e-9)
     np.testing.assert_allclose(a @ solution.x, b, rtol=0, atol=1e-9)  # primal feasible
     assert solution.x.min() >= -1e-12
@@ -109,7 +111,8 @@ def test_model_raises_with_the_solver_status_after_its_retries():
     model.add_row(2.0, 2.0, [0, 1], [1.0, 1.0])
     with pytest.raises(SolverError, match="a test LP") as info:
         model.solve("a test LP")
-    assert info.value.status == "Infeasible"
+    assert info.value.status is Status.INFEASIBLE
+    assert info.value.solver_status == "Infeasible"
 
 
 def test_model_mip_agrees_with_brute_force():
@@ -137,15 +140,22 @@ def test_model_mip_agrees_with_brute_force():
 def test_every_highs_model_status_has_an_action():
     from mechdesign._solvers import highs as _highs
 
-    model = _highs.new_model()
-    statuses = {model.modelStatusToString(s)
-                for s in _highs.highspy.HighsModelStatus.__members__.values()}
-    assert statuses <= set(_highs.STATUS_ACTION), statuses - set(_highs.STATUS_ACTION)
-    assert set(_highs.STATUS_ACTION.values()) == {"optimal", "retry", "limit", "error"}
+    members = set(_highs.highspy.HighsModelStatus.__members__.values())
+    assert members <= set(_highs.STATUS_ACTION), members - set(_highs.STATUS_ACTION)
+    actions = {action for _, action in _highs.STATUS_ACTION.values()}
+    assert actions == {"optimal", "retry", "limit", "error"}
+    assert all(isinstance(status, Status) for status, _ in _highs.STATUS_ACTION.values())
+    # Only HiGHS's optimal is the package's optimal; its limits are the package's limits.
+    optimal = _highs.highspy.HighsModelStatus.kOptimal
+    assert {s for s, (status, _) in _highs.STATUS_ACTION.items()
+            if status is Status.OPTIMAL} == {optimal}
+    assert _highs.STATUS_ACTION[_highs.highspy.HighsModelStatus.kTimeLimit] == (
+        Status.TIME_LIMIT, "limit")
 
 
 def _flaky_model(first_status):
-    """max x0 + 2 x1 s.t. x0 + x1 = 1, whose first run reports ``first_status``."""
+    """max x0 + 2 x1 s.t. x0 + x1 = 1, whose first run reports ``first_status`` (the name
+    of a ``highspy.HighsModelStatus`` member)."""
     import scipy.sparse as sp
 
     from mechdesign._solvers.highs import Model
@@ -157,16 +167,17 @@ def _flaky_model(first_status):
     def run():
         calls.append(1)
         status = real_run()
-        return first_status if len(calls) == 1 else status
+        return (getattr(highspy.HighsModelStatus, first_status) if len(calls) == 1
+                else status)
 
     model._run = run
     return model, calls
 
 
 def test_retry_policy_recovers_a_known_feasible_lp():
-    model, calls = _flaky_model("Solve error")
+    model, calls = _flaky_model("kSolveError")
     solution = model.solve("a test LP")  # retry=True: known feasible and bounded
-    assert solution.status == "Optimal"
+    assert solution.status is Status.OPTIMAL
     assert solution.objective == pytest.approx(2.0, abs=1e-12)
     assert len(calls) == 2  # never solved before: straight to the fallback tolerance
 
@@ -174,18 +185,20 @@ def test_retry_policy_recovers_a_known_feasible_lp():
 def test_no_retry_when_the_caller_does_not_know_feasibility():
     from mechdesign.errors import SolverError
 
-    model, calls = _flaky_model("Infeasible")
+    model, calls = _flaky_model("kInfeasible")
     with pytest.raises(SolverError, match=r"a test LP .*\(Infeasible\)") as info:
         model.solve("a test LP", retry=False)
-    assert info.value.status == "Infeasible"
+    assert info.value.status is Status.INFEASIBLE
+    assert info.value.solver_status == "Infeasible"
     assert len(calls) == 1
 
 
 def test_error_statuses_are_not_retried():
     from mechdesign.errors import SolverError
 
-    model, calls = _flaky_model("Unbounded")
+    model, calls = _flaky_model("kUnbounded")
     with pytest.raises(SolverError) as info:
         model.solve("a test LP")
-    assert info.value.status == "Unbounded"
+    assert info.value.status is Status.UNBOUNDED
+    assert info.value.solver_status == "Unbounded"
     assert len(calls) == 1

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mechdesign as md
+from mechdesign.status import Status
 from tests.conftest import distributions, kernels, random_kernel
 
 RR3 = [[0.75, 0.25], [0.25, 0.75]]
@@ -344,7 +345,7 @@ def test_em_iteration_limit_raises_solver_error():
     k = random_kernel(np.random.default_rng(5), 4, 3)
     with pytest.raises(md.SolverError) as info, pytest.warns(md.kernel.NotIdentifiableWarning):
         md.kernel.estimate_input_distribution(k, counts=[5, 3, 2], method="em", max_iter=2)
-    assert info.value.status == "iteration_limit"
+    assert info.value.status is Status.ITERATION_LIMIT
 
 
 def test_sample_rejects_bad_rng():

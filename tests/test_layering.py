@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 #: Bottom to top. Where this departs from GUIDE.md's plan (a measure-level robust audit,
 #: Ξ with the notions) the note on the pipeline issue says why.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors",),
+    ("status", "errors"),  # the closed vocabulary of outcomes, and the exceptions
     ("_tolerances", "_validation", "_solvers", "_evidence", "_version", "_lazy"),
     ("kernel", "measures"),  # a given kernel's measures
     ("notions",),  # problem descriptions (Ξ and the robust audits with them)

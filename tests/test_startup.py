@@ -29,7 +29,7 @@ HEAVY = ("dp_accounting", "pandas", "matplotlib", "scipy", "cvxpy", "tqdm", "dis
 
 #: What the command line may import before it knows which command runs.
 CLI_LIGHT = {"mechdesign", "mechdesign.cli", "mechdesign._validation", "mechdesign._tolerances",
-             "mechdesign.errors", "mechdesign._version"}
+             "mechdesign.errors", "mechdesign.status", "mechdesign._version"}
 
 
 def _run(code: str) -> str:

@@ -1,8 +1,10 @@
 """The one place mechdesign talks to HiGHS (through highspy).
 
 A linear program is passed to HiGHS in column-wise (CSC) form, solved, and its solution
-vectors are read once. Every model status other than "Optimal" becomes a
-:class:`~mechdesign.errors.SolverError` carrying HiGHS's own status string.
+vectors are read once. HiGHS's model statuses (``highspy.HighsModelStatus``) are translated
+here, and only here, into the package's :class:`~mechdesign.status.Status`
+(:data:`STATUS_ACTION`); every one other than optimal becomes a
+:class:`~mechdesign.errors.SolverError` carrying that status and HiGHS's own words.
 
 Sign convention, checked in ``tests/test_design.py``: for ``max c·x s.t. l ≤ A x ≤ u``,
 HiGHS's row duals ``y`` satisfy ``c − Aᵀy = reduced costs`` with ``reduced costs ≤ 0`` on
@@ -30,6 +32,7 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.errors import SolverError
+from mechdesign.status import Status
 
 __all__ = ["STATUS_ACTION", "Model", "ModelSolution", "new_model", "solve_linear_program"]
 
@@ -73,7 +76,7 @@ def new_model(**options: bool | int | float | str) -> highspy.Highs:
         if model.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             raise SolverError(
                 f"HiGHS {model.version()} refused the option {name} = {show(value)}",
-                status="option refused",
+                status=Status.MODEL_ERROR, solver_status="option refused",
             )
     return model
 
@@ -119,8 +122,9 @@ def _to_highs_bounds(values: NDArray[np.float64]) -> NDArray[np.float64]:
 
 # -- models built step by step (restricted masters, pricing LPs and MIPs) -------------------
 
-#: Every HiGHS model status and what :meth:`Model.solve` makes of it (cvxpy's
-#: ``highs_conif.py`` and scipy's ``_linprog_highs.py`` sort them the same way):
+#: Every HiGHS model status: the package's :class:`~mechdesign.status.Status` and what
+#: :meth:`Model.solve` makes of it (cvxpy's ``highs_conif.py`` and scipy's
+#: ``_linprog_highs.py`` sort them the same way):
 #:
 #: - ``"optimal"``: the answer;
 #: - ``"retry"``: on a problem the caller knows to be feasible and bounded, numerical
@@ -131,28 +135,34 @@ def _to_highs_bounds(values: NDArray[np.float64]) -> NDArray[np.float64]:
 #: - ``"error"``: raised at once as :class:`SolverError` (a model HiGHS could not load, an
 #:   unbounded or infeasible-or-unbounded problem, a memory limit, an interruption).
 #:
-#: Every failure carries HiGHS's own status string on ``SolverError.status``.
-STATUS_ACTION: dict[str, str] = {
-    "Optimal": "optimal",
-    "Infeasible": "retry",
-    "Solve error": "retry",
-    "Presolve error": "retry",
-    "Postsolve error": "retry",
-    "Unknown": "retry",
-    "Not Set": "retry",
-    "Time limit reached": "limit",
-    "Iteration limit reached": "limit",
-    "Solution limit reached": "limit",
-    "Bound on objective reached": "limit",
-    "Target for objective reached": "limit",
-    "Load error": "error",
-    "Model error": "error",
-    "Empty": "error",
-    "Primal infeasible or unbounded": "error",
-    "Unbounded": "error",
-    "Interrupted by user": "error",
-    "Interrupted by HiGHS": "error",
-    "Memory limit reached": "error",
+#: Keyed on ``highspy.HighsModelStatus`` by member name, so that a member an older
+#: highspy lacks (``kHighsInterrupt``, ``kMemoryLimit``) is simply absent.
+_HIGHS_STATUSES: dict[str, tuple[Status, str]] = {
+    "kOptimal": (Status.OPTIMAL, "optimal"),
+    "kInfeasible": (Status.INFEASIBLE, "retry"),
+    "kSolveError": (Status.NUMERICAL_ERROR, "retry"),
+    "kPresolveError": (Status.NUMERICAL_ERROR, "retry"),
+    "kPostsolveError": (Status.NUMERICAL_ERROR, "retry"),
+    "kUnknown": (Status.NUMERICAL_ERROR, "retry"),
+    "kNotset": (Status.NUMERICAL_ERROR, "retry"),
+    "kTimeLimit": (Status.TIME_LIMIT, "limit"),
+    "kIterationLimit": (Status.ITERATION_LIMIT, "limit"),
+    "kSolutionLimit": (Status.LIMIT, "limit"),
+    "kObjectiveBound": (Status.LIMIT, "limit"),
+    "kObjectiveTarget": (Status.LIMIT, "limit"),
+    "kLoadError": (Status.MODEL_ERROR, "error"),
+    "kModelError": (Status.MODEL_ERROR, "error"),
+    "kModelEmpty": (Status.MODEL_ERROR, "error"),
+    "kUnboundedOrInfeasible": (Status.INFEASIBLE_OR_UNBOUNDED, "error"),
+    "kUnbounded": (Status.UNBOUNDED, "error"),
+    "kInterrupt": (Status.INTERRUPTED, "error"),
+    "kHighsInterrupt": (Status.INTERRUPTED, "error"),
+    "kMemoryLimit": (Status.MEMORY_LIMIT, "error"),
+}
+STATUS_ACTION: dict[highspy.HighsModelStatus, tuple[Status, str]] = {
+    getattr(highspy.HighsModelStatus, name): value
+    for name, value in _HIGHS_STATUSES.items()
+    if hasattr(highspy.HighsModelStatus, name)
 }
 
 
@@ -162,9 +172,9 @@ class ModelSolution:
 
     Attributes
     ----------
-    status : str
-        HiGHS's model status string (``"Optimal"``, or ``"Time limit reached"`` for a MIP
-        stopped with a feasible point).
+    status : Status
+        ``Status.OPTIMAL``, or a limit (``Status.TIME_LIMIT``, ...) for a MIP stopped with
+        a feasible point.
     x : ndarray, shape=(n_cols,)
         Primal values.
     row_dual : ndarray, shape=(n_rows,)
@@ -182,7 +192,7 @@ class ModelSolution:
         Simplex iterations of the last run.
     """
 
-    status: str
+    status: Status
     x: NDArray[np.float64]
     row_dual: NDArray[np.float64]
     objective: float
@@ -193,17 +203,13 @@ class ModelSolution:
 
     @property
     def timed_out(self) -> bool:
-        return self.status == TIME_LIMIT
+        return self.status is Status.TIME_LIMIT
 
     @property
     def limited(self) -> bool:
         """Whether a limit (time, nodes, iterations, …) stopped the run before optimality:
         a MIP's :attr:`dual_bound` is then still a bound, only looser."""
-        return _action(self.status) == "limit"
-
-
-#: HiGHS's status string for a run stopped by its time limit.
-TIME_LIMIT = "Time limit reached"
+        return self.status in (Status.TIME_LIMIT, Status.ITERATION_LIMIT, Status.LIMIT)
 
 
 class Model:
@@ -318,7 +324,7 @@ class Model:
     def set_option(self, name: str, value: bool | int | float | str) -> None:
         if self._highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             raise SolverError(f"HiGHS refused the option {name} = {show(value)}",
-                              status="option refused")
+                              status=Status.MODEL_ERROR, solver_status="option refused")
 
     def set_start(self, values: ArrayLike) -> None:
         """A MIP start: a value for every column."""
@@ -362,15 +368,16 @@ class Model:
         stopped = (_action(status) == "limit" and accept_time_limit
                    and info.primal_solution_status == 2)
         if _action(status) != "optimal" and not stopped:
-            raise SolverError(f"HiGHS did not solve {what} to optimality ({status})",
-                              status=status)
+            said = self._highs.modelStatusToString(status)
+            raise SolverError(f"HiGHS did not solve {what} to optimality ({said})",
+                              status=_status(status), solver_status=said)
         solution = highs.getSolution()
         objective = float(info.objective_function_value)
         mip = self._integer
         saved = tuple(np.array(s.col_value, dtype=float) for s in highs.getSavedMipSolutions()
                       ) if mip else ()
         return ModelSolution(
-            status=status,
+            status=_status(status),
             x=np.array(solution.col_value, dtype=float),
             row_dual=np.array(solution.row_dual, dtype=float),
             objective=objective,
@@ -400,19 +407,25 @@ class Model:
         """Seconds HiGHS has run on this model, over every call."""
         return float(self._highs.getRunTime())
 
-    def _run(self) -> str:
+    def _run(self) -> highspy.HighsModelStatus:
         self._highs.run()
-        return self._highs.modelStatusToString(self._highs.getModelStatus())
+        return self._highs.getModelStatus()
 
     def _set_tolerances(self, primal: float, dual: float) -> None:
         self.set_option("primal_feasibility_tolerance", primal)
         self.set_option("dual_feasibility_tolerance", dual)
 
 
-def _action(status: str) -> str:
+def _status(status: highspy.HighsModelStatus) -> Status:
+    """The package's :class:`~mechdesign.status.Status` of a HiGHS model status (a status
+    new to :data:`STATUS_ACTION` is a numerical error)."""
+    return STATUS_ACTION.get(status, (Status.NUMERICAL_ERROR, "error"))[0]
+
+
+def _action(status: highspy.HighsModelStatus) -> str:
     """What :data:`STATUS_ACTION` makes of a status (a status new to this table is an
     error)."""
-    return STATUS_ACTION.get(status, "error")
+    return STATUS_ACTION.get(status, (Status.NUMERICAL_ERROR, "error"))[1]
 
 
 def _bound(value: float) -> float:

@@ -46,6 +46,7 @@ from mechdesign.notions import (
     check_notion,
     dobrushin_bound,
 )
+from mechdesign.status import Status
 
 __all__ = [
     "DobrushinMaximum",
@@ -239,7 +240,7 @@ def _snap_to_bounds(p: NDArray[np.float64]) -> NDArray[np.float64]:
     if np.any(out < 0) or np.any(out > 1):
         raise SolverError(
             f"the LP solution leaves [0, 1] by more than {LP_SNAP_ATOL}: {show(p)}",
-            status="Optimal",
+            status=Status.NUMERICAL_ERROR, solver_status="Optimal",
         )
     return out
 

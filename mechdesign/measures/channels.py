@@ -51,6 +51,7 @@ from mechdesign._solvers.highs import solve_linear_program
 from mechdesign._validation import as_distribution, check_alpha, check_real, show
 from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
 from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.status import Status
 
 __all__ = [
     "ALPHA_LEAKAGE_MAX_ITERATIONS",
@@ -206,7 +207,7 @@ def channel_capacity(K: Mechanism | ArrayLike, *, tol: float = CAPACITY_TOL) -> 
     raise SolverError(
         f"channel_capacity did not certify the capacity within tol = {show(tolerance)} after "
         f"{iterations} iterations (bounds {lower!r} and {upper!r}) for a channel with "
-        f"{n} inputs.", status="iteration_limit")
+        f"{n} inputs.", status=Status.ITERATION_LIMIT)
 
 
 class _Order:
@@ -528,7 +529,7 @@ def _sibson_capacity(k: NDArray[np.float64], a: float) -> float:
     raise SolverError(
         f"maximal_alpha_leakage did not certify the value within {ALPHA_LEAKAGE_TOL} after "
         f"{iterations} iterations (alpha = {a}; bounds {lower!r}, {upper!r}).",
-        status="iteration_limit")
+        status=Status.ITERATION_LIMIT)
 
 
 def _renyi_rows(k: NDArray[np.float64], log_q: NDArray[np.float64],
@@ -804,4 +805,4 @@ def _binary_less_noisy(k1, k2) -> bool:
         stack += [(u, mid), (mid, v)]
     raise SolverError(
         f"is_less_noisy's branch and bound over Q = (1 - t, t) did not finish within "
-        f"{LESS_NOISY_MAX_INTERVALS} intervals.", status="iteration_limit")
+        f"{LESS_NOISY_MAX_INTERVALS} intervals.", status=Status.ITERATION_LIMIT)

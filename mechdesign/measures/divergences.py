@@ -38,6 +38,7 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.errors import InvalidInputError, SolverError
+from mechdesign.status import Status
 
 __all__ = [
     "CHI_SQUARED",
@@ -918,7 +919,7 @@ def _binary_f_alpha_minimum(t: float, a: float) -> float:
     if not result.success:
         raise SolverError(
             f"minimising psi_alpha(p, t) for t = {show(t)}, alpha = {show(a)} did not converge",
-            status=str(result.message),
+            status=Status.ITERATION_LIMIT, solver_status=str(result.message),
         )
     return float(result.fun)
 

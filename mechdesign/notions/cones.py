@@ -78,6 +78,7 @@ from mechdesign._validation import (
 )
 from mechdesign.errors import InfeasibleError, InvalidInputError, SolverError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.status import Status
 
 __all__ = ["BACKENDS", "RatioCone", "VertexSet"]
 
@@ -440,7 +441,8 @@ def _cdd_vertices(h: NDArray[np.float64]) -> tuple[NDArray[np.float64], str, int
         raise SolverError(
             f"cddlib failed with every row order ({reason}); this polytope is too "
             "degenerate for floating-point vertex enumeration",
-            status="cddlib numerical inconsistency",
+            status=Status.NUMERICAL_ERROR,
+            solver_status="cddlib numerical inconsistency",
         )
     return points, f"cdd (union over row orders {', '.join(used)}: {reason})", missed
 
@@ -465,7 +467,7 @@ def _cdd_run(h: NDArray[np.float64], order) -> NDArray[np.float64]:
     if not np.all(generators[:, 0] > 0.5):
         raise SolverError(
             "cddlib returned rays for the normalised section, which is bounded",
-            status="unexpected rays",
+            status=Status.NUMERICAL_ERROR, solver_status="unexpected rays",
         )
     return generators[:, 1:]
 
@@ -584,7 +586,7 @@ def _check_vertices(points: NDArray[np.float64], h: NDArray[np.float64], backend
     if points.shape[0] == 0:
         raise SolverError(
             f"the {backend} backend found no vertex of a non-empty polytope",
-            status="no vertices",
+            status=Status.NUMERICAL_ERROR, solver_status="no vertices",
         )
     slack = points @ h.T
     worst = float(slack.min())
@@ -593,7 +595,7 @@ def _check_vertices(points: NDArray[np.float64], h: NDArray[np.float64], backend
         raise SolverError(
             f"the {backend} backend returned a point outside the section (worst inequality "
             f"{worst:.3g}, worst sum error {sums:.3g})",
-            status="infeasible vertex",
+            status=Status.NUMERICAL_ERROR, solver_status="infeasible vertex",
         )
 
 

@@ -55,6 +55,7 @@ from mechdesign.optimal.master import RestrictedMaster, check_finite_utilities, 
 from mechdesign.optimal.patterns import PRICING_MIP_MIN_SECONDS as PRICING_MIN_SECONDS
 from mechdesign.optimal.result import ColumnGenerationReport
 from mechdesign.optimal.sources import ColumnSource, Pricing, check_column_source, check_gap
+from mechdesign.status import Status
 
 __all__ = ["ColumnGenerationRun", "run_column_generation"]
 
@@ -87,9 +88,6 @@ SOURCE_RULE = "source"
 DUAL_SMOOTHING = 0.8
 #: At most about this many smoothed pricings after a mis-pricing, before the master's dual.
 SMOOTHING_MAX_STEPS = 10
-
-#: The status of a run stopped by Ctrl-C (KeyboardInterrupt).
-INTERRUPTED = "interrupted"
 
 #: With a time limit T, the loop stops adding columns at (1 − this) T: the rest is for
 #: the last exact pricing (up to 0.95 T), the final master solve, certificate and audit.
@@ -128,11 +126,11 @@ class ColumnGenerationRun:
         low = self.lower if lower is None else lower
         optimal = self.exact_pricing and self.upper - low <= self.gap_tolerance * max(1.0, abs(low))
         if optimal:
-            status = "optimal"
+            status = Status.OPTIMAL
         elif self.interrupted:
-            status = INTERRUPTED
+            status = Status.INTERRUPTED
         else:
-            status = f"feasible, gap {self.upper - low:.3g}"
+            status = Status.FEASIBLE  # the bracket's width is the report's gap
         return ColumnGenerationReport(
             lower_bound=low,
             upper_bound=self.upper,

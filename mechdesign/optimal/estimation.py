@@ -104,6 +104,7 @@ from mechdesign.optimal.estimation_pricing import LdpQuadraticPricing
 from mechdesign.optimal.estimation_symmetry import invariant_gram, symmetric_design
 from mechdesign.optimal.master import certificate, solve_vertex_lp
 from mechdesign.optimal.result import Certificate, Design, EstimationReport, Timings
+from mechdesign.status import Status, from_cvxpy
 
 __all__ = ["ESTIMATION_SUPPORT_RTOL", "EstimationError", "design_for_estimation"]
 
@@ -283,14 +284,13 @@ def design_for_estimation(
     # optimum (L̄ = F): it is then F. The error is never negative (J ⪯ diag(1/p)).
     lower = min(max(lower - constant, 0.0), upper)
     width = max(upper - lower, 0.0)
-    status = ("optimal" if width <= gap * max(1.0, abs(upper))
-              else f"feasible, gap {width:.2g}")
+    status = Status.OPTIMAL if width <= gap * max(1.0, abs(upper)) else Status.FEASIBLE
     level = notion.level(mechanism)
     if not level <= notion.epsilon + AUDIT_ATOL:
         raise SolverError(
             f"the designed mechanism failed its audit: privacy level {show(level)} > "
             f"epsilon = {show(notion.epsilon)}",
-            status="audit failed",
+            status=Status.AUDIT_FAILED,
         )
     report = EstimationReport(workload=w, prior=p, lower_bound=lower, upper_bound=upper,
                               status=status, solver_status=solver_status,
@@ -305,7 +305,7 @@ def design_for_estimation(
         vertices=points[used],
         n_vertices=n_vertices,
         backend=engine,
-        status=solver_status,
+        status=_DESIGN_STATUS[solver_status],
         certificate=evidence,
         privacy_level=level,
         dobrushin_coefficient=dobrushin_coefficient(mechanism),
@@ -362,11 +362,11 @@ def _solve_a_optimal(
             problem.solve(solver=cp.CLARABEL, **options)
     except cp.error.SolverError as exc:
         raise SolverError(f"Clarabel failed on the A-optimal program: {exc}",
-                          status="solver error") from exc
+                          status=Status.NUMERICAL_ERROR, solver_status="solver error") from exc
     if theta.value is None or problem.status not in ("optimal", "optimal_inaccurate",
                                                      "user_limit"):
         raise SolverError(f"Clarabel did not solve the A-optimal program ({problem.status})",
-                          status=str(problem.status))
+                          status=from_cvxpy(problem.status), solver_status=str(problem.status))
     return np.maximum(np.asarray(theta.value, dtype=float), 0.0), str(problem.status)
 
 
@@ -499,7 +499,8 @@ def _feasible_support(points, support, x):
         columns = points[support].T
         if np.abs(columns @ corrected - 1.0).max() > STOCHASTIC_ATOL:
             raise SolverError("the A-optimal weights cannot be made to sum to one on their "
-                              "support", status="polish failed")
+                              "support", status=Status.NUMERICAL_ERROR,
+                              solver_status="polish failed")
         negative = corrected < 0
         if not negative.any():
             return support, corrected
@@ -606,7 +607,8 @@ def _mechanism(points, weights, p, w, solver_status) -> tuple[Mechanism, NDArray
     mechanism = Mechanism((weights[used, None] * points[used]).T)
     if not math.isfinite(blue_error(mechanism, p, w)):
         raise SolverError("the conic solver returned a kernel that cannot identify the "
-                          "input distribution", status=solver_status)
+                          "input distribution", status=Status.NUMERICAL_ERROR,
+                          solver_status=solver_status)
     return mechanism, used
 
 
@@ -709,3 +711,18 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
     mechanism, _ = _mechanism(points, weights, p, w, status)
     evidence, _, _, _ = _certify(points, weights, mechanism, p, w)
     return points, weights, lower, evidence, status, round_ + 1
+
+
+#: ``Design.status`` of an estimation design, from its solver's words (kept verbatim in
+#: ``EstimationReport.solver_status``): cvxpy's statuses of an accepted conic solve
+#: (an inaccurate optimum is accepted because the certificate measures its accuracy), and
+#: column generation's reasons to stop.
+_DESIGN_STATUS: dict[str, Status] = {
+    "optimal": Status.OPTIMAL,
+    "optimal_inaccurate": Status.OPTIMAL,
+    "user_limit": Status.TIME_LIMIT,
+    "converged": Status.OPTIMAL,
+    "time limit": Status.TIME_LIMIT,
+    "round limit": Status.ITERATION_LIMIT,
+    "interrupted": Status.INTERRUPTED,
+}

@@ -57,6 +57,8 @@ import warnings
 import numpy as np
 from numpy.typing import NDArray
 
+from mechdesign.status import Status, from_cvxpy
+
 __all__ = ["BRUTE_FORCE_MAX_N", "LdpQuadraticPricing"]
 
 #: Scoring every pattern is the upper bound up to this N (2^N − 2 patterns).
@@ -300,13 +302,14 @@ class _RelaxedPricing:
                 self.problem.solve(solver=cp.CLARABEL, **RELAXATION_TOLERANCES)
         except cp.error.SolverError as exc:
             raise SolverError(f"Clarabel failed on the pricing relaxation: {exc}",
-                              status="solver error") from exc
+                              status=Status.NUMERICAL_ERROR, solver_status="solver error"
+                              ) from exc
         status = self.problem.status
         if status in ("infeasible", "infeasible_inaccurate"):
             return -math.inf, np.zeros(ones.shape[0])
         if status not in ("optimal", "optimal_inaccurate") or self.x.value is None:
             raise SolverError(f"Clarabel did not solve the pricing relaxation ({status})",
-                              status=str(status))
+                              status=from_cvxpy(status), solver_status=str(status))
         x = np.asarray(self.x.value)
         value = float(self.problem.value)
         if status == "optimal_inaccurate":

@@ -59,6 +59,7 @@ from numpy.typing import NDArray
 
 from mechdesign._solvers.highs import solve_linear_program
 from mechdesign.errors import SolverError, TooLargeError
+from mechdesign.status import Status
 
 __all__ = ["SYMMETRY_RTOL", "invariant_gram", "symmetric_design"]
 
@@ -217,4 +218,4 @@ def _base_blocks(n: int, d: int) -> tuple[NDArray[np.bool_], NDArray[np.float64]
             return blocks[support], exact / exact.sum()
     raise SolverError(
         f"no weighted cyclic design of size {d} on {n} points was found among "
-        f"{blocks.shape[0]:,} random base blocks", status="infeasible")
+        f"{blocks.shape[0]:,} random base blocks", status=Status.ITERATION_LIMIT)

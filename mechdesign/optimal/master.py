@@ -33,6 +33,7 @@ from mechdesign._validation import (
 )
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
 from mechdesign.optimal.result import Certificate
+from mechdesign.status import Status
 
 __all__ = [
     "RestrictedMaster",
@@ -88,7 +89,8 @@ def polish(points: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.fl
     """
     support = np.flatnonzero(x > 0)
     if support.size == 0:
-        raise SolverError("the vertex LP returned an all-zero solution", status="empty")
+        raise SolverError("the vertex LP returned an all-zero solution",
+                          status=Status.NUMERICAL_ERROR, solver_status="all-zero solution")
     columns = points[support].T
     target = np.ones(points.shape[1])
     theta, _ = nnls(columns, target)

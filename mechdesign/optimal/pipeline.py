@@ -63,7 +63,6 @@ from mechdesign.notions.cones import (
 )
 from mechdesign.optimal.column_generation import (
     DUAL_SMOOTHING,
-    INTERRUPTED,
     SOURCE_RULE,
     ColumnGenerationRun,
     run_column_generation,
@@ -84,6 +83,7 @@ from mechdesign.optimal.sources import (
     check_gap,
 )
 from mechdesign.optimal.utilities import GainUtility, MutualInformationUtility, Utility
+from mechdesign.status import Status
 
 __all__ = [
     "METHODS",
@@ -173,10 +173,11 @@ def design(
         ``lower ≤ OPT ≤ upper`` (``Design.column_generation``); mutual information and
         g-vulnerability (:mod:`~mechdesign.optimal.gain_pricing`), ``0 < ε < ∞``.
         Pricing is exact for ε-LDP, ``(ε, c)``-PML and
-        :class:`~mechdesign.notions.NonRobustLDP` (status ``"optimal"`` once the gap is
+        :class:`~mechdesign.notions.NonRobustLDP` (status ``Status.OPTIMAL`` once the gap is
         within ``gap``); PolyOpt (:class:`~mechdesign.notions.RobustLDP`, prior = its
         estimate) is priced heuristically and bounded by the non-robust relaxation
-        (status ``"feasible, gap g"``). Other notions raise
+        (status ``Status.FEASIBLE``, the bracket's width in its ``gap``). Other notions
+        raise
         :class:`~mechdesign.errors.UnsupportedError` (no pattern of their vertices is
         known). When the cdd backend's LP probes show that
         cddlib missed vertices even after every row order
@@ -189,9 +190,9 @@ def design(
         Refuse with :class:`~mechdesign.errors.TooLargeError` above this many vertices.
     time_limit : float, optional
         HiGHS time limit in seconds; reaching it raises
-        :class:`~mechdesign.errors.SolverError` with status ``"Time limit reached"``.
+        :class:`~mechdesign.errors.SolverError` with status ``Status.TIME_LIMIT``.
         With ``method="column_generation"`` it bounds the whole loop instead, which then
-        stops with status ``"feasible, gap g"``.
+        stops with status ``Status.FEASIBLE`` and the bracket's width in its ``gap``.
     gap : float
         ``method="column_generation"`` only: stop as ``"optimal"`` once the certified
         ``upper − lower ≤ gap · max(1, |lower|)`` (nats).
@@ -392,8 +393,9 @@ class MasterSolution:
         The polished LP weights ``θ``.
     dual : ndarray, shape=(N,)
         The final LP's dual ``λ``.
-    status : str
-        HiGHS's status of the final LP.
+    status : Status
+        How the final LP ended (:class:`~mechdesign.status.Status`: optimal, or the limit
+        or interruption that stopped the run before its final solve).
     backend : str
         Where the columns came from.
     enumeration_seconds, lp_seconds : float
@@ -405,7 +407,7 @@ class MasterSolution:
     values: NDArray[np.float64]
     weights: NDArray[np.float64]
     dual: NDArray[np.float64]
-    status: str
+    status: Status
     backend: str
     enumeration_seconds: float
     lp_seconds: float
@@ -476,12 +478,12 @@ def _last_master(run: ColumnGenerationRun, source: ColumnSource,
     columns, so :func:`certify` checks it as any other."""
     if run.weights is None:
         raise SolverError("stopped before the first master was solved: no mechanism yet",
-                          status=INTERRUPTED if run.interrupted else "time limit")
+                          status=Status.INTERRUPTED if run.interrupted else Status.TIME_LIMIT)
     count = run.solved_columns
     points, values = run.master.columns[:count], run.master.values[:count]
     weights = polish(points, run.weights)
     report = run.report(float(weights @ values), run.dual, time.perf_counter() - started)
-    status = INTERRUPTED if run.interrupted else "Time limit reached"
+    status = Status.INTERRUPTED if run.interrupted else Status.TIME_LIMIT
     return MasterSolution(points, values, weights, run.dual, status,
                           source.describe(count), source.enumeration_seconds,
                           run.master.seconds, report)
@@ -506,14 +508,14 @@ def certify(
             f"the LP solution failed its optimality certificate (dual violation "
             f"{evidence.max_dual_violation:.3g}, primal {show(evidence.primal_objective)}, "
             f"dual {show(evidence.dual_objective)}, utility of the mechanism {show(achieved)})",
-            status="certificate failed",
+            status=Status.CERTIFICATE_FAILED,
         )
     level = notion.level(mechanism)
     if not level <= notion.epsilon + AUDIT_ATOL:
         raise SolverError(
             f"the designed mechanism failed its audit: privacy level {show(level)} > "
             f"epsilon = {show(notion.epsilon)}",
-            status="audit failed",
+            status=Status.AUDIT_FAILED,
         )
     generated = method == "column_generation"
     return Design(

@@ -1,8 +1,9 @@
 """What a design returns: the mechanism and its evidence.
 
-Every result of the design engine carries the same vocabulary: a ``status`` string, the
-``seconds`` it took, and the bounds that certify it (the LP certificate of the vertex LP,
-the ``lower ≤ OPT ≤ upper`` bracket of column generation).
+Every result of the design engine carries the same vocabulary: a ``status`` of the closed
+vocabulary :class:`~mechdesign.status.Status`, the ``seconds`` it took, and the bounds that
+certify it (the LP certificate of the vertex LP, the ``lower ≤ OPT ≤ upper`` bracket of
+column generation, whose width is the report's ``gap``, never part of the status).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mechdesign.errors import UnsupportedError
 from mechdesign.kernel import Mechanism
 from mechdesign.measures.estimation import blue_estimator
 from mechdesign.notions import Notion
+from mechdesign.status import Status
 
 __all__ = ["Certificate", "ColumnGenerationReport", "Design", "EstimationReport", "Timings"]
 
@@ -76,9 +78,9 @@ class EstimationReport:
     lower_bound, upper_bound : float
         Certified bracket on the optimal per-report error (``n · MSE`` against the
         users' histogram); ``upper_bound`` is the returned mechanism's error.
-    status : str
-        ``"optimal"`` when the bracket is within the design's ``gap`` (relative), else
-        ``"feasible, gap g"``.
+    status : Status
+        ``Status.OPTIMAL`` when the bracket is within the design's ``gap`` (relative),
+        else ``Status.FEASIBLE`` (the bracket's width is :attr:`gap`).
     solver_status : str
         Enumeration: the conic solver's status (cvxpy's). Column generation: why it
         stopped (``"converged"``, ``"time limit"``, ``"interrupted"``, ``"round limit"``).
@@ -90,7 +92,7 @@ class EstimationReport:
     prior: NDArray[np.float64]
     lower_bound: float
     upper_bound: float
-    status: str
+    status: Status
     solver_status: str
     rounds: int = 0
 
@@ -126,8 +128,10 @@ class Design:
         How many vertices were enumerated.
     backend : str
         The vertex backend used.
-    status : str
-        HiGHS's model status.
+    status : Status
+        How the design's final solve ended (:class:`~mechdesign.status.Status`):
+        ``OPTIMAL``, or ``TIME_LIMIT`` / ``INTERRUPTED`` when column generation stopped
+        before its final solve (the design is then its last certified master's).
     certificate : Certificate
     privacy_level : float
         ``notion.level(mechanism)``, the audit; ≤ ε + :data:`AUDIT_ATOL`.
@@ -156,7 +160,7 @@ class Design:
     vertices: NDArray[np.float64]
     n_vertices: int
     backend: str
-    status: str
+    status: Status
     certificate: Certificate
     privacy_level: float
     dobrushin_coefficient: float
@@ -210,7 +214,7 @@ class Design:
             "audit_passed": self.audit_passed,
             "n_vertices": self.n_vertices,
             "backend": self.backend,
-            "status": self.status,
+            "status": self.status.value,
             "certificate_holds": self.certificate.holds,
             "primal_objective": self.certificate.primal_objective,
             "dual_objective": self.certificate.dual_objective,
@@ -224,7 +228,7 @@ class Design:
                     "lower_bound": self.column_generation.lower_bound,
                     "upper_bound": self.column_generation.upper_bound,
                     "gap": self.column_generation.gap,
-                    "optimality": self.column_generation.status,
+                    "optimality": self.column_generation.status.value,
                     "exact_pricing": self.column_generation.exact_pricing,
                     "iterations": self.column_generation.iterations,
                     "columns": self.column_generation.columns,
@@ -237,7 +241,7 @@ class Design:
                     "lower_bound": self.estimation.lower_bound,
                     "upper_bound": self.estimation.upper_bound,
                     "gap": self.estimation.gap,
-                    "optimality": self.estimation.status,
+                    "optimality": self.estimation.status.value,
                     **({"iterations": self.estimation.rounds, "columns": self.n_vertices}
                        if self.method == "column_generation" else {}),
                 }
@@ -265,9 +269,10 @@ class ColumnGenerationReport:
         and the ε-LDP information bound); ``+inf`` if there was neither.
     exact_pricing : bool
         Whether the pricing oracle was exact (then the bracket is certified).
-    status : str
-        ``"optimal"`` when pricing is exact and the gap is within the tolerance,
-        otherwise ``"feasible, gap g"``.
+    status : Status
+        ``Status.OPTIMAL`` when pricing is exact and the gap is within the tolerance,
+        ``Status.INTERRUPTED`` after Ctrl-C, otherwise ``Status.FEASIBLE`` (the bracket's
+        width is :attr:`gap`).
     columns : int
         Columns in the final master (column management deletes non-basic columns of
         low reduced cost while the master is large).
@@ -292,7 +297,7 @@ class ColumnGenerationReport:
     lower_bound: float
     upper_bound: float
     exact_pricing: bool
-    status: str
+    status: Status
     columns: int
     iterations: int
     history: tuple[tuple[float, float], ...]
