@@ -570,7 +570,8 @@ def duchi_kl_bound(epsilon: float, tv: float) -> float:
     Returns
     -------
     float
-        The bound in nats (+inf where ``(e^ε − 1)²`` overflows, from ε ≈ 355).
+        The bound in nats; +inf when it exceeds the largest double (from ε ≈ 355 at
+        ``tv = 1``) or ``ε = ∞`` with ``tv > 0``.
 
     References
     ----------

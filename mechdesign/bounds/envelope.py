@@ -119,9 +119,9 @@ class LeakageDistribution:
 
     Parameters
     ----------
-    values : ndarray, shape=(r,)
+    values : ndarray, shape (r,)
         The distinct leakage values, ascending (nats).
-    probabilities : ndarray, shape=(r,)
+    probabilities : ndarray, shape (r,)
         ``P_Y{ℓ(X → Y) = values[i]}``.
 
     References
@@ -531,7 +531,7 @@ class PMLEnvelope(EvidenceFloat):
         The upper end of the final bracket: ``ε_c(δ) ≤ upper`` (the bad-set LP at
         ``e^upper`` has value below δ). ``upper − value ≤ ENVELOPE_RTOL`` unless the
         value is the mechanism's PML level.
-    post_processing : ndarray, shape=(M, Z)
+    post_processing : ndarray, shape (M, Z)
         A row-stochastic ``P_{Z|Y}`` (rows are outputs of the kernel) with
         ``ε̄_Z(δ) ≥ value``: one output per bad piece, the last output collects the rest.
     bad_set : tuple of int
@@ -906,9 +906,9 @@ def conditional_maximal_leakage(first: KernelLike, second: ArrayLike, prior: Arr
 
     Parameters
     ----------
-    first : Mechanism or array_like, shape=(N, M1)
+    first : Mechanism or array_like, shape (N, M1)
         ``K1[x, y1] = P(Y1 = y1 | X = x)``; it must be row-stochastic.
-    second : array_like, shape=(N, M1, M2) or (N, M2)
+    second : array_like, shape (N, M1, M2) or (N, M2)
         ``K2[x, y1, y2] = P(Y2 = y2 | X = x, Y1 = y1)``; a 2-D kernel is used after every
         ``y1`` (non-adaptive composition, where ``L(X → Y2 | Y1) ≤ L(X → Y2)``). It must
         be non-negative and sum to 1 over its last axis.
@@ -1047,7 +1047,7 @@ class RandomizedResponseEnvelope:
         three regimes of h_δ can occur (``True`` when δ ≤ q_1, where it is not needed).
     alpha, beta : float
         The k-RR probabilities ``e^ε/(e^ε + k − 1)`` and ``1/(e^ε + k − 1)``.
-    q : ndarray, shape=(k,)
+    q : ndarray, shape (k,)
         The output distribution ``q_j = β + (α − β)p_j`` for the sorted prior, ascending;
         outcome j leaks ``log(α/q_j)``.
 

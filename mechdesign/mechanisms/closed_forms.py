@@ -518,7 +518,7 @@ class IndependentReporting:
         Theorem 5's bound on ``‖P_{U|s} − P_{U|s'}‖₁`` over the ball.
     utility : float
         ``I_P(X; Y)`` at the maximiser, in nats.
-    grid : ndarray, shape=(k, 2)
+    grid : ndarray, shape (k, 2)
         The evaluated ``(ε₂, utility)`` pairs, sorted by ε₂ (the curve is not concave;
         this shows the search).
 

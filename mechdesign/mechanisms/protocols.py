@@ -78,7 +78,7 @@ class FrequencyOracle(Mechanism):
 
     Parameters
     ----------
-    matrix : array_like, shape=(k, M)
+    matrix : array_like, shape (k, M)
         The kernel (rows are inputs); it must be row-stochastic.
     atol : float, optional
         Tolerance on the row sums of ``matrix``, as for
@@ -88,7 +88,7 @@ class FrequencyOracle(Mechanism):
         Its name in the literature.
     epsilon : float
         The LDP level it is built for (required: ``>= 0``).
-    estimator : array_like, shape=(M, k)
+    estimator : array_like, shape (M, k)
         ``E``: a report ``y`` contributes ``E[y]`` to the mean that estimates the
         frequencies.
     support : tuple of float, optional
@@ -503,7 +503,7 @@ def local_hashing(
         The number of inputs, an integer ``k ≥ 2``.
     epsilon : float
         The LDP level ε in nats; it must be positive and finite.
-    hashes : array_like of int, shape=(H, k), optional
+    hashes : array_like of int, shape (H, k), optional
         Row ``h`` is the hash function ``x ↦ hashes[h, x]``, values in ``range(buckets)``.
     buckets : int, optional
         ``g``, an integer ``g ≥ 2``; default ``round(e^ε) + 1``, OLH's optimum.
@@ -655,17 +655,17 @@ def estimation_mse(
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
+    kernel : Mechanism or array_like, shape (N, M)
         The mechanism (rows are the N inputs); it must be row-stochastic. A
         :class:`FrequencyOracle` brings its own estimator.
-    prior : array_like, shape=(N,)
+    prior : array_like, shape (N,)
         The distribution of the users' inputs (non-negative, summing to 1).
     n : int
         Number of reports, ``n ≥ 1``.
-    estimator : "blue" or array_like, shape=(M, N), optional
+    estimator : "blue" or array_like, shape (M, N), optional
         ``"blue"``, an explicit linear estimator ``E``, or ``None`` (default): the
         oracle's own, else least squares (see above).
-    workload : {None, "histogram", "prefix", "all-range"} or array_like, shape=(L, N)
+    workload : {None, "histogram", "prefix", "all-range"} or array_like, shape (L, N)
         The queries (:func:`~mechdesign.measures.estimation.workload_matrix`; for ``"marginals"``
         pass its matrix, which needs the alphabet's shape).
     target : {"histogram", "distribution"}
