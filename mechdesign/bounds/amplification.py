@@ -54,7 +54,25 @@ def confusion_graph(kernel: Mechanism | ArrayLike) -> NDArray[np.bool_]:
     """The confusion graph of a channel (f_α paper, Sec. III-A), as an adjacency matrix.
 
     ``G[x, x']`` is true when some output can be caused by both inputs:
-    ``∃ y: K[x, y] > 0 and K[x', y] > 0``. The diagonal is true (every row has mass).
+    ``∃ y: K[x, y] > 0 and K[x', y] > 0`` ([1]_, Sec. III-A). The diagonal is true (every
+    row has mass).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The channel (N inputs, M outputs, rows are inputs); it must be a row-stochastic
+        matrix (non-negative, finite, rows summing to 1).
+
+    Returns
+    -------
+    ndarray of bool, shape (N, N)
+        The symmetric adjacency matrix ``G``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     support = as_matrix(kernel) > 0
     overlap = support.astype(np.int64) @ support.T.astype(np.int64)
@@ -68,7 +86,27 @@ def disjoint_support_pair(kernel: Mechanism | ArrayLike) -> tuple[int, int] | No
     complete), then ``η_α(K, 𝒫_X) = 1`` for every α — the channel does not contract any
     Rényi divergence over the whole simplex, and ``η_χ²(K) = 1`` (Ahlswede & Gács). The
     converse direction is not claimed: ``None`` means the proposition does not apply,
-    not that the channel contracts (though then ``η_χ² < 1``, Ahlswede & Gács).
+    not that the channel contracts (though then ``η_χ² < 1``, Ahlswede & Gács; see [2]_,
+    Sec. II-C).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The channel (rows are inputs); it must be a row-stochastic matrix.
+
+    Returns
+    -------
+    tuple of int or None
+        The first pair ``(x, x')`` with ``x < x'`` (in lexicographic order) whose rows have
+        disjoint supports, or ``None`` when the confusion graph is complete.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     graph = confusion_graph(kernel)
     for x, x_other in itertools.combinations(range(graph.shape[0]), 2):
@@ -84,6 +122,25 @@ def block_uniform_channel(n: int, k: int) -> Mechanism:
     the same k outputs. k must divide n (the paper's construction); for other sizes use
     :func:`circulant_singular_channel`, which keeps Example 12's closed form for Γ.
     Block-diagonal with at least two blocks, so Proposition 3 applies (Example 4).
+
+    Parameters
+    ----------
+    n : int
+        The number of inputs (and outputs) N = mk, a positive integer of at most
+        :data:`MAX_CHANNEL_INPUTS`.
+    k : int
+        The block size, a positive integer that must divide ``n``.
+
+    Returns
+    -------
+    Mechanism
+        The N × N block-diagonal kernel.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     n_val = check_positive_int(n, "n")
     k_val = check_positive_int(k, "k")
@@ -108,6 +165,25 @@ def circulant_singular_channel(n: int, k: int) -> Mechanism:
     N mod k would instead pass that many inputs through with ``Γ_max = e^ε``). Two
     inputs at circular distance ≥ k have disjoint supports, so Proposition 3 applies
     whenever ``N ≥ 2k``.
+
+    Parameters
+    ----------
+    n : int
+        The number of inputs (and outputs) N, a positive integer of at most
+        :data:`MAX_CHANNEL_INPUTS`.
+    k : int
+        The number of outputs each input reaches, a positive integer ``k ≤ n``.
+
+    Returns
+    -------
+    Mechanism
+        The N × N circulant kernel.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     n_val = check_positive_int(n, "n")
     k_val = check_positive_int(k, "k")
@@ -122,7 +198,10 @@ def circulant_singular_channel(n: int, k: int) -> Mechanism:
 class RenyiAmplification:
     """The bound φ(ε_f, α) of eq. (9) on the Rényi-LDP of a cascade, with its parts.
 
-    Attributes
+    Returned by :func:`rldp_amplification_bound` (f_α paper [1]_, Sec. VI); its fields
+    are the constructor's parameters. Levels are Rényi-LDP levels, in nats.
+
+    Parameters
     ----------
     bound : float
         φ(ε_f, α), an upper bound on ``RLDP^(α)`` of the cascade.
@@ -137,6 +216,12 @@ class RenyiAmplification:
         The TV contraction factor used (see :func:`rldp_amplification_bound`).
     alpha : float
         The order α > 1.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
 
     bound: float
@@ -180,10 +265,12 @@ def rldp_amplification_bound(
 
     Parameters
     ----------
-    first : array_like, shape=(W, N)
-        The privacy mechanism ``P_{X|W}`` (rows are private values).
-    second : array_like, shape=(N, M)
-        The post-processing channel ``P_{Y|X}``.
+    first : Mechanism or array_like, shape (W, N)
+        The privacy mechanism ``P_{X|W}`` (rows are the W private values); it must be
+        row-stochastic. A float32 array is accepted at its own precision.
+    second : Mechanism or array_like, shape (N, M)
+        The post-processing channel ``P_{Y|X}``; its N inputs must match the outputs of
+        ``first``.
     alpha : float
         The Rényi order, α > 1 and finite.
     eta_tv : {"rows", "dobrushin"} or float
@@ -191,6 +278,17 @@ def rldp_amplification_bound(
         (default): exactly ``max_{w≠w'} TV(P_w K, P_{w'} K) / TV(P_w, P_{w'})`` over the
         rows of ``first``, which is all Corollary 11 needs; "dobrushin": ``η_TV(K)``; or
         a number in [0, 1] — Example 12 uses 1.
+
+    Returns
+    -------
+    RenyiAmplification
+        φ (``bound``, +inf when ``Γ_max`` is infinite) with its ingredients.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     a = check_alpha(alpha)
     if not (a > 1 and math.isfinite(a)):

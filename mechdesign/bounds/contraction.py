@@ -84,12 +84,21 @@ MAX_WITNESS_INPUTS = 2**26
 class DobrushinMaximum(EvidenceFloat):
     """The maximal Dobrushin coefficient of a notion, with the kernel that attains it.
 
-    A ``float`` (so it compares and computes like the value it is) carrying its evidence:
+    A ``float`` (so it compares and computes like the value it is) carrying its evidence;
+    :func:`max_dobrushin` builds it.
+
+    Parameters
+    ----------
+    value : float
+        ``sup η_TV(K)`` over the notion's kernels on ``n`` inputs, in [0, 1].
+    **fields
+        The evidence, every one by keyword and all of them required: ``kernel``, ``pair``,
+        ``closed_form``, ``n_programs`` and ``seconds`` (see Attributes).
 
     Attributes
     ----------
     value : float
-        ``sup η_TV(K)`` over the notion's kernels on ``n`` inputs.
+        The float itself.
     kernel : Mechanism
         A binary-output kernel ``[p, 1 − p]`` of the notion attaining it.
     pair : tuple of int
@@ -142,9 +151,12 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
     Parameters
     ----------
     notion : LDP or PML
-        Any notion with ``cone(n)`` (and optionally ``dobrushin_bound(n)``).
+        Any notion instance (not the class) with ``cone(n)`` (and optionally
+        ``dobrushin_bound(n)``).
     n : int
-        Number of inputs N ≥ 2 (with one input every coefficient is 0).
+        Number of inputs N, a positive integer (with one input every coefficient is 0). It
+        must be the notion's own input size when it has one, ``c ≤ 1/N`` for (ε, c)-PML,
+        and at most :data:`MAX_CONE_INPUTS`.
 
     Returns
     -------
@@ -153,6 +165,11 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
         ``.closed_form``. The kernel satisfies each scaled cone inequality up to HiGHS's
         absolute tolerance (1e-10), so its audited level may exceed ε by about
         ``1e-10 / min_x p_x`` (1e-7 for entries near 1e-3).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     notion = _check_notion(notion)
     n_val = _check_cone_size(n, notion)
@@ -254,6 +271,23 @@ def decomposable_threshold(c: float, n: int) -> float:
     ``log(2/(Nc))`` with equality at ``S = 1/2``. So ``M_0(ε, c) = ∅`` exactly when
     ``ε < log(2/(Nc))`` (Lemma 7), and from there on ``sup_K η_f(K) = 1`` for every
     f (Theorem 2) and Ξ(ε, c) = 1.
+
+    Parameters
+    ----------
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+
+    Returns
+    -------
+    float
+        ``log(2/(Nc))`` in nats, at least ``log 2`` (as ``c ≤ 1/N``).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     n_val = check_positive_int(n, "n")
     c_val = check_c(c, n_val)
@@ -269,6 +303,21 @@ def decomposable_witness_kernel(n: int) -> Mechanism:
     η_f and η_TV) is 1. The html version prints the second column as
     ``(1 − p_1, …, p_{N−2}, 0, 1)``; the ``p_{N−2}`` there is a typo for ``1 − p_{N−2}``
     (rows must sum to one). Needs N ≥ 2.
+
+    Parameters
+    ----------
+    n : int
+        The number of inputs N; an integer ``N ≥ 2`` of at most :data:`MAX_WITNESS_INPUTS`.
+
+    Returns
+    -------
+    Mechanism
+        The N × 2 kernel.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     n_val = check_positive_int(n, "n")
     if n_val < 2:
@@ -289,6 +338,25 @@ def max_zeros_per_column(epsilon: float, c: float, n: int) -> int:
     t, attains it. Hence the answer is the largest ``z ≤ N − 1`` with
     ``ε ≥ −log((N − z)c)``, i.e. ``(N − z)c ≥ e^{−ε}``; 0 when even ``z = 0`` fails
     (ε < −log(Nc), where no column can have a zero).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level ε ≥ 0 in nats (``math.inf`` allowed).
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+
+    Returns
+    -------
+    int
+        The largest number of zeros, between 0 and N − 1 (N − 1 for ``ε = ∞``).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     eps = check_epsilon(epsilon)
     n_val = check_positive_int(n, "n")
@@ -319,6 +387,25 @@ def gamma_bound(epsilon: float, c: float, n: int) -> tuple[float, float]:
     smaller; we return ``min((1 − Nc)e^ε, 1/c − N) + 1``, which is Proposition 2 for
     ``ε ≤ −log c`` and exact beyond (``Γ ≤ 1 + (1 − Nc)·max/(cS) ≤ 1 + (1 − Nc)/c`` for
     every column).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level ε ≥ 0 in nats (``math.inf`` allowed).
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+
+    Returns
+    -------
+    tuple of float
+        ``(Γ_max bound, Γ_min bound)``, the second the reciprocal of the first.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     eps = check_epsilon(epsilon)
     n_val = check_positive_int(n, "n")
@@ -344,7 +431,7 @@ def pml_sdpi_bound(
         \\Bigl[\\frac{f(\\Gamma_{\\min})}{1 - \\Gamma_{\\min}}
               + \\frac{f(\\Gamma_{\\max})}{\\Gamma_{\\max} - 1}\\Bigr] \\delta
 
-    for ``P, Q ∈ Q_X(c)`` with ``TV(P, Q) ≤ δ``: Binette's reverse Pinsker inequality
+    for ``P, Q ∈ Q_X(c)`` with ``TV(P, Q) ≤ δ``: Binette's reverse Pinsker inequality [2]_
     (:func:`~mechdesign.measures.divergences.reverse_pinsker`) applied to the outputs, whose
     likelihood ratios lie in ``[Γ_min, Γ_max]`` (:func:`gamma_bound`), and
     ``TV(K∘P, K∘Q) ≤ Ξ(ε, c) δ`` (Theorem 1 with Lemma 2). Binette's constant grows
@@ -354,6 +441,33 @@ def pml_sdpi_bound(
     ``f`` is an :class:`~mechdesign.measures.divergences.FGenerator` or a bare function with
     ``f(1) = 0``, validated by :func:`~mechdesign.measures.divergences.reverse_pinsker` (also
     when Γ = 1, so a bad ``f`` is refused by name at every ε).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level ε ≥ 0 in nats (``math.inf`` allowed).
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+    tv : float
+        The total variation ``δ`` between the input distributions, in [0, 1].
+    f : FGenerator or callable, optional
+        The divergence's generator; default :data:`~mechdesign.measures.divergences.KL`
+        (relative entropy). A callable maps an array of ratios of any shape to ``f``
+        elementwise (an array of the same shape), with ``f(1) = 0``.
+
+    Returns
+    -------
+    float
+        The bound on ``D_f(K∘P ‖ K∘Q)`` (in nats for KL).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] O. Binette, "A Note on Reverse Pinsker Inequalities", IEEE Transactions on
+       Information Theory 65(7):4094-4096, 2019, doi:10.1109/TIT.2019.2896192.
     """
     delta = _check_tv(tv)
     xi = dobrushin_bound(epsilon, c, n)
@@ -370,9 +484,32 @@ def pml_kl_sdpi_bound(epsilon: float, c: float, n: int, tv: float) -> float:
         D(K \\circ P \\| K \\circ Q) \\le \\Xi(\\varepsilon, c)
         \\log\\bigl((1 - Nc) e^\\varepsilon + 1\\bigr) \\, \\delta .
 
-    With ``Γ_min = 1/Γ_max`` Binette's constant for ``f = t log t`` is ``log Γ_max``.
+    With ``Γ_min = 1/Γ_max`` Binette's constant [2]_ for ``f = t log t`` is ``log Γ_max``.
     (For ε beyond ``−log c`` we use :func:`gamma_bound`'s exact Γ, which only tightens
     it.)
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level ε ≥ 0 in nats (``math.inf`` allowed).
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+    tv : float
+        The total variation ``δ`` between the input distributions, in [0, 1].
+
+    Returns
+    -------
+    float
+        The bound on ``D(K∘P ‖ K∘Q)`` in nats.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] O. Binette, "A Note on Reverse Pinsker Inequalities", IEEE Transactions on
+       Information Theory 65(7):4094-4096, 2019, doi:10.1109/TIT.2019.2896192.
     """
     delta = _check_tv(tv)
     upper, _ = gamma_bound(epsilon, c, n)
@@ -386,6 +523,27 @@ def pml_hellinger_sdpi_bound(epsilon: float, c: float, n: int, tv: float) -> flo
 
         H^2(K \\circ P \\| K \\circ Q) \\le \\Xi(\\varepsilon, c)
         \\Bigl(2 - \\frac{4}{\\sqrt{(1 - Nc) e^\\varepsilon + 1} + 1}\\Bigr) \\delta .
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level ε ≥ 0 in nats (``math.inf`` allowed).
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+    tv : float
+        The total variation ``δ`` between the input distributions, in [0, 1].
+
+    Returns
+    -------
+    float
+        The bound on ``H²(K∘P ‖ K∘Q)``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     delta = _check_tv(tv)
     upper, _ = gamma_bound(epsilon, c, n)
@@ -396,12 +554,32 @@ def pml_hellinger_sdpi_bound(epsilon: float, c: float, n: int, tv: float) -> flo
 
 
 def duchi_kl_bound(epsilon: float, tv: float) -> float:
-    """Duchi, Jordan & Wainwright's bound for ε-LDP kernels, Dobrushin paper eq. (12):
+    """Duchi, Jordan & Wainwright's bound for ε-LDP kernels [2]_, Dobrushin paper eq. (12) [1]_:
 
     .. math::
 
         D(K \\circ P \\| K \\circ Q) \\le \\min\\{4, e^{2\\varepsilon}\\}
         (e^\\varepsilon - 1)^2 \\, \\mathrm{TV}(P, Q)^2 .
+
+    Parameters
+    ----------
+    epsilon : float
+        The LDP level ε ≥ 0 in nats (``math.inf`` allowed).
+    tv : float
+        ``TV(P, Q)``, in [0, 1].
+
+    Returns
+    -------
+    float
+        The bound in nats; +inf when it exceeds the largest double (from ε ≈ 355 at
+        ``tv = 1``) or ``ε = ∞`` with ``tv > 0``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] J. C. Duchi, M. I. Jordan, M. J. Wainwright, "Local Privacy, Data Processing
+       Inequalities, and Statistical Minimax Rates", 2013, arXiv:1302.3203.
     """
     eps = check_epsilon(epsilon)
     delta = _check_tv(tv)
@@ -417,14 +595,51 @@ def duchi_kl_bound(epsilon: float, tv: float) -> float:
 
 def kairouz_dobrushin_bound(epsilon: float) -> float:
     """Kairouz, Oh & Viswanath's ``η_TV(K) ≤ (e^ε − 1)/(e^ε + 1)`` for ε-LDP kernels,
-    Dobrushin paper eq. (13) (= ``tanh(ε/2)``; the ``c → 0`` limit of Ξ)."""
+    Dobrushin paper eq. (13) (= ``tanh(ε/2)``; the ``c → 0`` limit of Ξ).
+
+    Parameters
+    ----------
+    epsilon : float
+        The LDP level ε ≥ 0 in nats (``math.inf`` allowed).
+
+    Returns
+    -------
+    float
+        ``tanh(ε/2)``, in [0, 1] (1 for ``ε = ∞``).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+       Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
+    """
     eps = check_epsilon(epsilon)
     return 1.0 if math.isinf(eps) else math.tanh(eps / 2.0)
 
 
 def asoodeh_zhang_kl_contraction(epsilon: float) -> float:
     """Asoodeh & Zhang's ``η_KL(K) = η_χ²(K) = η_H²(K) ≤ ((e^ε − 1)/(e^ε + 1))²`` for
-    ε-LDP kernels, Dobrushin paper eq. (14)."""
+    ε-LDP kernels, Dobrushin paper eq. (14).
+
+    Parameters
+    ----------
+    epsilon : float
+        The LDP level ε ≥ 0 in nats (``math.inf`` allowed).
+
+    Returns
+    -------
+    float
+        ``tanh²(ε/2)``, in [0, 1].
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] S. Asoodeh, H. Zhang, "Contraction of Locally Differentially Private Mechanisms",
+       IEEE Journal on Selected Areas in Information Theory 5:385-395, 2024, arXiv:2210.13386.
+    """
     return kairouz_dobrushin_bound(epsilon) ** 2
 
 
@@ -437,6 +652,25 @@ def reverse_pinsker_kl(tv: float, q_min: float) -> float:
     set, so the formula here is derived and tested instead: ``D ≤ log(1 + χ²)``
     (Jensen) and ``χ² = Σ (p − q)²/q ≤ Σ (p − q)²/Q_min ≤ ‖p − q‖₁²/(2 Q_min)
     = 2 TV²/Q_min`` (the positive and the negative parts of ``p − q`` each sum to TV).
+
+    Parameters
+    ----------
+    tv : float
+        ``TV(P, Q)``, in [0, 1].
+    q_min : float
+        A lower bound on the entries of ``Q``, in (0, 1].
+
+    Returns
+    -------
+    float
+        The bound on ``D(P‖Q)`` in nats.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] I. Sason, S. Verdú, "f-Divergence Inequalities", IEEE Transactions on Information
+       Theory 62(11):5973-6006, 2016, arXiv:1508.00335.
     """
     delta = _check_tv(tv)
     q = as_real(q_min, "q_min")
@@ -454,6 +688,27 @@ def asoodeh_zhang_kl_bound(epsilon: float, tv: float, q_min: float) -> float:
 
         D(K \\circ P \\| K \\circ Q) \\le \\tanh^2(\\varepsilon/2)
         \\log\\bigl(1 + 2\\,\\mathrm{TV}(P, Q)^2 / Q_{\\min}\\bigr).
+
+    Parameters
+    ----------
+    epsilon : float
+        The LDP level ε ≥ 0 in nats (``math.inf`` allowed).
+    tv : float
+        ``TV(P, Q)``, in [0, 1].
+    q_min : float
+        A lower bound on the entries of ``Q`` (the figure uses ``c``), in (0, 1].
+
+    Returns
+    -------
+    float
+        The bound on ``D(K∘P ‖ K∘Q)`` in nats.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] S. Asoodeh, H. Zhang, "Contraction of Locally Differentially Private Mechanisms",
+       IEEE Journal on Selected Areas in Information Theory 5:385-395, 2024, arXiv:2210.13386.
     """
     return asoodeh_zhang_kl_contraction(epsilon) * reverse_pinsker_kl(tv, q_min)
 
@@ -480,6 +735,29 @@ def private_minimax_lower_bound(
     two distributions differ by 2δ in two coordinates), and (48) drops the factor
     ``ℓ(θ0, θ1)/2`` of Le Cam's bound and the ½ of Bretagnolle–Huber. ``separation``
     is ``ℓ(θ0, θ1)``; by default δ (``ℓ = |θ1 − θ0|``, as in the example).
+
+    Parameters
+    ----------
+    n_samples : int
+        The number of samples n, a positive integer.
+    delta : float
+        The perturbation δ of the two hypotheses, in (0, 1/4).
+    epsilon : float
+        The (ε, c)-PML level ε ≥ 0 of the kernel, in nats.
+    c : float
+        The (ε, c)-PML constant for N = 4 inputs; it must satisfy ``0 < c ≤ 1/4 − δ``.
+    separation : float, optional
+        The loss ``ℓ(θ0, θ1)``, finite and > 0; default ``δ``.
+
+    Returns
+    -------
+    float
+        The lower bound on the minimax risk ``R*``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     n_val = check_positive_int(n_samples, "n_samples")
     d = as_real(delta, "delta")
@@ -504,7 +782,7 @@ def private_minimax_lower_bound(
 def cross_channel_gamma(
     kernel: Mechanism | ArrayLike, priors: ArrayLike | None = None, *, c: float | None = None
 ) -> tuple[float, float]:
-    """``(Γ_max(Y), Γ_min(Y))``, the extreme output likelihood ratios (f_α paper eqs. 7–8):
+    """``(Γ_max(Y), Γ_min(Y))``, the extreme output likelihood ratios (f_α paper eqs. 7–8) [1]_:
 
     .. math::
 
@@ -522,6 +800,29 @@ def cross_channel_gamma(
     Outputs that no prior can produce are skipped (0/0); one that some prior can and
     another cannot produce gives ``Γ_max = ∞`` and ``Γ_min = 0``. Always
     ``Γ_min ≤ 1 ≤ Γ_max`` and ``Γ_min = 1/Γ_max``.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The channel K (rows are inputs); it must be row-stochastic.
+    priors : array_like, shape (m, N), optional
+        The finite prior set, one distribution over the N inputs per row (each must be
+        non-negative and sum to 1). Give exactly one of ``priors`` and ``c``.
+    c : float, optional
+        The polytope ``Q_X(c)``: ``0 < c ≤ 1/N``.
+
+    Returns
+    -------
+    tuple of float
+        ``(Γ_max(Y), Γ_min(Y))``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     k = as_matrix(kernel)
     n = k.shape[0]
@@ -554,6 +855,26 @@ def max_cross_channel_gamma(notion: Notion, n: int, priors: ArrayLike | None = N
     it with ``1 − t v``, inside the cone for small t because ``1`` is interior). Hence
     ``Γ_max = max`` over section vertices of :func:`cross_channel_gamma`, with
     ``Γ_min = 1/Γ_max``. Uses the closed-form vertices where the notion has them.
+
+    Parameters
+    ----------
+    notion : Notion
+        A ratio-cone notion instance (e.g. ``PML(ε, c=c)``); without ``priors`` it must
+        have a prior set of its own (``vertex_priors``; LDP has none).
+    n : int
+        The number of inputs N, as in :func:`max_dobrushin`.
+    priors : array_like, shape (m, N), optional
+        The prior set, one distribution per row; default the notion's own priors.
+
+    Returns
+    -------
+    float
+        ``Γ_max`` (``math.inf`` when some prior cannot produce an output another can).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     notion = _check_notion(notion)
     n_val = _check_cone_size(n, notion)

@@ -114,14 +114,20 @@ class LeakageDistribution:
 
     Envelope paper, Sec. II-C (footnote 1): ``ℓ(X → y)`` is a function of the outcome,
     so ``ℓ(X → Y)`` is a discrete random variable. Outcomes whose leakages agree within
-    ``LEAKAGE_TIE_ATOL`` share one value (the largest of them).
+    ``LEAKAGE_TIE_ATOL`` share one value (the largest of them). Built by
+    :func:`leakage_distribution`; the constructor does not validate its arguments.
 
-    Attributes
+    Parameters
     ----------
-    values : ndarray, shape=(r,)
+    values : ndarray, shape (r,)
         The distinct leakage values, ascending (nats).
-    probabilities : ndarray, shape=(r,)
+    probabilities : ndarray, shape (r,)
         ``P_Y{ℓ(X → Y) = values[i]}``.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
 
     values: NDArray[np.float64]
@@ -152,14 +158,22 @@ def leakage_distribution(kernel: KernelLike, prior: ArrayLike) -> LeakageDistrib
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
 
     Returns
     -------
     LeakageDistribution
         Distinct values (ascending) and their ``P_Y`` masses, over outcomes of positive
         probability.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     k = as_matrix(kernel)
     p = as_distribution(prior, "prior", k.shape[0])
@@ -186,6 +200,26 @@ def pml_failure_probability(kernel: KernelLike, prior: ArrayLike, epsilon: float
     Envelope paper, Definition 5: the joint distribution satisfies (ε, δ)-probabilistic
     PML iff this is ≤ δ, equivalently iff ``ε̲_Y(δ) ≤ ε`` (Sec. IV). Outcomes leaking ε
     up to ``LEAKAGE_TIE_ATOL`` do not count as exceeding it.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    epsilon : float
+        The leakage level ε ≥ 0 in nats (``math.inf`` allowed).
+
+    Returns
+    -------
+    float
+        The failure probability, in [0, 1].
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     eps = check_epsilon(epsilon)
     return leakage_distribution(kernel, prior).tail(eps)
@@ -203,6 +237,26 @@ def pml_lower_quantile(kernel: KernelLike, prior: ArrayLike, delta: float) -> fl
     the smallest worst-case leakage left after ignoring a set of probability δ.
     Non-increasing and right-continuous in δ. Masses are compared with ``1 − δ`` up to
     ``QUANTILE_MASS_ATOL``.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    delta : float
+        The probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        ε̲_Y(δ) in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     d = check_delta(delta)
     dist = leakage_distribution(kernel, prior)
@@ -223,6 +277,26 @@ def pml_upper_quantile(kernel: KernelLike, prior: ArrayLike, delta: float) -> fl
     the largest leakage that holds on a set of probability at least δ. Always
     ``≥ ε̲_Y(δ)``; the envelope is the supremum of either over post-processings
     (Theorem 2). Masses are compared with δ up to ``QUANTILE_MASS_ATOL``.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    delta : float
+        The probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        ε̄_Y(δ) in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     d = check_delta(delta)
     dist = leakage_distribution(kernel, prior)
@@ -243,6 +317,26 @@ def pml_psi1(kernel: KernelLike, prior: ArrayLike, epsilon: float) -> float:
 
     a lower bound on the failure probability ``P_Y{ℓ > ε}``. It can increase under
     post-processing (Theorem 1 (i): 13/180 → 2/27 in Example 1).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    epsilon : float
+        The leakage level ε ≥ 0 in nats (``math.inf`` allowed).
+
+    Returns
+    -------
+    float
+        ψ1(ε), in [0, 1].
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     eps = check_epsilon(epsilon)
     j = _joint(kernel, prior)
@@ -263,6 +357,26 @@ def pml_psi2(kernel: KernelLike, prior: ArrayLike, epsilon: float) -> float:
 
     the hockey-stick divergence ``max_x E_{e^ε}(P_{Y|X=x} ‖ P_Y)``; the best event is
     ``{y : i(x; y) > ε}``. Never increases under post-processing (Theorem 1 (ii)).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    epsilon : float
+        The leakage level ε ≥ 0 in nats (``math.inf`` allowed).
+
+    Returns
+    -------
+    float
+        ψ2(ε), in [0, 1] (0 for ``ε = ∞``).
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     eps = check_epsilon(epsilon)
     j = _joint(kernel, prior)
@@ -291,6 +405,26 @@ def binary_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> float
             \\sum_{j < k^\\star} K[x, y_j] + \\zeta K[x, y_{k^\\star}] \\Bigr).
 
     A lower bound on the envelope (eq. 14).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    delta : float
+        The probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        ε_b(δ) in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     d = check_delta(delta)
     j = _joint(kernel, prior)
@@ -308,7 +442,28 @@ def binary_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> float
 
 def envelope_lower_bound(kernel: KernelLike, prior: ArrayLike, delta: float) -> float:
     """The general lower bound (14) of the envelope paper:
-    ``ε_c(δ) ≥ max{ε̄_Y(δ), ε_b(δ)}`` (no post-processing, and the best binary one)."""
+    ``ε_c(δ) ≥ max{ε̄_Y(δ), ε_b(δ)}`` (no post-processing, and the best binary one).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    delta : float
+        The probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        The lower bound on ε_c(δ), in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    """
     return max(pml_upper_quantile(kernel, prior, delta), binary_envelope(kernel, prior, delta))
 
 
@@ -323,6 +478,26 @@ def envelope_upper_bound(kernel: KernelLike, prior: ArrayLike, delta: float) -> 
 
     the maximal leakage (multiplicative Bayes capacity; the max over the support of the
     prior) by Markov's inequality, and the mechanism's own ε-PML level.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    delta : float
+        The probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        The upper bound on ε_c(δ), in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     d = check_delta(delta)
     j = _joint(kernel, prior)
@@ -337,17 +512,26 @@ def envelope_upper_bound(kernel: KernelLike, prior: ArrayLike, delta: float) -> 
 class PMLEnvelope(EvidenceFloat):
     """The PML envelope ε_c(δ), with the post-processing that attains it.
 
-    A ``float`` carrying its evidence (see :func:`pml_envelope`):
+    A ``float`` carrying its evidence (see :func:`pml_envelope`, which builds it).
+
+    Parameters
+    ----------
+    value : float
+        ε_c(δ) in nats (the certified lower end of the final bracket).
+    **fields
+        The evidence, every one by keyword and all of them required: ``upper``,
+        ``post_processing``, ``bad_set``, ``bad_mass``, ``n_programs`` and ``seconds``
+        (see Attributes).
 
     Attributes
     ----------
     value : float
-        ε_c(δ) in nats (the certified lower end of the final bracket).
+        The float itself.
     upper : float
         The upper end of the final bracket: ``ε_c(δ) ≤ upper`` (the bad-set LP at
         ``e^upper`` has value below δ). ``upper − value ≤ ENVELOPE_RTOL`` unless the
         value is the mechanism's PML level.
-    post_processing : ndarray, shape=(M, Z)
+    post_processing : ndarray, shape (M, Z)
         A row-stochastic ``P_{Z|Y}`` (rows are outputs of the kernel) with
         ``ε̄_Z(δ) ≥ value``: one output per bad piece, the last output collects the rest.
     bad_set : tuple of int
@@ -512,10 +696,13 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
     delta : float
-        The failure probability, in (0, 1).
+        The failure probability, in the open interval (0, 1).
 
     Returns
     -------
@@ -523,6 +710,11 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
         The value with the attaining post-processing, the bad set, the bracket's upper
         end and the LP count. Raises :class:`~mechdesign.errors.SolverError` if HiGHS
         fails.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     start = time.perf_counter()
     d = check_delta(delta)
@@ -591,6 +783,26 @@ def closed_failure_probability(kernel: KernelLike, prior: ArrayLike, epsilon: fl
     non-strict set (push weight towards an outcome with ``i(x; y) > ε``), so the
     supremum over strict pieces equals the LP value over non-strict ones. Information
     densities within ``LEAKAGE_TIE_ATOL`` of ε do not count as exceeding it.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``P_{Y|X}`` (rows are the N inputs); it must be row-stochastic.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    epsilon : float
+        The leakage level ε ≥ 0 in nats (``math.inf`` allowed).
+
+    Returns
+    -------
+    float
+        δ_c(ε), in [0, 1] (0 for ``ε = ∞``).
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     eps = check_epsilon(epsilon)
     j = _joint(kernel, prior)
@@ -684,8 +896,8 @@ def _conditional_maximal_leakage(
 
 
 def conditional_maximal_leakage(first: KernelLike, second: ArrayLike, prior: ArrayLike) -> float:
-    """Conditional maximal leakage ``L(X → Y2 | Y1)`` (Issa et al., Thm. 6; envelope
-    paper, Sec. IV-A):
+    """Conditional maximal leakage ``L(X → Y2 | Y1)`` (Issa et al. [2]_, Thm. 6; envelope
+    paper [1]_, Sec. IV-A):
 
     .. math::
 
@@ -694,12 +906,28 @@ def conditional_maximal_leakage(first: KernelLike, second: ArrayLike, prior: Arr
 
     Parameters
     ----------
-    first : Mechanism or array_like, shape=(N, M1)
-        ``K1[x, y1]``.
-    second : array_like, shape=(N, M1, M2) or (N, M2)
+    first : Mechanism or array_like, shape (N, M1)
+        ``K1[x, y1] = P(Y1 = y1 | X = x)``; it must be row-stochastic.
+    second : array_like, shape (N, M1, M2) or (N, M2)
         ``K2[x, y1, y2] = P(Y2 = y2 | X = x, Y1 = y1)``; a 2-D kernel is used after every
-        ``y1`` (non-adaptive composition, where ``L(X → Y2 | Y1) ≤ L(X → Y2)``).
-    prior : array_like, shape=(N,)
+        ``y1`` (non-adaptive composition, where ``L(X → Y2 | Y1) ≤ L(X → Y2)``). It must
+        be non-negative and sum to 1 over its last axis.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+
+    Returns
+    -------
+    float
+        ``L(X → Y2 | Y1)`` in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information Leakage",
+       IEEE Transactions on Information Theory 66(3):1625-1657, 2020,
+       doi:10.1109/TIT.2019.2962804.
     """
     k1 = as_matrix(first, "first")
     p = as_distribution(prior, "prior", k1.shape[0])
@@ -713,6 +941,19 @@ def adaptive_composition(mechanisms: Sequence[ArrayLike]) -> Mechanism:
     Element i of ``mechanisms`` has shape ``(N, |Y_1|, …, |Y_i|)``: the law of ``Y_i``
     given the input and every earlier output (a 2-D kernel: given the input alone). The
     joint output ``(y_1, …, y_n)`` is flattened in row-major order.
+
+    Parameters
+    ----------
+    mechanisms : sequence of (Mechanism or array_like)
+        The stages, at least one: element i has shape ``(N, |Y_1|, …, |Y_i|)`` (the law of
+        ``Y_i`` given the input and the earlier outputs) or ``(N, |Y_i|)`` (given the
+        input alone); every element must be non-negative and sum to 1 over its last axis,
+        and all have the same N inputs.
+
+    Returns
+    -------
+    Mechanism
+        The joint kernel, shape ``(N, |Y_1|·…·|Y_n|)``.
     """
     stages = _stages(mechanisms)
     joint = stages[0][:, 0, :]
@@ -724,8 +965,8 @@ def adaptive_composition(mechanisms: Sequence[ArrayLike]) -> Mechanism:
 def composition_envelope_bound(
     mechanisms: Sequence[ArrayLike], prior: ArrayLike, delta: float
 ) -> float:
-    """The envelope bound for an adaptive composition (envelope paper, Sec. IV-A, after
-    Theorem 3, with Issa et al.'s chain rule, Cor. 2):
+    """The envelope bound for an adaptive composition (envelope paper [1]_, Sec. IV-A, after
+    Theorem 3, with Issa et al.'s chain rule [2]_, Cor. 2):
 
     .. math::
 
@@ -734,6 +975,32 @@ def composition_envelope_bound(
 
     Returns the right-hand side (each term over histories of positive probability).
     ``mechanisms`` is as in :func:`adaptive_composition`.
+
+    Parameters
+    ----------
+    mechanisms : sequence of (Mechanism or array_like)
+        The stages, at least one: element i has shape ``(N, |Y_1|, …, |Y_i|)`` (the law of
+        ``Y_i`` given the input and the earlier outputs) or ``(N, |Y_i|)`` (given the
+        input alone); every element must be non-negative and sum to 1 over its last axis,
+        and all have the same N inputs.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
+        its support are dropped.
+    delta : float
+        The probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        The right-hand side, in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information Leakage",
+       IEEE Transactions on Information Theory 66(3):1625-1657, 2020,
+       doi:10.1109/TIT.2019.2962804.
     """
     d = check_delta(delta)
     stages = _stages(mechanisms)
@@ -753,7 +1020,10 @@ def composition_envelope_bound(
 class RandomizedResponseEnvelope:
     """Theorem 5 of the envelope paper for k-RR, with App. C-B's binary envelope.
 
-    Attributes
+    Returned by :func:`randomized_response_envelope` ([1]_, Sec. V-B); its fields are the
+    constructor's parameters, not validated here. Levels are in nats.
+
+    Parameters
     ----------
     lower : float
         A lower bound on ε_c(δ): Theorem 5 (iii)'s h_δ(θ) where its prior condition holds,
@@ -765,7 +1035,7 @@ class RandomizedResponseEnvelope:
         ε_b(δ) in closed form: ``log(α/q_1)`` for δ ≤ q_1, else
         ``log((α + (N − 2 + θ)β)/δ)`` (App. C-B).
     dp_epsilon : float
-        Balle et al.'s ``max{log((α − δ)/β), 0}``: k-RR is (ε_DP(δ), δ)-DP.
+        Balle et al.'s ``max{log((α − δ)/β), 0}`` [2]_: k-RR is (ε_DP(δ), δ)-DP.
     n : int
         The index N with ``Σ_{j<N} q_j < δ ≤ Σ_{j≤N} q_j`` (1 when δ ≤ q_1), for the
         prior sorted ascending.
@@ -777,9 +1047,16 @@ class RandomizedResponseEnvelope:
         three regimes of h_δ can occur (``True`` when δ ≤ q_1, where it is not needed).
     alpha, beta : float
         The k-RR probabilities ``e^ε/(e^ε + k − 1)`` and ``1/(e^ε + k − 1)``.
-    q : ndarray, shape=(k,)
+    q : ndarray, shape (k,)
         The output distribution ``q_j = β + (α − β)p_j`` for the sorted prior, ascending;
         outcome j leaks ``log(α/q_j)``.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight
+       Analyses via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647.
     """
 
     lower: float
@@ -829,6 +1106,29 @@ def randomized_response_envelope(
     ``prior_condition`` says whether the paper's statement applies). The degenerate cases
     of the paper (N = 2 or ``q_1 = … = q_{N−1}``: θ₁ = 0; ``q_{N−1} = q_N``: θ₁ = θ₂)
     need no special handling in this form.
+
+    Parameters
+    ----------
+    epsilon_r : float
+        The LDP level ε of k-RR in nats; it must be positive and finite.
+    prior : array_like, shape (k,)
+        The input distribution, ``k ≥ 2`` entries, non-negative and summing to 1 (in any
+        order: it is sorted here).
+    delta : float
+        The probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    RandomizedResponseEnvelope
+        The bounds with θ, N and the k-RR probabilities they are built from, and the
+        (ε, δ)-DP level of k-RR [2]_.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight
+       Analyses via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647.
     """
     eps = check_epsilon(epsilon_r, "epsilon_r")
     if not 0 < eps < math.inf:
@@ -920,6 +1220,24 @@ def four_level_prior(k: int, rho: float) -> NDArray[np.float64]:
     The alphabet ``[k]`` (k divisible by 4) is cut into four blocks of ``k/4``; block r
     has weight ``m_r / k`` with ``m = (1 − 3ρ, 1 − ρ, 1 + ρ, 1 + 3ρ)``, ``ρ ∈ (0, 1/3)``:
     ``p_i = m_{⌊4(i−1)/k⌋}/k``. Sorted ascending, as Theorem 5 assumes.
+
+    Parameters
+    ----------
+    k : int
+        The alphabet size, a positive integer divisible by 4 and at most
+        :data:`MAX_PRIOR_SIZE`.
+    rho : float
+        The spread ρ, in the open interval (0, 1/3).
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        The prior, ascending.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     size = check_positive_int(k, "k")
     check_size(size, "k", MAX_PRIOR_SIZE, why="MAX_PRIOR_SIZE: the prior is a dense vector")

@@ -84,8 +84,32 @@ def randomized_response(k: int, epsilon: float) -> Mechanism:
         K[x, y] = \\frac{e^\\varepsilon}{e^\\varepsilon + k - 1} \\ (y = x), \\qquad
         \\frac{1}{e^\\varepsilon + k - 1} \\ (y \\ne x).
 
-    ε-LDP exactly (Warner 1965 for k = 2; Kairouz, Oh & Viswanath, JMLR 2016; envelope
-    paper Sec. V-B). ``ε = ∞`` gives the identity.
+    ε-LDP exactly (Warner 1965 [1]_ for k = 2; Kairouz, Oh & Viswanath, JMLR 2016 [2]_;
+    envelope paper [3]_, Sec. V-B). ``ε = ∞`` gives the identity.
+
+    Parameters
+    ----------
+    k : int
+        The number of inputs (and outputs), a positive integer of at most 8192 (the dense
+        k × k kernel is capped by :data:`MECHANISM_MAX_ENTRIES`).
+    epsilon : float
+        The LDP level ε ≥ 0 in nats (``math.inf`` allowed).
+
+    Returns
+    -------
+    Mechanism
+        The k × k kernel.
+
+    References
+    ----------
+    .. [1] S. L. Warner, "Randomized Response: A Survey Technique for Eliminating Evasive Answer
+       Bias", Journal of the American Statistical Association 60(309):63-69, 1965,
+       https://www.jstor.org/stable/2283137.
+    .. [2] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+       Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     k = check_size(k, "k", math.isqrt(MECHANISM_MAX_ENTRIES),
                    why=f"the kernel is a dense k x k matrix, MECHANISM_MAX_ENTRIES = "
@@ -106,7 +130,7 @@ def binary_mechanism(
     n: int | None = None,
     prior: ArrayLike | None = None,
 ) -> Mechanism:
-    """The binary mechanism of Kairouz, Oh & Viswanath (JMLR 2016): two outputs,
+    """The binary mechanism of Kairouz, Oh & Viswanath (JMLR 2016) [1]_: two outputs,
 
     .. math::
 
@@ -121,6 +145,33 @@ def binary_mechanism(
     and ``H(Y)`` largest at ``P(Y = 0) = 1/2``, i.e. at ``P(T) = 1/2``; so T minimises
     ``|P(T) − 1/2|`` (searched exhaustively, ties to the first subset in binary order,
     for N ≤ :data:`BINARY_SPLIT_MAX_N`).
+
+    Parameters
+    ----------
+    epsilon : float
+        The LDP level ε ≥ 0 in nats (``math.inf`` allowed: the kernel is then
+        deterministic).
+    subset : iterable of int, optional
+        The set T of inputs reported as output 0: indices in ``0..n−1`` (repeats count
+        once). Needs ``n``; give exactly one of ``subset`` and ``prior``.
+    n : int, optional
+        The number of inputs N, a positive integer; required with ``subset`` (at most
+        :data:`MECHANISM_MAX_ENTRIES` // 2), and with ``prior`` it must equal its length.
+    prior : array_like, shape (N,), optional
+        The input distribution (non-negative, summing to 1) whose mutual information the
+        choice of T maximises; N at most :data:`BINARY_SPLIT_MAX_N` (a larger N raises
+        :class:`~mechdesign.errors.TooLargeError`).
+
+    Returns
+    -------
+    Mechanism
+        The N × 2 kernel.
+
+    References
+    ----------
+    .. [1] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+       Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
     """
     eps = check_epsilon(epsilon)
     if (subset is None) == (prior is None):
@@ -173,13 +224,32 @@ def _best_split(p: np.ndarray) -> list[int]:
 
 
 def extremal_binary_valid_q(epsilon: float, c: float, n: int) -> list[int]:
-    """The q in {1, …, N−1} for which Remark 2's kernel is a valid mechanism.
+    """The q in {1, …, N−1} for which Remark 2's kernel [1]_ is a valid mechanism.
 
     ``m ≥ 0`` needs ``e^ε c q ≤ 1`` and ``M ≤ 1`` needs ``e^ε c (N − q) ≤ 1``
     (GUIDE.md, known traps). For odd N and ``log(2/((N+1)c)) < ε < log(2/(Nc))`` the
     list is empty although Ξ(ε, c) < 1 is still attained (by a kernel with three
     levels); at the left end, ``e^ε c = 2/(N+1)``, the two q = (N ± 1)/2 are valid
     (with an entry exactly 0 or 1).
+
+    Parameters
+    ----------
+    epsilon : float
+        The (ε, c)-PML level ε ≥ 0 in nats (``math.inf`` gives the empty list).
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+
+    Returns
+    -------
+    list of int
+        The valid q, ascending (possibly empty).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     eps = check_epsilon(epsilon)
     n_val = check_positive_int(n, "n")
@@ -204,6 +274,28 @@ def extremal_binary_mechanism(epsilon: float, c: float, n: int, q: int) -> Mecha
 
     which is (ε, c)-PML with Dobrushin coefficient ``M − m = Ξ(ε, c)`` (Theorem 3) —
     for a valid q only (:func:`extremal_binary_valid_q`); an invalid q raises.
+
+    Parameters
+    ----------
+    epsilon : float
+        The (ε, c)-PML level ε ≥ 0 in nats.
+    c : float
+        The (ε, c)-PML constant, ``0 < c ≤ 1/N``.
+    n : int
+        The number of inputs N, a positive integer.
+    q : int
+        The number of inputs with the larger entry M; it must be one of
+        :func:`extremal_binary_valid_q` ``(epsilon, c, n)``.
+
+    Returns
+    -------
+    Mechanism
+        The N × 2 kernel.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     eps = check_epsilon(epsilon)
     n_val = check_positive_int(n, "n")
@@ -237,12 +329,33 @@ def pml_binary_mechanism(epsilon: float, c: float) -> Mechanism:
 
     Remark 2 with N = 2, q = 1; valid for ``e^ε c ≤ 1``. ``c → 0`` gives Warner's
     randomized response.
+
+    Parameters
+    ----------
+    epsilon : float
+        The (ε, c)-PML level ε ≥ 0 in nats.
+    c : float
+        The (ε, c)-PML constant for N = 2; it must satisfy ``0 < c ≤ 1/2`` and
+        ``e^ε c ≤ 1``.
+
+    Returns
+    -------
+    Mechanism
+        The 2 × 2 kernel.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] S. L. Warner, "Randomized Response: A Survey Technique for Eliminating Evasive Answer
+       Bias", Journal of the American Statistical Association 60(309):63-69, 1965,
+       https://www.jstor.org/stable/2283137.
     """
     return extremal_binary_mechanism(epsilon, c, 2, 1)
 
 
 def pml_extremal_mechanism(epsilon: float, prior: ArrayLike) -> Mechanism:
-    """The PML-extremal mechanism (envelope paper, Sec. V-A; Grosse et al.):
+    """The PML-extremal mechanism (envelope paper [1]_, Sec. V-A; Grosse et al. [2]_):
 
     .. math::
 
@@ -253,6 +366,26 @@ def pml_extremal_mechanism(epsilon: float, prior: ArrayLike) -> Mechanism:
     high-privacy regime ``0 ≤ ε < log(1 / (1 − min_x P(x)))``; every outcome has
     ``ℓ(X → j) = ε`` and ``P_Y = P``. Outside that regime the formula is not a mechanism
     (or not optimal), so it is refused.
+
+    Parameters
+    ----------
+    epsilon : float
+        The ε-PML level in nats; it must satisfy ``0 ≤ ε < log(1 / (1 − min_x P(x)))``.
+    prior : array_like, shape (N,)
+        The prior P (non-negative, summing to 1).
+
+    Returns
+    -------
+    Mechanism
+        The N × N kernel.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, "Extremal Mechanisms for Pointwise Maximal
+       Leakage", IEEE Transactions on Information Forensics and Security 19:7952-7967, 2024,
+       arXiv:2310.07381.
     """
     eps = check_epsilon(epsilon)
     p = as_distribution(prior, "prior")
@@ -288,6 +421,24 @@ def secret_randomized_response(shape: tuple[int, int], epsilon: float) -> Mechan
     Entries of one column under different secrets differ by at most ``e^{±ε}``, so SRR
     is ``(ε, P_X)``-RLDP (Lemma 2, through Proposition 3), and by Theorem 4 it is the
     optimal ``(ε, P_X)``-RLDP mechanism for mutual information once ε is large enough.
+
+    Parameters
+    ----------
+    shape : tuple of int or SecretAlphabet
+        ``(|S|, |U|)``, two positive integers: X = S × U, flattened S-major.
+        ``|S|·|U|`` is at most 8192 (the kernel is dense).
+    epsilon : float
+        The RLDP level ε ≥ 0 in nats; it must be finite.
+
+    Returns
+    -------
+    Mechanism
+        The ``|X| × |X|`` kernel.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     eps = check_epsilon(epsilon)
     if math.isinf(eps):
@@ -307,7 +458,26 @@ def independent_reporting(
 ) -> Mechanism:
     """Independent reporting IR_{R1,R2}(s, u) = (R1(s), R2(u)) (robust-LDP paper,
     Definition 5): the Kronecker product ``R1 ⊗ R2``, inputs ``(s, u)`` and outputs
-    ``(y1, y2)`` both flattened first-index-major."""
+    ``(y1, y2)`` both flattened first-index-major.
+
+    Parameters
+    ----------
+    first : Mechanism or array_like, shape (|S|, M1)
+        ``R1``, the mechanism applied to the secret (row-stochastic).
+    second : Mechanism or array_like, shape (|U|, M2)
+        ``R2``, the mechanism applied to the other attribute (row-stochastic). The product
+        may have at most :data:`MECHANISM_MAX_ENTRIES` entries.
+
+    Returns
+    -------
+    Mechanism
+        The kernel of shape ``(|S|·|U|, M1·M2)``.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
+    """
     a, b = as_matrix(first, "first"), as_matrix(second, "second")
     if a.size * b.size > MECHANISM_MAX_ENTRIES:
         raise InvalidInputError(
@@ -335,9 +505,12 @@ def _ball_conditionals(ball: object, shape: tuple[int, int]):
 class IndependentReporting:
     """The IR protocol of the robust-LDP paper (Sec. 7) with its parameters.
 
-    Attributes
+    Returned by :func:`design_independent_reporting` ([1]_, Sec. 7); its fields are the
+    constructor's parameters, not validated here.
+
+    Parameters
     ----------
-    mechanism : Mechanism
+    mechanism : Mechanism, shape (|S|·|U|, |S|·|U|)
         ``IR(GRR^{ε − ε₂} on S, GRR^{δ₂} on U)``.
     epsilon, epsilon2, delta2 : float
         The budget ε, the maximising ``ε₂`` and ``δ₂ = log(1 + 2(e^{ε₂} − 1)/d)``.
@@ -345,9 +518,14 @@ class IndependentReporting:
         Theorem 5's bound on ``‖P_{U|s} − P_{U|s'}‖₁`` over the ball.
     utility : float
         ``I_P(X; Y)`` at the maximiser, in nats.
-    grid : ndarray, shape=(k, 2)
+    grid : ndarray, shape (k, 2)
         The evaluated ``(ε₂, utility)`` pairs, sorted by ε₂ (the curve is not concave;
         this shows the search).
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     mechanism: Mechanism
@@ -370,6 +548,25 @@ def ir_distance_bound(ball: RenyiBall, shape: tuple[int, int]) -> float:
     (its proof, eq. 70, needs ``d_s + d_{s'}``, which ``max_s 2 d_s`` bounds).
     ``rad_s`` comes from
     :func:`~mechdesign.notions.uncertainty.conditional_radii`.
+
+    Parameters
+    ----------
+    ball : RenyiBall
+        The uncertainty set F around ``P̂`` on X = S × U; its center must give every
+        secret positive probability.
+    shape : tuple of int or SecretAlphabet
+        ``(|S|, |U|)``, two positive integers: X = S × U, flattened S-major.
+        ``|S|·|U|`` must equal the length of the ball's center.
+
+    Returns
+    -------
+    float
+        ``d``, in [0, 2].
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     _, conditional = _ball_conditionals(ball, shape)
     radii = conditional_radii(ball, shape)
@@ -397,9 +594,27 @@ def design_independent_reporting(
 
     Parameters
     ----------
-    prior : array_like, optional
-        The distribution whose mutual information is maximised; default the ball's
-        center ``P̂`` (as the paper does).
+    epsilon : float
+        The budget ε ≥ 0 in nats; it must be finite.
+    ball : RenyiBall
+        The uncertainty set F around ``P̂`` on X = S × U; its center must give every
+        secret positive probability.
+    shape : tuple of int or SecretAlphabet
+        ``(|S|, |U|)``, two positive integers: X = S × U, flattened S-major.
+        ``|S|·|U|`` must equal the length of the ball's center.
+    prior : array_like, shape (|S|·|U|,), optional
+        The distribution whose mutual information is maximised (non-negative, summing to
+        1, flattened S-major); default the ball's center ``P̂`` (as the paper does).
+
+    Returns
+    -------
+    IndependentReporting
+        The best mechanism found, its split, ``d`` and the evaluated grid.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     eps = check_epsilon(epsilon)
     if math.isinf(eps):

@@ -103,9 +103,11 @@ QUADRATURE_STOP = 45.0
 class PureOracle:
     """A pure LDP frequency oracle given by its structure, at any ``k`` (module
     docstring). Build one with :meth:`grr`, :meth:`unary`, :meth:`subset`,
-    :meth:`hashing` or :meth:`hadamard` (or :func:`implicit_protocols`).
+    :meth:`hashing` or :meth:`hadamard` (or :func:`implicit_protocols`). Purity is Wang et
+    al.'s [1]_ (Def. 2). The constructor takes the fields below as they are, unvalidated:
+    the classmethods compute them.
 
-    Attributes
+    Parameters
     ----------
     protocol : str
         Its name, as :func:`~mechdesign.comparison.deployed_protocols` spells it.
@@ -122,6 +124,18 @@ class PureOracle:
     parameter : int
         The subset size ``ω``, the buckets ``g``, Hadamard's ``K``; 1 for unary encoding
         when optimised (OUE), 0 for SUE; ``k`` for GRR.
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
+    .. [2] Ú. Erlingsson, V. Pihur, A. Korolova, "RAPPOR: Randomized Aggregatable
+       Privacy-Preserving Ordinal Response", ACM CCS 2014, pp. 1054-1067, arXiv:1407.6981.
+    .. [3] M. Ye, A. Barg, "Optimal Schemes for Discrete Distribution Estimation Under Locally
+       Differential Privacy", IEEE Transactions on Information Theory, 2018, arXiv:1702.00610.
+    .. [4] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately,
+       Efficiently, and with Little Communication", AISTATS 2019, arXiv:1802.04705.
     """
 
     protocol: str
@@ -643,7 +657,34 @@ def implicit_protocols(k: int, epsilon: float) -> dict[str, Callable[[], PureOra
     """Every deployed protocol at ``(k, ε)`` as a function that builds its
     :class:`PureOracle` (and may raise), named as
     :func:`~mechdesign.comparison.deployed_protocols` names them (OLH with a fresh hash
-    per user)."""
+    per user).
+
+    Parameters
+    ----------
+    k : int
+        The number of inputs, an integer ``k ≥ 2``.
+    epsilon : float
+        The LDP level ε in nats; it must be positive and finite.
+
+    Returns
+    -------
+    dict of str to callable
+        ``"GRR"``, ``"OUE"``, ``"SUE (RAPPOR)"``, ``"subset selection"``, ``"OLH"`` and
+        ``"Hadamard response"``, each a function of no arguments returning a
+        :class:`PureOracle`.
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
+    .. [2] Ú. Erlingsson, V. Pihur, A. Korolova, "RAPPOR: Randomized Aggregatable
+       Privacy-Preserving Ordinal Response", ACM CCS 2014, pp. 1054-1067, arXiv:1407.6981.
+    .. [3] M. Ye, A. Barg, "Optimal Schemes for Discrete Distribution Estimation Under Locally
+       Differential Privacy", IEEE Transactions on Information Theory, 2018, arXiv:1702.00610.
+    .. [4] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately,
+       Efficiently, and with Little Communication", AISTATS 2019, arXiv:1802.04705.
+    """
     k, epsilon = check_protocol(k, epsilon)
     return {
         "GRR": lambda: PureOracle.grr(k, epsilon),

@@ -78,18 +78,28 @@ class FrequencyOracle(Mechanism):
 
     Parameters
     ----------
-    matrix : array_like, shape=(k, M)
-        The kernel (rows are inputs).
+    matrix : array_like, shape (k, M)
+        The kernel (rows are inputs); it must be row-stochastic.
+    atol : float, optional
+        Tolerance on the row sums of ``matrix``, as for
+        :class:`~mechdesign.kernel.Mechanism` (default
+        :data:`mechdesign._tolerances.STOCHASTIC_ATOL`).
     protocol : str
         Its name in the literature.
     epsilon : float
         The LDP level it is built for (required: ``>= 0``).
-    estimator : array_like, shape=(M, k)
+    estimator : array_like, shape (M, k)
         ``E``: a report ``y`` contributes ``E[y]`` to the mean that estimates the
         frequencies.
     support : tuple of float, optional
         ``(p, q)`` of a pure protocol (module docstring), ``0 <= q <= p <= 1``;
         ``None`` otherwise.
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
     """
 
     protocol: str = ""
@@ -235,6 +245,27 @@ def generalized_randomized_response(k: int, epsilon: float) -> FrequencyOracle:
     (Wang et al., USENIX Security 2017, Sec. 4.1; Kairouz, Oh & Viswanath, JMLR 2016).
     The kernel is :func:`~mechdesign.mechanisms.closed_forms.randomized_response`; the estimator is
     its inverse, the only unbiased one.
+
+    Parameters
+    ----------
+    k : int
+        The number of inputs, an integer ``k ≥ 2``.
+    epsilon : float
+        The LDP level ε in nats; it must be positive and finite.
+
+    Returns
+    -------
+    FrequencyOracle
+        The k × k kernel with its estimator; pure with the ``(p, q)`` above.
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
+    .. [2] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+       Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
     """
     k, eps = check_protocol(k, epsilon)
     _check_outputs(k, f"GRR of k = {k}")
@@ -260,10 +291,32 @@ def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyO
     input ``j``, so ``K[x, y] = Π_j P(bit_j | x)``. Both are ε-LDP exactly:
     ``p(1 − q)/((1 − p) q) = e^ε``. Pure: ``y`` supports the inputs of its 1 bits.
 
+    Parameters
+    ----------
+    k : int
+        The number of inputs, an integer ``k ≥ 2``.
+    epsilon : float
+        The LDP level ε in nats; it must be positive and finite.
+    optimized : bool, optional
+        OUE (``True``, default) or SUE (``False``).
+
+    Returns
+    -------
+    FrequencyOracle
+        The ``k × 2^k`` kernel with its estimator.
+
     Raises
     ------
     TooLargeError
         ``2^k`` above :data:`PROTOCOL_MAX_OUTPUTS` (``k > 16``).
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
+    .. [2] Ú. Erlingsson, V. Pihur, A. Korolova, "RAPPOR: Randomized Aggregatable
+       Privacy-Preserving Ordinal Response", ACM CCS 2014, pp. 1054-1067, arXiv:1407.6981.
     """
     k, eps = check_protocol(k, epsilon)
     optimized = check_bool(optimized, "optimized")
@@ -299,9 +352,9 @@ def unary_encoding(k: int, epsilon: float, optimized: bool = True) -> FrequencyO
 def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> FrequencyOracle:
     """Subset selection (the ``k``-subset mechanism): report a subset ``S`` of ``ω``
     inputs, with probability proportional to ``e^ε`` if it contains the input and to
-    ``1`` otherwise (Ye & Barg, IEEE Trans. Inf. Theory 2018; Wang, Wu, Hu, Shi, Zhang
-    & Rao, "Mutual information optimally local private discrete distribution
-    estimation", 2016). With ``Z = C(k−1, ω−1) e^ε + C(k−1, ω)``,
+    ``1`` otherwise (Ye & Barg, IEEE Trans. Inf. Theory 2018 [1]_; Wang, Huang, Wang,
+    Nie, Xu, Yang, Li & Qiao, "Mutual information optimally local private discrete
+    distribution estimation", 2016 [2]_). With ``Z = C(k−1, ω−1) e^ε + C(k−1, ω)``,
     ``K[x, S] = e^ε/Z`` for ``x ∈ S`` and ``1/Z`` otherwise; outputs are the
     ``C(k, ω)`` subsets in lexicographic order (:func:`itertools.combinations`). ε-LDP
     exactly for ``1 ≤ ω ≤ k − 1``; ``ω = 1`` is k-RR. Pure, with
@@ -316,10 +369,32 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
     distribution, :meth:`FrequencyOracle.variance` (Ye & Barg's optimum,
     ``ω ≈ k/(e^ε + 1)``, up to rounding).
 
+    Parameters
+    ----------
+    k : int
+        The number of inputs, an integer ``k ≥ 2``.
+    epsilon : float
+        The LDP level ε in nats; it must be positive and finite.
+    subset_size : int, optional
+        ``ω``, an integer in ``[1, k − 1]``; default the variance-minimising size.
+
+    Returns
+    -------
+    FrequencyOracle
+        The ``k × C(k, ω)`` kernel with its estimator.
+
     Raises
     ------
     TooLargeError
         ``C(k, ω)`` above :data:`PROTOCOL_MAX_OUTPUTS`.
+
+    References
+    ----------
+    .. [1] M. Ye, A. Barg, "Optimal Schemes for Discrete Distribution Estimation Under Locally
+       Differential Privacy", IEEE Transactions on Information Theory, 2018, arXiv:1702.00610.
+    .. [2] S. Wang, L. Huang, P. Wang, Y. Nie, H. Xu, W. Yang, X.-Y. Li, C. Qiao, "Mutual
+       Information Optimally Local Private Discrete Distribution Estimation", 2016,
+       arXiv:1607.08025.
     """
     k, eps = check_protocol(k, epsilon)
     # C(k, ω) ≥ k for every 1 ≤ ω ≤ k − 1: refuse a large k before searching ω.
@@ -352,10 +427,34 @@ def hash_family(
     collides in about ``1/g`` of them, and the estimator has a small bias that
     :func:`estimation_mse` includes.
 
+    Parameters
+    ----------
+    k : int
+        The number of inputs, a positive integer of at most :data:`PROTOCOL_MAX_OUTPUTS`.
+    buckets : int
+        ``g``, an integer ``g ≥ 2`` of at most :data:`PROTOCOL_MAX_OUTPUTS`.
+    size : int, optional
+        ``H``, a positive integer: draw that many random functions (``H·g`` at most
+        :data:`PROTOCOL_MAX_OUTPUTS`); default ``None``, the exactly universal family.
+    seed : int or None, optional
+        Seed (an integer ≥ 0, default 0) of :func:`numpy.random.default_rng` for the
+        random family; ``None`` draws a fresh one. Unused when ``size`` is ``None``.
+
+    Returns
+    -------
+    ndarray of int64, shape (H, k)
+        Row ``h`` is the function ``x ↦ family[h, x]``, values in ``range(buckets)``.
+
     Raises
     ------
     TooLargeError
         ``size=None`` and ``g^m · g`` above :data:`PROTOCOL_MAX_OUTPUTS` (pass ``size``).
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
     """
     k = check_size(k, "k", PROTOCOL_MAX_OUTPUTS,
                    why="local hashing's kernel has k rows and at least k outputs")
@@ -401,11 +500,25 @@ def local_hashing(
     Parameters
     ----------
     k : int
+        The number of inputs, an integer ``k ≥ 2``.
     epsilon : float
-    hashes : array_like of int, shape=(H, k), optional
+        The LDP level ε in nats; it must be positive and finite.
+    hashes : array_like of int, shape (H, k), optional
         Row ``h`` is the hash function ``x ↦ hashes[h, x]``, values in ``range(buckets)``.
     buckets : int, optional
-        ``g``; default ``round(e^ε) + 1``, OLH's optimum.
+        ``g``, an integer ``g ≥ 2``; default ``round(e^ε) + 1``, OLH's optimum.
+
+    Returns
+    -------
+    FrequencyOracle or PureOracle
+        The dense kernel over ``hashes`` (``H·g`` outputs, at most
+        :data:`PROTOCOL_MAX_OUTPUTS`), or the implicit oracle when ``hashes`` is ``None``.
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
     """
     if hashes is None:
         return PureOracle.hashing(k, epsilon, buckets)
@@ -456,12 +569,30 @@ def local_hashing(
 def hadamard_response(k: int, epsilon: float) -> FrequencyOracle:
     """Hadamard response (Acharya, Sun & Zhang, "Hadamard response: estimating
     distributions privately, efficiently, and with little communication", AISTATS
-    2019). With ``K = 2^⌈log2(k + 1)⌉`` and the Sylvester–Hadamard matrix ``H_K``, input
+    2019 [1]_). With ``K = 2^⌈log2(k + 1)⌉`` and the Sylvester–Hadamard matrix ``H_K``, input
     ``x`` owns the set ``C_x = {y : H_K[x + 1, y] = +1}`` of ``K/2`` outputs (row 0, all
     ones, is skipped) and reports ``y`` with probability ``2e^ε/(K(1 + e^ε))`` for
     ``y ∈ C_x`` and ``2/(K(1 + e^ε))`` otherwise. ε-LDP exactly. Two distinct rows
     share ``K/4`` of their ``+1`` positions, so ``P(y ∈ C_v | x ≠ v) = 1/2``: pure, with
     ``p = e^ε/(1 + e^ε)``, ``q = 1/2``.
+
+    Parameters
+    ----------
+    k : int
+        The number of inputs, an integer ``k ≥ 2``.
+    epsilon : float
+        The LDP level ε in nats; it must be positive and finite.
+
+    Returns
+    -------
+    FrequencyOracle
+        The ``k × K`` kernel with its estimator (``K`` at most
+        :data:`PROTOCOL_MAX_OUTPUTS`).
+
+    References
+    ----------
+    .. [1] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately,
+       Efficiently, and with Little Communication", AISTATS 2019, arXiv:1802.04705.
     """
     k, eps = check_protocol(k, epsilon)
     size = 2 ** math.ceil(math.log2(k + 1))
@@ -524,15 +655,34 @@ def estimation_mse(
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism (rows are the N inputs); it must be row-stochastic. A
+        :class:`FrequencyOracle` brings its own estimator.
+    prior : array_like, shape (N,)
+        The distribution of the users' inputs (non-negative, summing to 1).
     n : int
         Number of reports, ``n ≥ 1``.
-    estimator : "blue" or array_like, shape=(M, N), optional
-    workload : {None, "histogram", "prefix", "all-range"} or array_like, shape=(L, N)
+    estimator : "blue" or array_like, shape (M, N), optional
+        ``"blue"``, an explicit linear estimator ``E``, or ``None`` (default): the
+        oracle's own, else least squares (see above).
+    workload : {None, "histogram", "prefix", "all-range"} or array_like, shape (L, N)
         The queries (:func:`~mechdesign.measures.estimation.workload_matrix`; for ``"marginals"``
         pass its matrix, which needs the alphabet's shape).
     target : {"histogram", "distribution"}
+        The error against the users' histogram (default) or against ``prior``.
+
+    Returns
+    -------
+    float
+        The expected squared error; ``math.inf`` when the least-squares or ``"blue"``
+        estimator is asked for and no unbiased linear estimator exists, or when the error
+        exceeds the largest double.
+
+    References
+    ----------
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
     """
     k = as_matrix(kernel)
     p = as_distribution(prior, "prior", k.shape[0])
