@@ -68,6 +68,7 @@ class GainPricingOracle:
     notion : LDP or PML with ``c``
         ``0 < ε < ∞``.
     objective : GainUtility
+        The g-vulnerability to maximise; its prior (shape (N,)) is the design's.
     """
 
     exact = True

@@ -273,6 +273,25 @@ class LinearisationOracle:
     perturbations of it, and the best columns found before). The gradient uses
     ``log max(v_x, 1e-12)``. Not exhaustive: the upper bound comes from a relaxation
     (:meth:`relaxation_upper_bound`).
+
+    PolyOpt, its polytope ``Γ_ε`` and eq. (41) are the robust-LDP paper's [1]_.
+
+    Parameters
+    ----------
+    notion : RobustLDP
+        The PolyOpt notion (either variant), ``0 < ε < ∞``; any other notion raises
+        :class:`~mechdesign.errors.UnsupportedError`.
+    prior : array_like, shape (N,)
+        The prior of mutual information over ``X = S × U``; must be the notion's own
+        estimate ``P̂`` (its ball's centre), else
+        :class:`~mechdesign.errors.UnsupportedError`.
+    seed : int, default 0
+        Seed (``≥ 0``) of the random perturbations of the heuristic's starting directions.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     exact = True

@@ -83,7 +83,7 @@ FORWARD_DIFFERENCE_STEP = 1e-7
 class Pricing:
     """The answer of a pricing oracle for one dual ``λ``.
 
-    Attributes
+    Parameters
     ----------
     columns : ndarray, shape=(m, N)
         Section vertices found, best first (one or more per pattern family).
@@ -93,6 +93,7 @@ class Pricing:
         An upper bound on ``max_v μ(v) − λ·v`` over every vertex of the section (exact
         pricing); ``+inf`` when the oracle was heuristic.
     exact : bool
+        Whether ``upper_bound`` is certified (the pricing was exact).
     mips : int
         Mixed-integer programs solved (every cut and every Dinkelbach step counts).
     """
@@ -115,7 +116,17 @@ class Pricing:
 
 
 class ColumnSource(Protocol):
-    """What the design pipeline asks of a source of columns (see the module docstring)."""
+    """What the design pipeline asks of a source of columns (see the module docstring).
+
+    A :class:`typing.Protocol`: a structural type that sources such as
+    :class:`VertexEnumeration`, :class:`CddRepair` and
+    :class:`~mechdesign.optimal.patterns.PricingOracle` satisfy, never instantiated itself.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        None accepted: a protocol class cannot be instantiated (``TypeError``).
+    """
 
     n: int
     exact: bool
@@ -180,14 +191,40 @@ def register_source(
     """Declare that ``source.from_problem(notion, objective)`` prices ``notion_type`` (and
     its subclasses) for utilities of ``utility_type`` (mutual information by default).
     ``source.supports(notion, prior)`` says whether its pricing is exact for a given
-    instance; ``source.exact`` whether it can be at all."""
+    instance; ``source.exact`` whether it can be at all.
+
+    Parameters
+    ----------
+    notion_type : type
+        A notion class (e.g. :class:`~mechdesign.notions.LDP`); its subclasses are served
+        too unless they have their own entry.
+    source : type
+        The column source class, with ``from_problem``, ``supports`` and ``exact``.
+    utility_type : type, default MutualInformationUtility
+        The utility class the source prices. A second registration of the same pair
+        replaces the first.
+    """
     _SOURCES[notion_type, utility_type] = source
 
 
 def source_class(notion: object, objective: object = None) -> type | None:
     """The pricing source registered for the notion's type (or a base type) and the
     utility's type (``objective``: a utility object or type; ``None`` is mutual
-    information), if any."""
+    information), if any.
+
+    Parameters
+    ----------
+    notion : Notion
+        The notion object; its type's method resolution order is searched.
+    objective : Utility or type, optional
+        The utility object or its class; ``None`` (default) stands for
+        :class:`~mechdesign.optimal.utilities.MutualInformationUtility`.
+
+    Returns
+    -------
+    type or None
+        The registered source class, or ``None`` when none prices this pair.
+    """
     if objective is None:
         utility_type = MutualInformationUtility
     else:
@@ -228,8 +265,11 @@ class VertexEnumeration(_Enumerated):
     Parameters
     ----------
     vertex_set : VertexSet
-        From :meth:`~mechdesign.notions.cones.RatioCone.vertices` (any backend).
+        From :meth:`~mechdesign.notions.cones.RatioCone.vertices` (any backend): every
+        vertex of the section, as rows of shape (s, N).
     objective : Utility
+        The utility ``μ`` of the design (:mod:`~mechdesign.optimal.utilities`), on the
+        same ``N`` inputs.
     """
 
     complete = True
@@ -261,9 +301,11 @@ class CddRepair(_Enumerated):
     Parameters
     ----------
     vertex_set : VertexSet
+        cddlib's (incomplete) vertices of the section, as rows of shape (s, N).
     h : ndarray, shape=(m, N)
         The section's H-representation ``H v ≥ 0`` (with ``Σ v = 1``).
     objective : Utility
+        The utility ``μ`` of the design, on the same ``N`` inputs.
     """
 
     complete = False
