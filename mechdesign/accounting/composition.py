@@ -7,12 +7,11 @@ with δ its privacy profile ``δ*(ε) = max_{x,x'} Σ_y (K[x,y] − e^ε K[x',y]
 more than the profile at one ε: it needs a *dominating pair* — two distributions ``(P, Q)`` whose
 hockey-stick curve ``ε ↦ Σ_o (Q(o) − e^ε P(o))^+`` equals ``δ*`` at every ε — because
 the n-fold composition of such a pair dominates the n-fold use of the kernel (Zhu, Dong &
-Wang, "Optimal accounting of differential privacy via characteristic function",
-AISTATS 2022, Def. 7 and Thm. 10). For an ``N``-input kernel no single row pair need be
+Wang [1]_, Def. 7 and Thm. 10). For an ``N``-input kernel no single row pair need be
 one: the worst pair depends on ε.
 
 **The dominating pair of a finite kernel** (:func:`dominating_pair`). In the hypothesis
-testing view (Dong, Roth & Su, "Gaussian differential privacy", JRSS-B 2022), the pair
+testing view (Dong, Roth & Su [2]_), the pair
 of rows ``(K_x, K_{x'})`` has the trade-off function ``T_{x,x'}(α)``, the least type II
 error of a test of type I error α; for finite distributions it is piecewise linear,
 through the points ``(Σ_{o∈S} K_x(o), 1 − Σ_{o∈S} K_{x'}(o))`` of the Neyman–Pearson
@@ -28,21 +27,35 @@ likelihood ratio are merged (the hull keeps no collinear points).
 
 **Composition** (:func:`composed_epsilon`, :func:`composed_delta`). The pair's privacy
 loss distribution (:func:`privacy_loss_distribution`) is built and composed by Google's
-``dp_accounting`` (``PrivacyLossDistribution``), with pessimistic discretisation of the
+``dp_accounting`` (``PrivacyLossDistribution``), with pessimistic discretisation [4]_ of the
 loss onto a grid of :data:`DISCRETIZATION` nats, so the reported values are upper bounds
 that converge to the tight ones as the grid shrinks. Beside them the result carries
 basic composition (``Σ LDP(K_i)``, pure) and the advanced composition theorem (Dwork,
-Rothblum & Vadhan, FOCS 2010, Thm. III.3: ``ε' = √(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i}
+Rothblum & Vadhan [3]_, Thm. III.3: ``ε' = √(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i}
 − 1)`` for pure ``ε_i``-DP uses), so a user sees what tight accounting buys. All three
 are upper bounds for the same guarantee, ``(ε, δ)``-DP between any two inputs, so the
 reported value is the smallest of them and ``method`` says which won: the pessimistic
 grid adds up to about ``n ×`` :data:`DISCRETIZATION` to the tight ε, and at a small δ,
 where the tight ε is within that of ``Σ LDP(K_i)``, basic composition is the smaller.
 
-**PML.** For PML under a known prior the library gives the envelope paper's chain-rule
+**PML.** For PML under a known prior the library gives the envelope paper's [5]_ chain-rule
 bound on the PML envelope of ``n`` uses (:func:`pml_composition_bound`,
 :func:`~mechdesign.bounds.envelope.composition_envelope_bound`); it has no composition result
 for ``(ε, c)``-PML, and :func:`composed_epsilon` refuses PML notions with that message.
+
+References
+----------
+.. [1] Y. Zhu, J. Dong, Y.-X. Wang, "Optimal Accounting of Differential Privacy via
+   Characteristic Function", AISTATS 2022, arXiv:2106.08567.
+.. [2] J. Dong, A. Roth, W. J. Su, "Gaussian Differential Privacy", Journal of the Royal
+   Statistical Society Series B, 2022, arXiv:1905.02383.
+.. [3] C. Dwork, G. N. Rothblum, S. Vadhan, "Boosting and Differential Privacy", FOCS 2010,
+   https://people.seas.harvard.edu/~salil/research/PrivateBoosting-abs.html.
+.. [4] V. Doroshenko, B. Ghazi, P. Kamath, R. Kumar, P. Manurangsi, "Connect the Dots:
+   Tighter Discrete Approximations of Privacy Loss Distributions", PETS 2022,
+   arXiv:2207.04380.
+.. [5] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+   arXiv:2605.21185.
 """
 
 from __future__ import annotations

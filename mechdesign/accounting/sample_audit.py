@@ -5,9 +5,8 @@ mechdesign audits matrices exactly; an implementation is audited statistically. 
 ``n`` outputs for each input, count them, and bound the level from below with
 confidence: for inputs ``x ≠ x'`` and an output ``y``, ``LDP(K) ≥ log(K[x,y] /
 K[x',y])``, and Clopper–Pearson intervals for the two probabilities give a lower
-confidence bound on that ratio (the method of Arcolezi & Gambs, "Revealing the true cost
-of locally differentially private protocols", PETS 2024, whose code is the public
-``ldp-audit``; here the distinguishing events are the single outputs, the best event for
+confidence bound on that ratio (the method of Arcolezi & Gambs [1]_, whose code is the
+public ``ldp-audit``; here the distinguishing events are the single outputs, the best event for
 a ratio). The multiple-testing correction is Bonferroni over the ``2 N M`` one-sided
 intervals (a lower one for every ``K[x, y]``, an upper one for every ``K[x', y]``), each
 at level ``(1 − confidence)/(2 N M)``: with probability at least ``confidence`` every
@@ -15,6 +14,11 @@ interval holds at once, so the reported :attr:`SampleAudit.lower_bound` exceeds 
 level with probability at most ``1 − confidence`` — whatever the number of pairs
 searched. Against a claimed kernel, Pearson's χ² test of equality of every row gives a
 p-value.
+
+References
+----------
+.. [1] H. H. Arcolezi, S. Gambs, "Revealing the True Cost of Locally Differentially Private
+   Protocols: An Auditing Perspective", PETS 2024, arXiv:2309.01597.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ inputs and the worst pair for the replaced user. It is never worse than ``K``'s 
 far better at large ``n``. Every bound here is an upper bound on δ(ε) with a proof written
 out below; the reported value is the smallest, and ``method`` names it.
 
-**Clone reductions** (Feldman, McMillan & Talwar, "Hiding among the clones", FOCS 2021,
-Lemma 3.3; the count computation of their App. E). Suppose the replaced user's two rows
+**Clone reductions** (Feldman, McMillan & Talwar [1]_, Lemma 3.3; the count computation
+of their App. E). Suppose the replaced user's two rows
 are mixtures ``P⁰ = (1 − w) Q* + w (u W⁰ + (1 − u) W¹)`` and ``P¹ = (1 − w) Q* + w ((1 − u)
 W⁰ + u W¹)``, and every row is ``K[x] = r W⁰ + r W¹ + (1 − 2r) L_x`` with ``L_x ≥ 0``.
 Given the counts ``(a, b)`` of reports drawn from ``W⁰`` and ``W¹``, the rest of the
@@ -20,7 +20,7 @@ plus the replaced user's ``Bern(u)`` (``Bern(1 − u)`` under the other input). 
 part ``Q*`` is handled by joint convexity, ``E(wX + (1−w)M ‖ wY + (1−w)M) ≤ w E(X ‖ Y)``,
 so ``δ(ε) ≤ w·δ_{u,r}(ε)``. For fixed ``a + b = s`` the likelihood ratio of the two count
 distributions increases with ``a``, so ``δ_{u,r}(ε)`` is a sum over ``s`` of binomial tails
-(Wang et al., VLDB 2024, Theorem 4.8 with their ``1 − α − pα = 0``), evaluated exactly here
+(Wang et al. [2]_, Theorem 4.8 with their ``1 − α − pα = 0``), evaluated exactly here
 with the mass of ``C`` outside a window of tail :data:`TAIL_MASS` added to δ.
 
 Each unordered row pair ``(P⁰, P¹)`` with ratio ``p = max_y max(P⁰/P¹, P¹/P⁰)`` is
@@ -42,7 +42,7 @@ randomized response at ε₀ = 1.5, n = 3, ε = 1 has δ = 0.13729, the theorem 
 (and at n = 50, ε = 1.3, δ ≥ 7.7e-8 against 1.8e-10). So its k-RR values (0.110 at k = 10,
 0.069 at k = 100 for ε₀ = 4, n = 10⁵, δ = 1e-6) are not guarantees. Its generic parameters
 (``r = 1/(e^{ε₀} + 1)`` for any ε₀-LDP randomizer: 0.1182 there) are Feldman, McMillan &
-Talwar's "stronger clone" (SODA 2023), whose general proof the authors withdrew (errata of
+Talwar's "stronger clone" [3]_, whose general proof the authors withdrew (errata of
 arXiv:2208.04591, Lemma 3.5: it holds for a restricted class). A kernel in that class gets
 it through its own clones above (k-RR's ``r`` is ``1/(e^{ε₀} + 1)``).
 
@@ -65,6 +65,15 @@ kernel's bound is the maximum over its pairs of the better of their two composed
 reductions (for at most :data:`ROUNDS_MAX_PAIRS` distinct pairs; past that only
 ``"clones"`` is composed). The exact binary curve is a maximum over datasets, not one
 pair, and is not composed.
+
+References
+----------
+.. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
+   Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
+.. [2] S. Wang et al., "Privacy Amplification via Shuffling: Unified, Simplified, and
+   Tightened", Proceedings of the VLDB Endowment 2024, arXiv:2304.05007.
+.. [3] V. Feldman, A. McMillan, K. Talwar, "Stronger Privacy Amplification by Shuffling for
+   Rényi and Approximate Differential Privacy", SODA 2023, arXiv:2208.04591.
 """
 
 from __future__ import annotations

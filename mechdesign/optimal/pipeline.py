@@ -4,7 +4,7 @@ mechanism.
 For a utility that is a sum over output columns of a sublinear (convex, positively
 homogeneous) function, ``U(K) = Σ_y μ(K[:, y])``, the optimum over mechanisms whose
 columns lie in a notion's ratio cone uses only the vertices ``V`` of the cone's normalised
-section (Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4; robust-LDP paper, Thm. 3; GUIDE.md
+section (Kairouz, Oh & Viswanath [1]_, Thm. 4; robust-LDP paper [2]_, Thm. 3; GUIDE.md
 consequence 1). So the design problem is the linear program
 
 .. math::
@@ -27,6 +27,14 @@ columns ``θ_v v`` for ``θ_v > 0``; a basic optimal solution has at most N of t
    the
    notion's own audit, and the Dobrushin coefficient next to the notion's closed-form
    bound where one exists — a :class:`~mechdesign.optimal.result.Design`.
+
+References
+----------
+.. [1] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+   Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+   https://jmlr.org/papers/v17/15-135.html.
+.. [2] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Column sources for robust LDP: exact pricing of non-robust RLDP and of PolyOpt
-(robust-LDP paper, Definition 3 and Theorem 3).
+(robust-LDP paper [1]_, Definition 3 and Theorem 3).
 
 Non-robust RLDP (:class:`~mechdesign.notions.NonRobustLDP`) has patterned extreme rays
 (:class:`_NonRobustFamily`), registered with
@@ -10,6 +10,11 @@ vertices are patterned block by block (:mod:`mechdesign.optimal.robust_blocks`):
 :data:`~mechdesign.optimal.robust_blocks.MAX_BLOCK_OUTCOMES` outcomes, and otherwise climbs
 by successive linearisation over a compact form of its section, with the certified
 optimum of the non-robust relaxation (whose cone contains PolyOpt's) as upper bound.
+
+References
+----------
+.. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations
