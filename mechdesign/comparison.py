@@ -70,7 +70,20 @@ ZIPF_MAX_K = 2**24
 
 def zipf_prior(k: int, exponent: float = 1.1) -> NDArray[np.float64]:
     """The Zipf distribution on ``k`` categories, ``P(i) ∝ (i + 1)^{−s}`` (``s`` =
-    ``exponent`` > 0), the usual skewed prior of LDP frequency-estimation benchmarks."""
+    ``exponent`` > 0), the usual skewed prior of LDP frequency-estimation benchmarks.
+
+    Parameters
+    ----------
+    k : int
+        Categories, ``1 ≤ k ≤`` :data:`ZIPF_MAX_K`.
+    exponent : float, default 1.1
+        The Zipf exponent ``s``; must be positive and finite.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        The probability vector, decreasing in ``i``.
+    """
     size = check_size(k, "k", ZIPF_MAX_K, why="the prior is a dense vector")
     if not (isinstance(exponent, int | float) and not isinstance(exponent, bool)
             and math.isfinite(exponent) and exponent > 0):
@@ -85,7 +98,22 @@ def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], Frequen
     :func:`~mechdesign.mechanisms.oracles.implicit_protocols` has the same protocols at any size):
     GRR, OUE, SUE (basic RAPPOR), subset selection with the optimal size, OLH with
     ``g = round(e^ε) + 1`` buckets and a fresh hash per user (the exactly universal
-    family of :func:`~mechdesign.mechanisms.protocols.hash_family`), Hadamard response."""
+    family of :func:`~mechdesign.mechanisms.protocols.hash_family`), Hadamard response.
+
+    Parameters
+    ----------
+    k : int
+        Inputs (categories) of every protocol.
+    epsilon : float
+        The LDP level ε (nats) of every protocol; each builder validates it when called.
+
+    Returns
+    -------
+    dict of str to callable
+        ``name ↦`` a function of no arguments returning the protocol's
+        :class:`~mechdesign.mechanisms.protocols.FrequencyOracle`; nothing is built until
+        it is called.
+    """
 
     def olh() -> FrequencyOracle:
         if epsilon > math.log(PROTOCOL_MAX_OUTPUTS):
@@ -144,14 +172,18 @@ def compare(
     ----------
     notion : Notion
         LDP or PML with ``0 < ε < ∞``.
-    prior : array_like, shape=(k,)
+    prior : array_like, shape (k,)
+        The prior of the input (a probability vector): the designs' prior, and the
+        distribution every measure is taken under.
     mechanisms : mapping of str to Mechanism or array_like, optional
+        ``name ↦`` kernel of shape (k, M) (rows are inputs, any number M of outputs), to
+        compare instead of the deployed protocols; each must have ``k`` inputs.
     utilities : sequence of "mutual_information", "bayes", "mse", Utility or EstimationError
         One designed row each; empty for none. ``"mse"`` is the estimation-optimal design
         for ``workload`` (:class:`~mechdesign.optimal.estimation.EstimationError`; by
         enumeration, seconds up to k = 12).
-    n : int
-        Reports for the estimation error.
+    n : int, default 1000
+        Reports for the estimation error (``n ≥ 1``).
     workload : {None, "histogram", "prefix", "all-range"} or array_like, shape=(L, k)
         The queries of the two error columns
         (:func:`~mechdesign.measures.estimation.workload_matrix`);
@@ -168,6 +200,13 @@ def compare(
         mechanism stays at its own level. Two columns are added, ``local_epsilon`` and
         ``central_epsilon``, and the rows are ranked by ``mse_blue`` (``mse`` where no
         BLUE error is computed, missing last).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per mechanism, the columns of :data:`COMPARE_COLUMNS` (plus
+        ``local_epsilon`` and ``central_epsilon`` with ``shuffle``); ``.attrs`` holds
+        ``epsilon``, ``notion``, ``n`` and ``k``.
     """
     notion = check_notion(notion)
     p = as_distribution(prior, "prior")

@@ -7,12 +7,11 @@ with δ its privacy profile ``δ*(ε) = max_{x,x'} Σ_y (K[x,y] − e^ε K[x',y]
 more than the profile at one ε: it needs a *dominating pair* — two distributions ``(P, Q)`` whose
 hockey-stick curve ``ε ↦ Σ_o (Q(o) − e^ε P(o))^+`` equals ``δ*`` at every ε — because
 the n-fold composition of such a pair dominates the n-fold use of the kernel (Zhu, Dong &
-Wang, "Optimal accounting of differential privacy via characteristic function",
-AISTATS 2022, Def. 7 and Thm. 10). For an ``N``-input kernel no single row pair need be
+Wang [1]_, Def. 7 and Thm. 10). For an ``N``-input kernel no single row pair need be
 one: the worst pair depends on ε.
 
 **The dominating pair of a finite kernel** (:func:`dominating_pair`). In the hypothesis
-testing view (Dong, Roth & Su, "Gaussian differential privacy", JRSS-B 2022), the pair
+testing view (Dong, Roth & Su [2]_), the pair
 of rows ``(K_x, K_{x'})`` has the trade-off function ``T_{x,x'}(α)``, the least type II
 error of a test of type I error α; for finite distributions it is piecewise linear,
 through the points ``(Σ_{o∈S} K_x(o), 1 − Σ_{o∈S} K_{x'}(o))`` of the Neyman–Pearson
@@ -28,21 +27,35 @@ likelihood ratio are merged (the hull keeps no collinear points).
 
 **Composition** (:func:`composed_epsilon`, :func:`composed_delta`). The pair's privacy
 loss distribution (:func:`privacy_loss_distribution`) is built and composed by Google's
-``dp_accounting`` (``PrivacyLossDistribution``), with pessimistic discretisation of the
+``dp_accounting`` (``PrivacyLossDistribution``), with pessimistic discretisation [4]_ of the
 loss onto a grid of :data:`DISCRETIZATION` nats, so the reported values are upper bounds
 that converge to the tight ones as the grid shrinks. Beside them the result carries
 basic composition (``Σ LDP(K_i)``, pure) and the advanced composition theorem (Dwork,
-Rothblum & Vadhan, FOCS 2010, Thm. III.3: ``ε' = √(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i}
+Rothblum & Vadhan [3]_, Thm. III.3: ``ε' = √(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i}
 − 1)`` for pure ``ε_i``-DP uses), so a user sees what tight accounting buys. All three
 are upper bounds for the same guarantee, ``(ε, δ)``-DP between any two inputs, so the
 reported value is the smallest of them and ``method`` says which won: the pessimistic
 grid adds up to about ``n ×`` :data:`DISCRETIZATION` to the tight ε, and at a small δ,
 where the tight ε is within that of ``Σ LDP(K_i)``, basic composition is the smaller.
 
-**PML.** For PML under a known prior the library gives the envelope paper's chain-rule
+**PML.** For PML under a known prior the library gives the envelope paper's [5]_ chain-rule
 bound on the PML envelope of ``n`` uses (:func:`pml_composition_bound`,
 :func:`~mechdesign.bounds.envelope.composition_envelope_bound`); it has no composition result
 for ``(ε, c)``-PML, and :func:`composed_epsilon` refuses PML notions with that message.
+
+References
+----------
+.. [1] Y. Zhu, J. Dong, Y.-X. Wang, "Optimal Accounting of Differential Privacy via
+   Characteristic Function", AISTATS 2022, arXiv:2106.08567.
+.. [2] J. Dong, A. Roth, W. J. Su, "Gaussian Differential Privacy", Journal of the Royal
+   Statistical Society Series B, 2022, arXiv:1905.02383.
+.. [3] C. Dwork, G. N. Rothblum, S. Vadhan, "Boosting and Differential Privacy", FOCS 2010,
+   https://people.seas.harvard.edu/~salil/research/PrivateBoosting-abs.html.
+.. [4] V. Doroshenko, B. Ghazi, P. Kamath, R. Kumar, P. Manurangsi, "Connect the Dots:
+   Tighter Discrete Approximations of Privacy Loss Distributions", PETS 2022,
+   arXiv:2207.04380.
+.. [5] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+   arXiv:2605.21185.
 """
 
 from __future__ import annotations
@@ -158,7 +171,13 @@ def _lower_hull(points: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def tradeoff_curve(kernel: Mechanism | ArrayLike) -> NDArray[np.float64]:
     """The kernel's trade-off function: the lower convex envelope of the trade-off
-    functions ``T(K_x, K_{x'})`` of all ordered pairs of distinct rows (module docstring).
+    functions ``T(K_x, K_{x'})`` of all ordered pairs of distinct rows (module docstring),
+    in the hypothesis-testing view of Dong, Roth & Su [1]_.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        Row-stochastic, rows are inputs; ``N ≥ 2`` (one row has no pair to test).
 
     Returns
     -------
@@ -166,6 +185,11 @@ def tradeoff_curve(kernel: Mechanism | ArrayLike) -> NDArray[np.float64]:
         Its breakpoints ``(α, β)`` — type I and type II error — by increasing α, from
         ``α = 0`` to ``(1, 0)``; the function is linear between them. A kernel with
         ``LDP(K) = ε`` has ``β ≥ max(1 − e^ε α, e^{−ε}(1 − α))``.
+
+    References
+    ----------
+    .. [1] J. Dong, A. Roth, W. J. Su, "Gaussian Differential Privacy", Journal of the Royal
+       Statistical Society Series B, 2022, arXiv:1905.02383.
     """
     k = as_matrix(kernel)
     n = k.shape[0]
@@ -179,13 +203,19 @@ def tradeoff_curve(kernel: Mechanism | ArrayLike) -> NDArray[np.float64]:
 class DominatingPair:
     """Two finite distributions ``(P, Q)`` whose hockey-stick curve
     ``δ(ε) = Σ_o (Q(o) − e^ε P(o))^+`` is the kernel's privacy profile (module
-    docstring). Outcomes are ordered by decreasing ``Q/P``.
+    docstring; the notion of a dominating pair is Zhu, Dong & Wang's [1]_, Def. 7).
+    Outcomes are ordered by decreasing ``Q/P``.
 
-    Attributes
+    Parameters
     ----------
-    p, q : ndarray, shape=(m,)
+    p, q : ndarray, shape (m,)
         The lower and the upper distribution (dp_accounting's ``mu_lower`` and
-        ``mu_upper``).
+        ``mu_upper``), on the same ``m`` outcomes; each sums to one.
+
+    References
+    ----------
+    .. [1] Y. Zhu, J. Dong, Y.-X. Wang, "Optimal Accounting of Differential Privacy via
+           Characteristic Function", AISTATS 2022, arXiv:2106.08567.
     """
 
     p: NDArray[np.float64]
@@ -208,7 +238,24 @@ def dominating_pair(kernel: Mechanism | ArrayLike) -> DominatingPair:
     """The dominating pair of a finite kernel, from its trade-off envelope
     (:func:`tradeoff_curve`; module docstring for the proof). For k-RR it is
     ``((1, k − 2, e^ε), (e^ε, k − 2, 1))/(e^ε + k − 1)``: the worst row pair, with the
-    ``k − 2`` outputs of ratio 1 merged."""
+    ``k − 2`` outputs of ratio 1 merged.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        Row-stochastic, rows are inputs; ``N ≥ 2``.
+
+    Returns
+    -------
+    DominatingPair
+        Its hockey-stick curve is the kernel's privacy profile at every ε; it dominates
+        every pair of rows in the sense of Zhu, Dong & Wang [1]_ (Def. 7, Thm. 10).
+
+    References
+    ----------
+    .. [1] Y. Zhu, J. Dong, Y.-X. Wang, "Optimal Accounting of Differential Privacy via
+           Characteristic Function", AISTATS 2022, arXiv:2106.08567.
+    """
     curve = tradeoff_curve(kernel)
     alpha, beta = curve[:, 0], curve[:, 1]
     p = np.diff(alpha)
@@ -233,13 +280,32 @@ def privacy_loss_distribution(
     ``mu_upper = Q``, ``mu_lower = P``), discretised pessimistically on a grid of
     ``discretization`` nats: its δ(ε) are upper bounds on the kernel's. Compose it with
     ``.compose`` / ``.self_compose`` and read ``.get_epsilon_for_delta`` /
-    ``.get_delta_for_epsilon``.
+    ``.get_delta_for_epsilon``. The pessimistic discretisation is that of Doroshenko et
+    al. [1]_, implemented by dp_accounting.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        Row-stochastic, rows are inputs; ``N ≥ 2``.
+    discretization : float, default :data:`DISCRETIZATION`
+        The width (nats) of the privacy-loss grid; must be positive and finite. Smaller
+        is tighter and costs a longer grid.
+
+    Returns
+    -------
+    dp_accounting.pld.privacy_loss_distribution.PrivacyLossDistribution
 
     Raises
     ------
     TooLargeError
         The loss grid, ``loss range / discretization`` cells, is above
         :data:`ACCOUNTING_MAX_GRID` (a tiny ``discretization``).
+
+    References
+    ----------
+    .. [1] V. Doroshenko, B. Ghazi, P. Kamath, R. Kumar, P. Manurangsi, "Connect the Dots:
+       Tighter Discrete Approximations of Privacy Loss Distributions", PETS 2022,
+       arXiv:2207.04380.
     """
     pair = dominating_pair(kernel)
     interval = _check_discretization(discretization)
@@ -252,7 +318,7 @@ def privacy_loss_distribution(
 class ComposedEpsilon:
     """The ε of ``n`` uses at a given δ; ``float()`` is :attr:`epsilon`.
 
-    Attributes
+    Parameters
     ----------
     epsilon : float
         The smallest of the three upper bounds below (``method`` names it): the tight
@@ -260,11 +326,12 @@ class ComposedEpsilon:
     basic : float
         Basic composition: ``Σ_i LDP(K_i)`` (valid at δ = 0).
     advanced : float
-        The advanced composition theorem at this δ (Dwork, Rothblum & Vadhan 2010):
+        The advanced composition theorem at this δ (Dwork, Rothblum & Vadhan [1]_):
         ``√(2 ln(1/δ) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1)``.
     delta : float
+        The δ at which ε is read, in ``(0, 1)``.
     uses : int
-        Kernels composed in all.
+        Kernels composed in all (repetitions × kernels per repetition).
     discretization : float
         The loss grid (nats).
     pld : float
@@ -273,6 +340,11 @@ class ComposedEpsilon:
     method : {"pld", "basic", "advanced"}
         The bound :attr:`epsilon` is: the first of ``pld``, ``basic``, ``advanced`` that
         attains the minimum.
+
+    References
+    ----------
+    .. [1] C. Dwork, G. N. Rothblum, S. Vadhan, "Boosting and Differential Privacy", FOCS
+       2010, https://people.seas.harvard.edu/~salil/research/PrivateBoosting-abs.html.
     """
 
     epsilon: float
@@ -292,7 +364,7 @@ class ComposedEpsilon:
 class ComposedDelta:
     """The δ of ``n`` uses at a given ε; ``float()`` is :attr:`delta`.
 
-    Attributes
+    Parameters
     ----------
     delta : float
         The smallest of the three upper bounds below (``method`` names it): the tight
@@ -301,16 +373,25 @@ class ComposedDelta:
         Basic composition: 0 when ``ε ≥ Σ_i LDP(K_i)``, else 1 (it certifies nothing
         below that sum).
     advanced : float
-        The δ at which the advanced composition theorem gives this ε (1 if none).
+        The δ at which the advanced composition theorem (Dwork, Rothblum & Vadhan [1]_)
+        gives this ε (1 if none).
     epsilon : float
+        The ε (nats) at which δ is read.
     uses : int
+        Kernels composed in all (repetitions × kernels per repetition).
     discretization : float
+        The loss grid (nats).
     pld : float
         Tight, by the privacy loss distribution (an upper bound within the
         discretisation).
     method : {"pld", "basic", "advanced"}
         The bound :attr:`delta` is: the first of ``pld``, ``basic``, ``advanced`` that
         attains the minimum.
+
+    References
+    ----------
+    .. [1] C. Dwork, G. N. Rothblum, S. Vadhan, "Boosting and Differential Privacy", FOCS
+       2010, https://people.seas.harvard.edu/~salil/research/PrivateBoosting-abs.html.
     """
 
     delta: float
@@ -338,17 +419,21 @@ def composed_epsilon(
     kernels ``[K1, K2, …]``, each used once per repetition) at δ, by dp_accounting, with
     basic and advanced composition beside it (module docstring). The ε returned is the
     smallest of the three upper bounds, and ``.method`` names it: the privacy loss
-    distribution's unless its grid puts it above basic or advanced composition.
+    distribution's (dp_accounting's pessimistic grid [2]_) unless its grid puts it above
+    basic or advanced composition [1]_.
 
     Parameters
     ----------
-    kernels : Mechanism, array_like, or a sequence of them
+    kernels : Mechanism or array_like, shape (N, M), or a sequence of them
+        One kernel, or a non-empty sequence ``[K1, K2, …]`` of kernels of shapes
+        ``(N_i, M_i)``, each row-stochastic with rows as inputs and ``N_i ≥ 2``.
     n : int
         Repetitions (``n ≥ 1``).
     delta : float
         ``0 < δ < 1``.
-    discretization : float
-        The loss grid of :func:`privacy_loss_distribution`.
+    discretization : float, default :data:`DISCRETIZATION`
+        The loss grid (nats) of :func:`privacy_loss_distribution`; must be positive and
+        finite.
     notion : LDP, optional
         The neighbouring relation: LDP (any two inputs) is the only one accounted here.
         PML notions raise :class:`~mechdesign.errors.UnsupportedError`: for a known
@@ -361,6 +446,15 @@ def composed_epsilon(
         The loss grid of the composition, about ``uses × loss range / discretization``
         cells, is above :data:`ACCOUNTING_MAX_GRID` (a large ``n`` or a tiny
         ``discretization``).
+
+    References
+    ----------
+    .. [1] C. Dwork, G. N. Rothblum, S. Vadhan, "Boosting and Differential Privacy", FOCS
+       2010 (advanced composition: Thm. III.3),
+       https://people.seas.harvard.edu/~salil/research/PrivateBoosting-abs.html.
+    .. [2] V. Doroshenko, B. Ghazi, P. Kamath, R. Kumar, P. Manurangsi, "Connect the Dots:
+       Tighter Discrete Approximations of Privacy Loss Distributions", PETS 2022,
+       arXiv:2207.04380.
     """
     d = _check_probability(delta, "delta")
     composed, levels, count, uses, interval = _composition(kernels, n, discretization, notion)
@@ -392,7 +486,27 @@ def composed_delta(
     and the :class:`~mechdesign.errors.TooLargeError`), with basic and advanced
     composition beside it. The δ returned is the smallest of the three upper bounds, and
     ``.method`` names it (basic composition's 0 once ``ε ≥ Σ LDP(K_i)``, which the
-    privacy loss distribution's grid may miss)."""
+    privacy loss distribution's grid may miss).
+
+    Parameters
+    ----------
+    kernels : Mechanism or array_like, shape (N, M), or a sequence of them
+        One kernel, or a non-empty sequence ``[K1, K2, …]`` of kernels of shapes
+        ``(N_i, M_i)``, each row-stochastic with rows as inputs and ``N_i ≥ 2``.
+    n : int
+        Repetitions of the sequence (``n ≥ 1``).
+    epsilon : float
+        The ε (nats, ``≥ 0``; ``inf`` allowed) at which δ is read; above
+        :data:`COMPOSED_MAX_EPSILON` the privacy loss distribution is read there.
+    discretization : float, default :data:`DISCRETIZATION`
+        The loss grid (nats); must be positive and finite.
+    notion : LDP, optional
+        As in :func:`composed_epsilon`: only LDP is accounted.
+
+    Returns
+    -------
+    ComposedDelta
+    """
     eps = check_epsilon(epsilon)
     composed, levels, count, uses, interval = _composition(kernels, n, discretization, notion)
     total = count * math.fsum(levels)
@@ -419,9 +533,8 @@ def composed_delta(
 @dataclass(frozen=True)
 class AttackRisk:
     """What the best attack on one individual's reports achieves: the operational reading
-    of the trade-off curve (Dong, Roth & Su 2022; Kulynych et al., "Attack-aware noise
-    calibration for differential privacy", NeurIPS 2024, whose riskcal computes the same
-    three measures from a privacy loss distribution).
+    of the trade-off curve (Dong, Roth & Su [1]_; Kulynych et al. [2]_, whose riskcal
+    computes the same three measures from a privacy loss distribution).
 
     The attack tests ``H₀: the input is x`` against ``H₁: it is x'`` for the worst two
     inputs, from every report of :attr:`uses` uses. ``T(α)``, the least type II error
@@ -431,14 +544,26 @@ class AttackRisk:
     (Dong–Roth–Su, Prop. 2.12, for the symmetric δ of a dominating pair), with δ the
     composed privacy profile of dp_accounting, discretised pessimistically: δ is then an
     upper bound, so ``T`` is a lower bound and every risk below an upper bound.
+    Built by :func:`attack_risk`.
 
-    Attributes
+    Parameters
     ----------
     advantage : float
         ``max_α (1 − α − T(α)) = δ(0)``: the largest true-positive rate minus
         false-positive rate of any attack (the total variation of the pair).
     uses : int
         Kernel uses composed.
+    _tradeoff : callable
+        Internal: ``α ↦ T(α)``, from the exact curve (one use) or from the composed
+        profile; not part of the public interface.
+
+    References
+    ----------
+    .. [1] J. Dong, A. Roth, W. J. Su, "Gaussian Differential Privacy", Journal of the Royal
+       Statistical Society Series B, 2022, arXiv:1905.02383.
+    .. [2] B. Kulynych, J. F. Gomez, G. Kaissis, F. du Pin Calmon, C. Troncoso,
+       "Attack-Aware Noise Calibration for Differential Privacy", NeurIPS 2024,
+       arXiv:2407.02191.
     """
 
     advantage: float
@@ -539,8 +664,9 @@ def attack_risk(
 
     Parameters
     ----------
-    kernels : Mechanism, array_like, or a sequence of them
-        Rows are inputs.
+    kernels : Mechanism or array_like, shape (N, M), or a sequence of them
+        One kernel, or a non-empty sequence of kernels of shapes ``(N_i, M_i)``; each
+        row-stochastic, rows are inputs, ``N_i ≥ 2``.
     uses : int, default 1
         Repetitions (``≥ 1``).
     discretization : float, default :data:`DISCRETIZATION`
@@ -590,17 +716,42 @@ def pml_composition_bound(
     prior: ArrayLike,
     delta: float,
 ) -> float:
-    """The envelope paper's bound on the PML envelope ``ε_c(δ)`` of ``n`` (non-adaptive)
+    """The envelope paper's [1]_ bound on the PML envelope ``ε_c(δ)`` of ``n`` (non-adaptive)
     uses of the kernels for a known prior: ``Σ_i L(X → Y_i | Y^{i−1}) + log(1/δ)``
-    (envelope paper, Sec. IV-A after Theorem 3, with Issa et al.'s chain rule), by
+    (envelope paper, Sec. IV-A after Theorem 3, with Issa et al.'s chain rule [2]_), by
     :func:`~mechdesign.bounds.envelope.composition_envelope_bound` on the sequence repeated
     ``n`` times. The joint output alphabet has ``Π M_i`` letters: kept small.
+
+    Parameters
+    ----------
+    kernels : Mechanism or array_like, shape (N, M), or a sequence of them
+        One kernel, or a non-empty sequence of kernels of shapes ``(N, M_i)`` (the same
+        ``N ≥ 2`` inputs), each row-stochastic with rows as inputs.
+    n : int
+        Repetitions of the sequence (``n ≥ 1``).
+    prior : array_like, shape (N,)
+        The known prior of the input: a probability vector.
+    delta : float
+        The envelope's tail probability, ``0 < δ < 1``.
+
+    Returns
+    -------
+    float
+        An upper bound (nats) on the PML envelope ``ε_c(δ)`` of the ``n`` uses.
 
     Raises
     ------
     TooLargeError
         The joint history ``N × (Π M_i)^n`` is above
         :data:`PML_COMPOSITION_MAX_HISTORY` entries.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information
+       Leakage", IEEE Transactions on Information Theory 66(3):1625-1657, 2020,
+       doi:10.1109/TIT.2019.2962804.
     """
     sequence, count = _sequence(kernels, n)
     size = sequence[0].n_inputs

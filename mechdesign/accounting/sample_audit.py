@@ -5,9 +5,8 @@ mechdesign audits matrices exactly; an implementation is audited statistically. 
 ``n`` outputs for each input, count them, and bound the level from below with
 confidence: for inputs ``x ≠ x'`` and an output ``y``, ``LDP(K) ≥ log(K[x,y] /
 K[x',y])``, and Clopper–Pearson intervals for the two probabilities give a lower
-confidence bound on that ratio (the method of Arcolezi & Gambs, "Revealing the true cost
-of locally differentially private protocols", PETS 2024, whose code is the public
-``ldp-audit``; here the distinguishing events are the single outputs, the best event for
+confidence bound on that ratio (the method of Arcolezi & Gambs [1]_, whose code is the
+public ``ldp-audit``; here the distinguishing events are the single outputs, the best event for
 a ratio). The multiple-testing correction is Bonferroni over the ``2 N M`` one-sided
 intervals (a lower one for every ``K[x, y]``, an upper one for every ``K[x', y]``), each
 at level ``(1 − confidence)/(2 N M)``: with probability at least ``confidence`` every
@@ -15,6 +14,11 @@ interval holds at once, so the reported :attr:`SampleAudit.lower_bound` exceeds 
 level with probability at most ``1 − confidence`` — whatever the number of pairs
 searched. Against a claimed kernel, Pearson's χ² test of equality of every row gives a
 p-value.
+
+References
+----------
+.. [1] H. H. Arcolezi, S. Gambs, "Revealing the True Cost of Locally Differentially Private
+   Protocols: An Auditing Perspective", PETS 2024, arXiv:2309.01597.
 """
 
 from __future__ import annotations
@@ -47,9 +51,10 @@ AUDIT_MAX_DRAWS = 5 * 10**7
 
 @dataclass(frozen=True)
 class SampleAudit:
-    """What the samples say about an implementation's LDP level.
+    """What the samples say about an implementation's LDP level (built by
+    :func:`audit_samples` and :func:`audit_pairs`).
 
-    Attributes
+    Parameters
     ----------
     lower_bound : float
         A lower confidence bound on the LDP level (nats), valid simultaneously at
@@ -58,11 +63,13 @@ class SampleAudit:
         The plug-in level ``max log(p̂(y|x) / p̂(y|x'))`` of the empirical kernel
         (``inf`` when an output seen from one input was never seen from another).
     confidence : float
+        The simultaneous confidence level of the intervals, in ``(0, 1)``.
     witness : tuple
         ``(x, x', y)`` of the lower bound (input, input, output labels), or ``None``.
     kernel : ndarray, shape=(N, M)
         The empirical kernel, rows in the order of ``inputs``, columns of ``outputs``.
     counts : ndarray of int, shape=(N, M)
+        The number of draws of each output (column) from each input (row).
     inputs, outputs : tuple
         The labels of the rows and of the columns (outputs in order of first
         appearance).
@@ -104,8 +111,9 @@ def audit_samples(
     Parameters
     ----------
     sampler : callable or Mechanism
-        ``sampler(x, size, rng)`` returns ``size`` outputs for input ``x`` (any hashable
-        values: integers, strings, tuples). A :class:`~mechdesign.kernel.Mechanism`
+        ``sampler(x, size, rng)`` returns ``size`` outputs for input ``x``: a 1-D array or
+        a sequence of shape ``(size,)`` (any hashable values: integers, strings, tuples).
+        A :class:`~mechdesign.kernel.Mechanism` of shape (N, M)
         stands for its own sampler (:meth:`~mechdesign.kernel.Mechanism.sample`).
     n_samples : int
         Draws per input.
@@ -116,7 +124,9 @@ def audit_samples(
         In ``(0, 1)``: the probability that :attr:`SampleAudit.lower_bound` does not
         exceed the true level.
     rng : numpy.random.Generator or int, optional
-    claimed : Mechanism or array_like, optional
+        The random generator passed to ``sampler``, or a seed for a new one; default a
+        fresh unseeded generator.
+    claimed : Mechanism or array_like, shape (N, M), optional
         The kernel the implementation should have (rows in the order of ``inputs``),
         for the equality test.
     claimed_outputs : sequence, optional
@@ -184,7 +194,30 @@ def audit_pairs(
     """Audit recorded ``(input, output)`` pairs (as :func:`audit_samples`, for samples
     already drawn: the command line's ``mechdesign audit-samples``). Inputs are labelled
     in order of first appearance unless ``claimed_inputs`` gives the claimed kernel's
-    row labels."""
+    row labels.
+
+    Parameters
+    ----------
+    inputs : array_like, shape (n,)
+        The input label of each recorded pair (hashable values); at least 2 distinct.
+    outputs : array_like, shape (n,)
+        The output label of each recorded pair, in the same order.
+    confidence : float, default 0.99
+        In ``(0, 1)``: the probability that :attr:`SampleAudit.lower_bound` does not
+        exceed the true level.
+    claimed : Mechanism or array_like, shape (N, M), optional
+        The kernel the implementation should have, for the χ² equality test; its rows in
+        the order of ``claimed_inputs`` (else of first appearance in ``inputs``).
+    claimed_inputs : sequence, optional
+        The row labels of ``claimed``: every recorded input must be among them, and
+        each of them needs at least one recorded pair.
+    claimed_outputs : sequence, optional
+        The output labels of ``claimed``'s columns; default ``range(M)``.
+
+    Returns
+    -------
+    SampleAudit
+    """
     _check_confidence(confidence)
     claimed_matrix = None if claimed is None else as_matrix(claimed, "claimed")
     x = np.asarray(inputs) if isinstance(inputs, np.ndarray) else np.asarray(

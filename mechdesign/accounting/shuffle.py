@@ -8,8 +8,8 @@ inputs and the worst pair for the replaced user. It is never worse than ``K``'s 
 far better at large ``n``. Every bound here is an upper bound on δ(ε) with a proof written
 out below; the reported value is the smallest, and ``method`` names it.
 
-**Clone reductions** (Feldman, McMillan & Talwar, "Hiding among the clones", FOCS 2021,
-Lemma 3.3; the count computation of their App. E). Suppose the replaced user's two rows
+**Clone reductions** (Feldman, McMillan & Talwar [1]_, Lemma 3.3; the count computation
+of their App. E). Suppose the replaced user's two rows
 are mixtures ``P⁰ = (1 − w) Q* + w (u W⁰ + (1 − u) W¹)`` and ``P¹ = (1 − w) Q* + w ((1 − u)
 W⁰ + u W¹)``, and every row is ``K[x] = r W⁰ + r W¹ + (1 − 2r) L_x`` with ``L_x ≥ 0``.
 Given the counts ``(a, b)`` of reports drawn from ``W⁰`` and ``W¹``, the rest of the
@@ -20,7 +20,7 @@ plus the replaced user's ``Bern(u)`` (``Bern(1 − u)`` under the other input). 
 part ``Q*`` is handled by joint convexity, ``E(wX + (1−w)M ‖ wY + (1−w)M) ≤ w E(X ‖ Y)``,
 so ``δ(ε) ≤ w·δ_{u,r}(ε)``. For fixed ``a + b = s`` the likelihood ratio of the two count
 distributions increases with ``a``, so ``δ_{u,r}(ε)`` is a sum over ``s`` of binomial tails
-(Wang et al., VLDB 2024, Theorem 4.8 with their ``1 − α − pα = 0``), evaluated exactly here
+(Wang et al. [2]_, Theorem 4.8 with their ``1 − α − pα = 0``), evaluated exactly here
 with the mass of ``C`` outside a window of tail :data:`TAIL_MASS` added to δ.
 
 Each unordered row pair ``(P⁰, P¹)`` with ratio ``p = max_y max(P⁰/P¹, P¹/P⁰)`` is
@@ -42,7 +42,7 @@ randomized response at ε₀ = 1.5, n = 3, ε = 1 has δ = 0.13729, the theorem 
 (and at n = 50, ε = 1.3, δ ≥ 7.7e-8 against 1.8e-10). So its k-RR values (0.110 at k = 10,
 0.069 at k = 100 for ε₀ = 4, n = 10⁵, δ = 1e-6) are not guarantees. Its generic parameters
 (``r = 1/(e^{ε₀} + 1)`` for any ε₀-LDP randomizer: 0.1182 there) are Feldman, McMillan &
-Talwar's "stronger clone" (SODA 2023), whose general proof the authors withdrew (errata of
+Talwar's "stronger clone" [3]_, whose general proof the authors withdrew (errata of
 arXiv:2208.04591, Lemma 3.5: it holds for a restricted class). A kernel in that class gets
 it through its own clones above (k-RR's ``r`` is ``1/(e^{ε₀} + 1)``).
 
@@ -65,6 +65,15 @@ kernel's bound is the maximum over its pairs of the better of their two composed
 reductions (for at most :data:`ROUNDS_MAX_PAIRS` distinct pairs; past that only
 ``"clones"`` is composed). The exact binary curve is a maximum over datasets, not one
 pair, and is not composed.
+
+References
+----------
+.. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
+   Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
+.. [2] S. Wang et al., "Privacy Amplification via Shuffling: Unified, Simplified, and
+   Tightened", Proceedings of the VLDB Endowment 2024, arXiv:2304.05007.
+.. [3] V. Feldman, A. McMillan, K. Talwar, "Stronger Privacy Amplification by Shuffling for
+   Rényi and Approximate Differential Privacy", SODA 2023, arXiv:2208.04591.
 """
 
 from __future__ import annotations
@@ -158,7 +167,30 @@ class Reduction:
     under both inputs; otherwise it is in class 0 with probability ``u`` and in class 1
     with ``v = 1 − u`` (``u ≥ v``; the reverse under the other input; both kept, so that
     ``v = e^{−700}`` is not lost to ``1 − u``). Each of the other ``n − 1`` users is in
-    each class with probability ``r ≤ 1/2``."""
+    each class with probability ``r ≤ 1/2``. The clone reduction is Feldman, McMillan &
+    Talwar's [1]_; the variation-ratio split is Wang et al.'s [2]_.
+
+    Parameters
+    ----------
+    u : float
+        Probability, given that the replaced user's report differs between the inputs,
+        that it is in class 0 (``u ≥ v``).
+    v : float
+        The probability of class 1, ``1 − u``, kept separately for precision.
+    r : float
+        Probability, in ``[0, 1/2]``, that another user's report is in each class (a clone
+        with probability ``2r``).
+    weight : float, default 1.0
+        ``w`` in ``[0, 1]``: the probability that the replaced user's report is not the
+        common part.
+
+    References
+    ----------
+    .. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
+           Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
+    .. [2] S. Wang et al., "Privacy Amplification via Shuffling: Unified, Simplified, and
+           Tightened", Proceedings of the VLDB Endowment 2024, arXiv:2304.05007.
+    """
 
     u: float
     v: float
@@ -180,9 +212,10 @@ class Reduction:
 
 @dataclass(frozen=True)
 class ShuffleParameters:
-    """A kernel's shuffle parameters.
+    """A kernel's shuffle parameters, as :func:`shuffle_parameters` computes them; ``p``,
+    ``β`` and ``q`` are Wang et al.'s [1]_, the blanket is Balle et al.'s [2]_.
 
-    Attributes
+    Parameters
     ----------
     epsilon0 : float
         Its LDP level ``ε₀`` (nats).
@@ -198,11 +231,18 @@ class ShuffleParameters:
         that another user's report is a clone of the pair (module docstring);
         ``e^{−ε₀}`` for any ε₀-LDP randomizer.
     blanket : float
-        Balle, Bell, Gascón & Nissim's blanket mass ``Σ_y min_x K[x, y]`` (CRYPTO 2019):
-        the probability of a report independent of the input. At least ``e^{−ε₀}``.
+        Balle, Bell, Gascón & Nissim's blanket mass ``Σ_y min_x K[x, y]`` [2]_: the
+        probability of a report independent of the input. At least ``e^{−ε₀}``.
     pairs : tuple of (Reduction, Reduction)
         The distinct row pairs' two reductions, clones then variation-ratio split (one
         pair for a symmetric protocol).
+
+    References
+    ----------
+    .. [1] S. Wang et al., "Privacy Amplification via Shuffling: Unified, Simplified, and
+           Tightened", Proceedings of the VLDB Endowment 2024, arXiv:2304.05007.
+    .. [2] B. Balle, J. Bell, A. Gascón, K. Nissim, "The Privacy Blanket of the Shuffle Model",
+           CRYPTO 2019, arXiv:1903.02837.
     """
 
     epsilon0: float
@@ -215,9 +255,25 @@ class ShuffleParameters:
 
 
 def clones_reduction(epsilon0: float) -> Reduction:
-    """Feldman, McMillan & Talwar's clone reduction for any ε₀-LDP randomizer (FOCS 2021,
-    Thm. 3.2): the replaced user is in class 0 with probability ``e^{ε₀}/(e^{ε₀} + 1)``,
-    each other user a clone with probability ``e^{−ε₀}`` (``r = e^{−ε₀}/2``)."""
+    """Feldman, McMillan & Talwar's clone reduction for any ε₀-LDP randomizer [1]_ (Thm.
+    3.2): the replaced user is in class 0 with probability ``e^{ε₀}/(e^{ε₀} + 1)``,
+    each other user a clone with probability ``e^{−ε₀}`` (``r = e^{−ε₀}/2``).
+
+    Parameters
+    ----------
+    epsilon0 : float
+        The randomizer's LDP level ε₀ (nats, ``≥ 0``); not validated here (an infinite
+        ε₀ gives ``r = 0``: no clones).
+
+    Returns
+    -------
+    Reduction
+
+    References
+    ----------
+    .. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
+           Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
+    """
     return Reduction.at_level(epsilon0, 0.5 * math.exp(-epsilon0))
 
 
@@ -233,6 +289,17 @@ def shuffle_parameters(K: Mechanism | ArrayLike | PureOracle | float) -> Shuffle
     So ``β = p − q``, and the split's ``r = α = β/(e^ε − 1)``; the clones' ``r`` is
     ``e^{−ε}/2`` at a report supporting both inputs of a pair but not every input, and
     ``1/(e^ε + 1)`` for a protocol with no such report (:func:`_co_supported`).
+
+    Parameters
+    ----------
+    K : Mechanism, array_like of shape (N, M), PureOracle, or float
+        A kernel (row-stochastic, rows are inputs), a deployed protocol
+        (:class:`~mechdesign.mechanisms.oracles.PureOracle`), or a number ε₀ (nats,
+        ``≥ 0``) standing for any ε₀-LDP randomizer.
+
+    Returns
+    -------
+    ShuffleParameters
     """
     if isinstance(K, PureOracle):
         return _oracle_parameters(K)
@@ -342,8 +409,29 @@ def _kernel_parameters(k: NDArray[np.float64]) -> ShuffleParameters:
 
 def reduction_delta(reduction: Reduction, n: int, epsilon: float) -> float:
     """``δ(ε)`` of one shuffled release of ``n`` users dominated by ``reduction`` (module
-    docstring; Wang et al., Theorem 4.8): the hockey-stick divergence of its two count
-    distributions, an upper bound by at most :data:`TAIL_MASS`."""
+    docstring; Wang et al. [1]_, Theorem 4.8): the hockey-stick divergence of its two count
+    distributions, an upper bound by at most :data:`TAIL_MASS`.
+
+    Parameters
+    ----------
+    reduction : Reduction
+        The pair of count distributions (:func:`clones_reduction` or a pair of
+        :attr:`ShuffleParameters.pairs`).
+    n : int
+        Users, ``1 ≤ n ≤`` :data:`MAX_USERS`.
+    epsilon : float
+        The central ε (nats, ``≥ 0``).
+
+    Returns
+    -------
+    float
+        δ(ε) in ``[0, 1]``.
+
+    References
+    ----------
+    .. [1] S. Wang et al., "Privacy Amplification via Shuffling: Unified, Simplified, and
+           Tightened", Proceedings of the VLDB Endowment 2024, arXiv:2304.05007.
+    """
     n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
     eps = check_epsilon(epsilon)
     return _ReductionCurve(reduction, n).delta(eps)
@@ -551,13 +639,16 @@ def _binomial_window(law, trials: int) -> tuple[int, int, float]:
 class ShuffleEpsilon:
     """The central ε of ``n`` shuffled reports at δ; ``float()`` is :attr:`epsilon`.
 
-    Attributes
+    Parameters
     ----------
     epsilon : float
         The smallest of :attr:`bounds` (``method`` names it).
     delta : float
+        The central δ, in ``(0, 1)``.
     n : int
+        Users.
     rounds : int
+        Releases composed.
     method : str
         ``"exact"`` (two outputs, one round), ``"kernel"`` (the kernel's own row pairs,
         each by its clones or its variation-ratio split), ``"clones"`` (any ε₀-LDP
@@ -566,6 +657,7 @@ class ShuffleEpsilon:
     bounds : dict
         Every bound computed, by name: each an upper bound on the central ε.
     parameters : ShuffleParameters
+        The kernel's shuffle parameters.
     """
 
     epsilon: float
@@ -583,7 +675,25 @@ class ShuffleEpsilon:
 @dataclass(frozen=True)
 class ShuffleDelta:
     """The central δ of ``n`` shuffled reports at ε; ``float()`` is :attr:`delta`.
-    Attributes as :class:`ShuffleEpsilon`, with :attr:`bounds` the δ of each bound."""
+
+    Parameters
+    ----------
+    delta : float
+        The smallest of :attr:`bounds` (``method`` names it).
+    epsilon : float
+        The central ε (nats) at which δ is read.
+    n : int
+        Users.
+    rounds : int
+        Releases composed.
+    method : str
+        ``"exact"``, ``"kernel"``, ``"clones"`` or ``"local"``, as in
+        :class:`ShuffleEpsilon`.
+    bounds : dict
+        Every bound computed, by name: each an upper bound on the central δ.
+    parameters : ShuffleParameters
+        The kernel's shuffle parameters.
+    """
 
     delta: float
     epsilon: float
@@ -605,20 +715,21 @@ def shuffle_epsilon(
     rounds: int = 1,
 ) -> ShuffleEpsilon:
     """The central ε at δ of ``n`` users' reports through ``K``, shuffled (module
-    docstring), against replacing one user's input.
+    docstring: clone reductions [1]_ and variation-ratio splits [2]_), against replacing
+    one user's input.
 
     Parameters
     ----------
-    K : Mechanism, array_like, PureOracle, or float
-        The kernel every user applies, a deployed protocol at any size
+    K : Mechanism, array_like of shape (N, M), PureOracle, or float
+        The kernel every user applies (rows are inputs), a deployed protocol at any size
         (:class:`~mechdesign.mechanisms.oracles.PureOracle`), or a number ε₀: any ε₀-LDP
         randomizer.
     n : int
-        Users (``n ≥ 1``), each reporting once per round.
+        Users (``1 ≤ n ≤`` :data:`MAX_USERS`), each reporting once per round.
     delta : float
         ``0 < δ < 1``.
-    rounds : int
-        Releases of the same users with the same inputs, composed.
+    rounds : int, default 1
+        Releases of the same users with the same inputs, composed (``≥ 1``).
 
     Returns
     -------
@@ -631,6 +742,13 @@ def shuffle_epsilon(
     TooLargeError
         ``rounds > 1`` needs a count distribution above :data:`PLD_MAX_CELLS` cells or a
         composed loss grid above :data:`~mechdesign.accounting.composition.ACCOUNTING_MAX_GRID`.
+
+    References
+    ----------
+    .. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
+           Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
+    .. [2] S. Wang et al., "Privacy Amplification via Shuffling: Unified, Simplified, and
+           Tightened", Proceedings of the VLDB Endowment 2024, arXiv:2304.05007.
     """
     n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
     d = _check_delta(delta)
@@ -662,7 +780,25 @@ def shuffle_delta(
 ) -> ShuffleDelta:
     """The central δ at ε of ``n`` users' reports through ``K``, shuffled (see
     :func:`shuffle_epsilon` for the arguments): the smallest of the valid bounds, each an
-    upper bound on the true δ (equal to it when ``.method == "exact"``)."""
+    upper bound on the true δ (equal to it when ``.method == "exact"``).
+
+    Parameters
+    ----------
+    K : Mechanism, array_like of shape (N, M), PureOracle, or float
+        The kernel every user applies (rows are inputs), a deployed protocol
+        (:class:`~mechdesign.mechanisms.oracles.PureOracle`), or a number ε₀: any ε₀-LDP
+        randomizer.
+    n : int
+        Users (``1 ≤ n ≤`` :data:`MAX_USERS`), each reporting once per round.
+    epsilon : float
+        The central ε (nats, ``≥ 0``).
+    rounds : int, default 1
+        Releases of the same users with the same inputs, composed (``≥ 1``).
+
+    Returns
+    -------
+    ShuffleDelta
+    """
     n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
     eps = check_epsilon(epsilon)
     rounds = check_positive_int(rounds, "rounds")
@@ -855,13 +991,15 @@ def local_epsilon_for(
     delta : float
         The central δ, ``0 < δ < 1``.
     n : int
+        Users (``1 ≤ n ≤`` :data:`MAX_USERS`).
     family : callable or "any"
-        ``ε₀ ↦`` the kernel used at ε₀ (a Mechanism, an array or a
+        ``ε₀ ↦`` the kernel used at ε₀ (a Mechanism, an array of shape (N, M) or a
         :class:`~mechdesign.mechanisms.oracles.PureOracle`, e.g. ``lambda e:
         PureOracle.grr(40, e)``), or ``"any"``: any ε₀-LDP randomizer.
-    rounds : int
-    ceiling : float
-        The largest ε₀ searched (nats).
+    rounds : int, default 1
+        Releases composed, as in :func:`shuffle_epsilon`.
+    ceiling : float, default 20.0
+        The largest ε₀ searched (nats); must be positive and finite.
     rtol : float
         Relative resolution of the bisection on ε₀ (each step is one
         :func:`shuffle_epsilon`; it stops at the float spacing).

@@ -27,10 +27,15 @@ certify (few inputs, a heavy input), exact pricing does, as before.
 Measured (``benchmarks/scale.py``, 2-core machine, ε = 1, certified gap 1e-6): ε-LDP at
 N = 256 in 15 s (714 s in the same run before the closed-form dual and the arcs, 805
 iterations against 32), N = 384 in 59 s and N = 512 in 2.2 s; (ε, 1/(2N))-PML at N = 64
-in 14 s (82 s before the relaxation bounds) and N = 128 in 18 minutes; PolyOpt's paper variant
+in 14 s (82 s before the relaxation bounds) and N = 128 in 18 minutes; PolyOpt's paper variant [1]_
 at a = 240 (Adult occupation × education) certified optimal in 10.5 minutes. The
 master LP was nine tenths of the time at ε-LDP N = 256 with 14,000 columns (1,837 s);
 column management (below) keeps it at 5–10 columns per input where it costs.
+
+References
+----------
+.. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations
@@ -101,7 +106,38 @@ FINAL_PRICING_SHARE = 0.95
 
 @dataclass
 class ColumnGenerationRun:
-    """The state column generation ends in (see :func:`run_column_generation`)."""
+    """The state column generation ends in (see :func:`run_column_generation`).
+
+    Parameters
+    ----------
+    master : RestrictedMaster
+        The restricted master with every column kept so far.
+    lower : float
+        The best master optimum (nats): a lower bound on OPT.
+    upper : float
+        The least certified upper bound on OPT (``inf`` without one).
+    history : list of (float, float)
+        ``(lower, upper)`` after every iteration.
+    dual : ndarray, shape (N,)
+        The last master's dual ``λ``.
+    exact_pricing : bool
+        Whether the source priced exactly (then ``upper`` is certified).
+    exact_pricings : int
+        Iterations priced by the exact MIPs.
+    mips : int
+        Mixed-integer programs solved in all.
+    seconds : float
+        Wall-clock seconds of the run.
+    gap_tolerance : float
+        The relative ``gap`` the run aimed at (for :meth:`report`'s status).
+    interrupted : bool, default False
+        Whether Ctrl-C ended the run.
+    weights : ndarray, shape (solved_columns,), optional
+        The last master solve's weights ``θ`` over its first ``solved_columns`` columns;
+        ``None`` before the first solve.
+    solved_columns : int, default 0
+        How many of the master's columns that solve had.
+    """
 
     master: RestrictedMaster
     lower: float
@@ -161,16 +197,15 @@ def run_column_generation(
 ) -> ColumnGenerationRun:
     """Restricted master plus pricing, for mutual information.
 
-    Each iteration solves the master (:class:`RestrictedMaster`, warm-started) and
-    prices its dual heuristically; up to :data:`COLUMN_GENERATION_BATCH` new columns with
-    reduced cost above ``tolerance / N`` are added (``tolerance = gap · max(1,
-    |lower|)``). When the heuristic finds none and the oracle is exact, its MIPs run —
-    one Dinkelbach step first, converged if that leaves the gap open without a new
-    column — proving their optimum to ``0.1 · tolerance / N`` (at least
-    :data:`PRICING_MIP_ABS_GAP`), which is all the bound ``1·λ + N max(0, r̄)`` needs.
-    Stops when ``upper − lower ≤ tolerance``, when nothing new improves, at
-    ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf``
-    (the caller bounds it otherwise).
+    Each iteration solves the master (:class:`RestrictedMaster`, warm-started, by HiGHS [2]_)
+    and prices its dual heuristically; up to :data:`COLUMN_GENERATION_BATCH` new columns with
+    reduced cost above ``tolerance / N`` are added (``tolerance = gap · max(1, |lower|)``). When
+    the heuristic finds none and the oracle is exact, its MIPs run — one Dinkelbach step first,
+    converged if that leaves the gap open without a new column — proving their optimum to ``0.1
+    · tolerance / N`` (at least :data:`PRICING_MIP_ABS_GAP`), which is all the bound ``1·λ + N
+    max(0, r̄)`` needs. Stops when ``upper − lower ≤ tolerance``, when nothing new improves, at
+    ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf`` (the
+    caller bounds it otherwise).
 
     **Column management** (``columns_per_input = k``; ``None`` keeps every column; the
     default, :data:`SOURCE_RULE`, takes ``k`` from the source's
@@ -198,7 +233,7 @@ def run_column_generation(
     kept only if they improve at ``λ`` itself (reduced costs rescored by
     ``r_λ(v) = r_{λ_s}(v) + (λ_s − λ)·v``); if none does, ``α`` drops to ``1 − k(1 −
     α)``, down to 0. The centre moves only with a heuristic that certifies its bound at
-    every iteration (PolyOpt's paper variant, where smoothing took race × occupation
+    every iteration (PolyOpt's paper variant [1]_, where smoothing took race × occupation
     from 325 to 202 iterations); with the others (ε-LDP, PML, PolyOpt's default
     variant) there is no centre and the heuristic prices ``λ`` — a centre from the
     occasional exact pricing was stale (default variant, race × occupation, 300 s: gap
@@ -209,6 +244,42 @@ def run_column_generation(
     far (``upper = inf`` if no exact pricing had run); its report's status is
     ``"interrupted"``. ``progress`` shows a tqdm bar (iterations, lower bound, gap,
     columns).
+
+    Parameters
+    ----------
+    oracle : ColumnSource
+        The column source (:class:`~mechdesign.optimal.patterns.PricingOracle`,
+        :class:`~mechdesign.optimal.robust_pricing.LinearisationOracle`, ...): any object
+        with the members of :class:`~mechdesign.optimal.sources.ColumnSource`.
+    gap : float
+        Stop once ``upper − lower ≤ gap · max(1, |lower|)`` (nats); positive and finite.
+    time_limit : float, optional
+        Seconds for the whole loop (positive and finite); ``None``: no limit.
+    warm : bool, default True
+        Warm-start each master solve from the previous basis.
+    max_iterations : int, default :data:`COLUMN_GENERATION_MAX_ITERATIONS`
+        Most master LPs (``≥ 1``).
+    progress : bool, default False
+        Show a tqdm bar.
+    columns_per_input : int, "source" or None, default :data:`SOURCE_RULE`
+        Column management (above): ``k ≥ 1`` columns per input, the source's own rule, or
+        ``None`` to keep every column.
+    smoothing : float, default :data:`DUAL_SMOOTHING`
+        The dual smoothing weight ``α`` in ``[0, 1)`` (above); 0 turns smoothing off.
+
+    Returns
+    -------
+    ColumnGenerationRun
+        The final master, bracket and counters; :meth:`ColumnGenerationRun.report` makes
+        the :class:`~mechdesign.optimal.result.ColumnGenerationReport`.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
+    .. [2] Q. Huangfu, J. A. J. Hall, "Parallelizing the dual revised simplex method",
+       Mathematical Programming Computation 10(1):119-142, 2018,
+       doi:10.1007/s12532-017-0130-5.
     """
     from tqdm.auto import tqdm
 

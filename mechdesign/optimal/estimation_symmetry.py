@@ -22,7 +22,7 @@ the *orbits* "every size-``d`` pattern, equally weighted" (subset selection with
 Every vertex has ``1ᵀv = N p·v = N``, so ``J1 = N Σθ_v v = N1``: ``a + Nb = N`` for
 every design, and ``F = α (N − 1)/a + (α + Nβ)/N`` depends on the mixture only through
 ``a = Σ ω_d a_d`` — linear — so a single size is optimal, ``d* = argmax a_d``. (This is
-Ye and Barg's subset-selection optimum, IEEE T-IT 2018; the code does not use it.)
+Ye and Barg's subset-selection optimum [1]_; the code does not use it.)
 
 **The certificate** (independent of the argument above): the Frank–Wolfe bound of
 :mod:`mechdesign.optimal.estimation` at ``J = J_{d*}``. ``G = J⁻¹WᵀWJ⁻¹`` is again
@@ -47,6 +47,11 @@ HiGHS finds weights on seeded random base blocks with
 of ``D_B`` over all blocks, so it lies in the cone of enough random ones; the number
 of blocks doubles until it does), and least squares on the support makes the
 equalities exact to rounding. The kernel then has at most ``(⌊N/2⌋ + 1) N`` columns.
+
+References
+----------
+.. [1] M. Ye, A. Barg, "Optimal Schemes for Discrete Distribution Estimation under Locally
+   Differential Privacy", IEEE Transactions on Information Theory, 2018, arXiv:1702.00610.
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ class GainPricingOracle(PricingSource):
     notion : LDP or PML with ``c``
         ``0 < ε < ∞``.
     objective : GainUtility
+        The g-vulnerability to maximise; its prior (shape (N,)) is the design's.
     """
 
     exact = True

@@ -67,7 +67,33 @@ def solve_vertex_lp(
     columns are nearly parallel, and HiGHS at its tight tolerance can report
     "Infeasible" or a solve error; the one retry policy of :mod:`mechdesign._solvers.highs`
     (``known_feasible=True``) then solves it again at HiGHS's default tolerance, and the
-    certificate check decides whether the answer stands.
+    certificate check decides whether the answer stands. The solver is HiGHS [1]_.
+
+    Parameters
+    ----------
+    points : ndarray, shape (s, N)
+        The columns ``v`` (one per row), each a point of the notion's section (sums to
+        one); ``1`` must be a non-negative combination of them (true of a full vertex
+        set and of a restricted master's columns).
+    values : ndarray, shape (s,)
+        Their utilities ``μ(v)``, finite.
+    time_limit : float or None
+        Seconds HiGHS may take; ``None`` for no limit.
+
+    Returns
+    -------
+    weights : ndarray, shape (s,)
+        The polished LP weights ``θ ≥ 0`` (:func:`polish`).
+    solution
+        HiGHS's solution (status, objective, seconds).
+    dual : ndarray, shape (N,)
+        The row dual ``λ``.
+
+    References
+    ----------
+    .. [1] Q. Huangfu, J. A. J. Hall, "Parallelizing the dual revised simplex method",
+       Mathematical Programming Computation 10(1):119-142, 2018,
+       doi:10.1007/s12532-017-0130-5.
     """
     n = points.shape[1]
     matrix = sp.csc_array(points.T)
@@ -143,7 +169,22 @@ class RestrictedMaster:
 
     Added columns enter non-basic at zero, so the previous optimal basis stays primal
     feasible and the primal simplex continues from it (``warm=True``); ``warm=False``
-    clears the solver before every solve (for measuring what the warm start buys).
+    clears the solver before every solve (for measuring what the warm start buys). The
+    solver is HiGHS's primal simplex [1]_.
+
+    Parameters
+    ----------
+    n : int
+        Rows: the inputs ``N`` (``1 ≤ n ≤`` :data:`MASTER_MAX_INPUTS`); every column
+        added has length ``n``.
+    warm : bool, default True
+        Re-solve from the previous basis; ``False`` clears the solver before each solve.
+
+    References
+    ----------
+    .. [1] Q. Huangfu, J. A. J. Hall, "Parallelizing the dual revised simplex method",
+       Mathematical Programming Computation 10(1):119-142, 2018,
+       doi:10.1007/s12532-017-0130-5.
     """
 
     def __init__(self, n: int, *, warm: bool = True) -> None:

@@ -1018,7 +1018,10 @@ class PricingOracle(PricingSource):
     Parameters
     ----------
     notion : LDP, PML with ``c``, or NonRobustLDP
+        The notion to price, with ``0 < ε < ∞``; other notions raise
+        :class:`~mechdesign.errors.UnsupportedError`.
     prior : array_like, shape=(N,)
+        The prior of mutual information: a probability vector, ``N ≥ 2``.
     """
 
     exact = True
@@ -1287,7 +1290,21 @@ def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Famil
 
 
 def ldp_column(epsilon: float, pattern: ArrayLike) -> NDArray[np.float64]:
-    """The ε-LDP vertex ``v_B = (1 + c 1_B)/(N + c|B|)`` of a pattern ``B`` (boolean)."""
+    """The ε-LDP vertex ``v_B = (1 + c 1_B)/(N + c|B|)``, ``c = e^ε − 1``, of a pattern
+    ``B`` (boolean).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats, ``≥ 0`` (``inf`` allowed: the vertex is then uniform on ``B``).
+    pattern : array_like of bool, shape (N,)
+        The set ``B``: a non-empty proper subset of the inputs (some but not all True).
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        The vertex, summing to one.
+    """
     eps = check_epsilon(epsilon)
     b = np.asarray(pattern, dtype=bool)
     if b.ndim != 1 or b.all() or not b.any():
@@ -1307,6 +1324,19 @@ def price_ldp(epsilon: float, prior: ArrayLike, dual: ArrayLike) -> Pricing:
     ``Pricing.column`` is the vertex ``v_B`` of largest reduced cost over all
     ``2^N − 2`` vertices and ``Pricing.upper_bound`` bounds it from above (they agree
     to :data:`PRICING_CUT_ATOL`).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats, ``0 < ε < ∞``.
+    prior : array_like, shape (N,)
+        The prior of mutual information: a probability vector, ``N ≥ 2``.
+    dual : array_like, shape (N,)
+        The master's dual ``λ``: finite.
+
+    Returns
+    -------
+    Pricing
     """
     from mechdesign.notions import LDP
 

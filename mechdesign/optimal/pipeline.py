@@ -4,7 +4,7 @@ mechanism.
 For a utility that is a sum over output columns of a sublinear (convex, positively
 homogeneous) function, ``U(K) = Σ_y μ(K[:, y])``, the optimum over mechanisms whose
 columns lie in a notion's ratio cone uses only the vertices ``V`` of the cone's normalised
-section (Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4; robust-LDP paper, Thm. 3; GUIDE.md
+section (Kairouz, Oh & Viswanath [1]_, Thm. 4; robust-LDP paper [2]_, Thm. 3; GUIDE.md
 consequence 1). So the design problem is the linear program
 
 .. math::
@@ -27,6 +27,14 @@ columns ``θ_v v`` for ``θ_v > 0``; a basic optimal solution has at most N of t
    the
    notion's own audit, and the Dobrushin coefficient next to the notion's closed-form
    bound where one exists — a :class:`~mechdesign.optimal.result.Design`.
+
+References
+----------
+.. [1] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+   Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+   https://jmlr.org/papers/v17/15-135.html.
+.. [2] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations
@@ -137,7 +145,7 @@ def design(
         object — :class:`~mechdesign.optimal.utilities.GainUtility` (g-vulnerability),
         :class:`~mechdesign.optimal.utilities.FDivergenceUtility` — which fixes N itself.
         Every one is a sum over columns of a sublinear ``μ``, so the optimum sits on the
-        section's vertices (Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4).
+        section's vertices (Kairouz, Oh & Viswanath [1]_, Thm. 4).
     backend : {"auto", "cdd", "exact", "closed_form"}
         Vertex backend (:meth:`~mechdesign.notions.cones.RatioCone.vertices`). Naming one (not
         ``"auto"``) with ``method="auto"`` means enumeration.
@@ -174,7 +182,7 @@ def design(
         g-vulnerability (:mod:`~mechdesign.optimal.gain_pricing`), ``0 < ε < ∞``.
         Pricing is exact for ε-LDP, ``(ε, c)``-PML and
         :class:`~mechdesign.notions.NonRobustLDP` (status ``Status.OPTIMAL`` once the gap is
-        within ``gap``); PolyOpt (:class:`~mechdesign.notions.RobustLDP`, prior = its
+        within ``gap``); PolyOpt [3]_ (:class:`~mechdesign.notions.RobustLDP`, prior = its
         estimate) is priced heuristically and bounded by the non-robust relaxation
         (status ``Status.FEASIBLE``, the bracket's width in its ``gap``). Other notions
         raise
@@ -186,16 +194,17 @@ def design(
         (:class:`~mechdesign.optimal.sources.CddRepair`), the
         ``backend`` string of the result says so, and the certificate covers only the
         columns found.
-    max_vertices : int
-        Refuse with :class:`~mechdesign.errors.TooLargeError` above this many vertices.
+    max_vertices : int, default :data:`~mechdesign.notions.cones.MAX_VERTICES`
+        Refuse with :class:`~mechdesign.errors.TooLargeError` above this many vertices
+        (``≥ 1``).
     time_limit : float, optional
-        HiGHS time limit in seconds; reaching it raises
-        :class:`~mechdesign.errors.SolverError` with status ``Status.TIME_LIMIT``.
+        HiGHS [2]_ time limit in seconds (positive; ``inf`` or ``None``: no limit); reaching
+        it raises :class:`~mechdesign.errors.SolverError` with status ``Status.TIME_LIMIT``.
         With ``method="column_generation"`` it bounds the whole loop instead, which then
         stops with status ``Status.FEASIBLE`` and the bracket's width in its ``gap``.
-    gap : float
+    gap : float, default :data:`~mechdesign._tolerances.COLUMN_GENERATION_GAP`
         ``method="column_generation"`` only: stop as ``"optimal"`` once the certified
-        ``upper − lower ≤ gap · max(1, |lower|)`` (nats).
+        ``upper − lower ≤ gap · max(1, |lower|)`` (nats); positive and finite.
     progress : bool, optional
         Show a tqdm progress bar while columns are generated (iterations, lower bound,
         gap, columns). ``None`` (default): when standard error is a terminal. Ctrl-C
@@ -234,6 +243,17 @@ def design(
         (carrying the status).
     UnsupportedError
         ``method="column_generation"`` for a utility or notion no column source prices.
+
+    References
+    ----------
+    .. [1] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+       Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
+    .. [2] Q. Huangfu, J. A. J. Hall, "Parallelizing the dual revised simplex method",
+       Mathematical Programming Computation 10(1):119-142, 2018,
+       doi:10.1007/s12532-017-0130-5.
+    .. [3] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     start = time.perf_counter()
     if isinstance(utility, EstimationError) or (isinstance(utility, str) and utility == "mse"):
@@ -297,7 +317,26 @@ def resolve_problem(
     utility: Literal["mutual_information", "bayes"] | Utility,
 ) -> tuple[Notion, Utility]:
     """Stage 1: the validated notion and the utility object (which fixes N ≥ 2, matching
-    the notion's own alphabet when it has one)."""
+    the notion's own alphabet when it has one).
+
+    Parameters
+    ----------
+    notion : Notion
+        The privacy notion; a finite ε must be at most ``log`` of the largest double
+        (709.78), else :class:`~mechdesign.errors.UnsupportedError`.
+    prior : array_like, shape (N,), or None
+        The input distribution: required for a named utility (it fixes N); with a
+        utility object, optional and then checked against the utility's N.
+    utility : "mutual_information", "mi", "bayes" or Utility
+        As in :func:`design` (``"mse"`` is refused here: it has its own path).
+
+    Returns
+    -------
+    notion : Notion
+        The validated notion.
+    objective : Utility
+        The utility object.
+    """
     notion = check_notion(notion)
     eps = notion.epsilon
     if math.isfinite(eps) and eps > MAX_DESIGN_EPSILON:
@@ -324,8 +363,19 @@ def choose_method(notion: Notion, objective: Utility) -> str:
     """Stage 2, ``method="auto"`` (see :func:`design`): column generation when a source
     prices the notion exactly for this utility and the vertex bound exceeds the source's
     ``auto_max_vertices`` (:data:`~mechdesign.optimal.sources.AUTO_MAX_VERTICES` by
-    default), enumeration
-    otherwise."""
+    default), enumeration otherwise.
+
+    Parameters
+    ----------
+    notion : Notion
+        The validated notion (:func:`resolve_problem`).
+    objective : Utility
+        The utility object; its N sizes the vertex bound.
+
+    Returns
+    -------
+    {"enumeration", "column_generation"}
+    """
     source = source_class(notion, objective)
     if source is None or not source.exact or not source.supports(notion, objective.prior):
         return "enumeration"
@@ -351,7 +401,26 @@ def column_source(
     (:class:`~mechdesign.optimal.sources.VertexEnumeration`), or
     :class:`~mechdesign.optimal.sources.CddRepair` when cddlib's LP probes found vertices
     it missed. ``"column_generation"``: the pricing source registered for the notion
-    (:func:`~mechdesign.optimal.registry.source_class`).
+    and the utility (:func:`~mechdesign.optimal.registry.source_class`).
+
+    Parameters
+    ----------
+    notion : Notion
+        The validated notion.
+    objective : Utility
+        The utility object (fixes N).
+    method : {"enumeration", "column_generation"}
+        Resolved already (``"auto"`` is refused: :func:`choose_method` resolves it).
+    backend : {"auto", "cdd", "exact", "closed_form"}, default "auto"
+        Enumeration only: the vertex backend
+        (:meth:`~mechdesign.notions.cones.RatioCone.vertices`).
+    max_vertices : int, default :data:`~mechdesign.notions.cones.MAX_VERTICES`
+        Enumeration only: refuse with :class:`~mechdesign.errors.TooLargeError` above this
+        many vertices.
+
+    Returns
+    -------
+    ColumnSource
     """
     if method not in ("enumeration", "column_generation"):
         raise InvalidInputError(
@@ -383,7 +452,7 @@ FINAL_LP_MIN_SECONDS = 1.0
 class MasterSolution:
     """Stage 4's result: the master's columns and its polished optimum.
 
-    Attributes
+    Parameters
     ----------
     points : ndarray, shape=(m, N)
         Every column of the final master.
@@ -399,6 +468,7 @@ class MasterSolution:
     backend : str
         Where the columns came from.
     enumeration_seconds, lp_seconds : float
+        The source's enumeration time and the final master solve's time (seconds).
     report : ColumnGenerationReport or None
         The bracket, when columns were generated.
     """
@@ -435,6 +505,33 @@ def solve_master(
     value is the reported lower bound. ``warm``, ``columns_per_input`` and ``smoothing``
     are column generation's (for measuring what each buys; the defaults are the
     fastest measured).
+
+    Parameters
+    ----------
+    source : ColumnSource
+        From :func:`column_source`.
+    time_limit : float, optional
+        Seconds for the whole master stage: the vertex LP's HiGHS limit, or column
+        generation's (which then stops with a ``"feasible, gap g"`` bracket). ``None``:
+        no limit.
+    gap : float, default :data:`~mechdesign._tolerances.COLUMN_GENERATION_GAP`
+        Column generation stops as ``"optimal"`` once ``upper − lower ≤ gap · max(1,
+        |lower|)`` (nats); positive and finite.
+    warm : bool, default True
+        Warm-start each restricted master from the previous basis
+        (:class:`~mechdesign.optimal.master.RestrictedMaster`).
+    progress : bool, default False
+        Show a tqdm bar while columns are generated.
+    columns_per_input : int, "source" or None, default "source"
+        Column management: keep about this many columns per input when the master is
+        pruned (a positive int), the source's own rule (``"source"``), or never prune
+        (``None``).
+    smoothing : float, default :data:`~mechdesign.optimal.column_generation.DUAL_SMOOTHING`
+        The dual smoothing weight ``α`` in ``[0, 1)``; 0 prices the master's dual itself.
+
+    Returns
+    -------
+    MasterSolution
     """
     started = time.perf_counter()
     if source.complete:

@@ -30,7 +30,7 @@ __all__ = ["Certificate", "ColumnGenerationReport", "Design", "EstimationReport"
 class Certificate:
     """LP optimality evidence: a dual vector and how well it certifies the optimum.
 
-    Attributes
+    Parameters
     ----------
     dual : ndarray, shape=(N,)
         ``λ``, with ``λ·v ≥ μ(v)`` for every enumerated vertex (up to the violation).
@@ -57,7 +57,19 @@ class Certificate:
 
 @dataclass(frozen=True)
 class Timings:
-    """Wall-clock seconds of each stage of a design."""
+    """Wall-clock seconds of each stage of a design.
+
+    Parameters
+    ----------
+    enumeration : float
+        Seconds the column source reports for producing its columns (vertex enumeration;
+        0 for the pricing sources of column generation).
+    linear_program : float
+        Seconds of the final master solve: the vertex LP (the last restricted master's
+        LP for column generation), or the conic program of an estimation design.
+    total : float
+        Wall-clock seconds of the whole design, certificate and audit included.
+    """
 
     enumeration: float
     linear_program: float
@@ -69,7 +81,7 @@ class EstimationReport:
     """The certificate of an estimation design
     (:mod:`~mechdesign.optimal.estimation`).
 
-    Attributes
+    Parameters
     ----------
     workload : ndarray, shape=(L, N)
         The queries ``W``.
@@ -84,7 +96,7 @@ class EstimationReport:
     solver_status : str
         Enumeration: the conic solver's status (cvxpy's). Column generation: why it
         stopped (``"converged"``, ``"time limit"``, ``"interrupted"``, ``"round limit"``).
-    rounds : int
+    rounds : int, default 0
         Column generation's rounds (0 for enumeration).
     """
 
@@ -106,17 +118,19 @@ class EstimationReport:
 class Design:
     """An optimal mechanism with its evidence (returned by :func:`design`).
 
-    Attributes
+    Parameters
     ----------
     notion : Notion
+        The privacy notion the mechanism was designed for.
     method : str
         ``"enumeration"`` or ``"column_generation"``: what ``method="auto"`` chose, or what
         was asked for; ``"symmetry"`` for an estimation design that ``"auto"`` solved by
         symmetry (ε-LDP, uniform prior, permutation-invariant workload:
         :mod:`mechdesign.optimal.estimation_symmetry`).
     utility_name : str
-    mechanism : Mechanism
-        The optimal mechanism, at most N outputs, proportional columns merged.
+        The utility's name (``"mutual_information"``, a gain's name, ...).
+    mechanism : Mechanism, shape (N, M)
+        The optimal mechanism, at most ``M ≤ N`` outputs, proportional columns merged.
     utility : float
         ``U(mechanism)`` in nats, recomputed from the mechanism by the independent path
         (:func:`~mechdesign.measures.leakage.mutual_information` for mutual information).
@@ -133,6 +147,7 @@ class Design:
         ``OPTIMAL``, or ``TIME_LIMIT`` / ``INTERRUPTED`` when column generation stopped
         before its final solve (the design is then its last certified master's).
     certificate : Certificate
+        The LP optimality evidence of the final master.
     privacy_level : float
         ``notion.level(mechanism)``, the audit; ≤ ε + :data:`AUDIT_ATOL`.
     dobrushin_coefficient : float
@@ -141,6 +156,7 @@ class Design:
         The notion's closed-form maximal Dobrushin coefficient (Ξ(ε, c) for
         ``(ε, c)``-PML, ``tanh(ε/2)`` for LDP), ``None`` where none is known.
     timings : Timings
+        Wall-clock seconds of the stages.
     column_generation : ColumnGenerationReport or None
         The bracket, iterations and columns of ``method="column_generation"``
         (``n_vertices`` then counts the generated columns).
@@ -258,7 +274,7 @@ class Design:
 class ColumnGenerationReport:
     """Certificate of a column-generation design.
 
-    Attributes
+    Parameters
     ----------
     lower_bound : float
         The final restricted master's optimum, achieved by the returned mechanism.
@@ -276,8 +292,6 @@ class ColumnGenerationReport:
     columns : int
         Columns in the final master (column management deletes non-basic columns of
         low reduced cost while the master is large).
-    columns_added : int
-        Columns added to the master in all, the deleted ones included.
     iterations : int
         Master LPs solved.
     history : tuple of (float, float)
@@ -286,12 +300,15 @@ class ColumnGenerationReport:
     dual : ndarray, shape=(N,)
         The final master's dual ``λ``.
     seconds : float
-    exact_pricings : int
+        Wall-clock seconds of the whole column generation.
+    exact_pricings : int, default 0
         Iterations priced by the exact MIPs (the others by the heuristic).
-    mips : int
+    mips : int, default 0
         Mixed-integer programs solved in total.
-    master_seconds : float
+    master_seconds : float, default 0.0
         Time spent solving the restricted master LPs.
+    columns_added : int, default 0
+        Columns added to the master in all, the deleted ones included.
     """
 
     lower_bound: float

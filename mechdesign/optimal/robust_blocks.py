@@ -1,6 +1,6 @@
 """Exact pricing for PolyOpt (robust LDP) by the block structure of its section.
 
-PolyOpt's cone (robust-LDP paper, Definition 3 and eq. 41) is, for ``X = S × U`` and
+PolyOpt's cone (robust-LDP paper [1]_, Definition 3 and eq. 41) is, for ``X = S × U`` and
 ``D_s = {R ∈ P_U : R ≥ L_s}`` (``L_s`` the lower bounds of
 :func:`~mechdesign.notions.uncertainty.conditional_lower_bounds`, ``σ_s = 1 − Σ_u L_{u|s}``),
 
@@ -85,6 +85,11 @@ vertices); branching splits that block's points at the fractional ``T_s``.
 Cost: every block enumerates ``O(|U| 2^{|U|})`` candidates, so the pricing is exact for
 ``|U| ≤`` :data:`MAX_BLOCK_OUTCOMES`; measured at a = 240 (Adult occupation × education,
 ``|U| = 16``): one Dinkelbach step of the paper variant in about 0.4 s (one node).
+
+References
+----------
+.. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Column sources for robust LDP: exact pricing of non-robust RLDP and of PolyOpt
-(robust-LDP paper, Definition 3 and Theorem 3).
+(robust-LDP paper [1]_, Definition 3 and Theorem 3).
 
 Non-robust RLDP (:class:`~mechdesign.notions.NonRobustLDP`) has patterned extreme rays
 (:class:`_NonRobustFamily`), registered with
@@ -10,6 +10,11 @@ vertices are patterned block by block (:mod:`mechdesign.optimal.robust_blocks`):
 :data:`~mechdesign.optimal.robust_blocks.MAX_BLOCK_OUTCOMES` outcomes, and otherwise climbs
 by successive linearisation over a compact form of its section, with the certified
 optimum of the non-robust relaxation (whose cone contains PolyOpt's) as upper bound.
+
+References
+----------
+.. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations
@@ -273,6 +278,25 @@ class LinearisationOracle(PricingSource):
     perturbations of it, and the best columns found before). The gradient uses
     ``log max(v_x, 1e-12)``. Not exhaustive: the upper bound comes from a relaxation
     (:meth:`relaxation_upper_bound`).
+
+    PolyOpt, its polytope ``Γ_ε`` and eq. (41) are the robust-LDP paper's [1]_.
+
+    Parameters
+    ----------
+    notion : RobustLDP
+        The PolyOpt notion (either variant), ``0 < ε < ∞``; any other notion raises
+        :class:`~mechdesign.errors.UnsupportedError`.
+    prior : array_like, shape (N,)
+        The prior of mutual information over ``X = S × U``; must be the notion's own
+        estimate ``P̂`` (its ball's centre), else
+        :class:`~mechdesign.errors.UnsupportedError`.
+    seed : int, default 0
+        Seed (``≥ 0``) of the random perturbations of the heuristic's starting directions.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     exact = True

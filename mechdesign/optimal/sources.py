@@ -91,7 +91,7 @@ FORWARD_DIFFERENCE_STEP = 1e-7
 class Pricing:
     """The answer of a pricing oracle for one dual ``λ``.
 
-    Attributes
+    Parameters
     ----------
     columns : ndarray, shape=(m, N)
         Section vertices found, best first (one or more per pattern family).
@@ -101,6 +101,7 @@ class Pricing:
         An upper bound on ``max_v μ(v) − λ·v`` over every vertex of the section (exact
         pricing); ``+inf`` when the oracle was heuristic.
     exact : bool
+        Whether ``upper_bound`` is certified (the pricing was exact).
     mips : int
         Mixed-integer programs solved (every cut and every Dinkelbach step counts).
     """
@@ -215,7 +216,19 @@ class PricingSource(ColumnSource):
 
 def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
     """``source`` if it is a :class:`ColumnSource` (an instance of a subclass), else
-    :class:`InvalidInputError` naming ``name``."""
+    :class:`InvalidInputError` naming ``name``.
+
+    Parameters
+    ----------
+    source : object
+        The candidate column source.
+    name : str, default "oracle"
+        The argument's name in the error message.
+
+    Returns
+    -------
+    ColumnSource
+    """
     if not isinstance(source, ColumnSource):
         raise InvalidInputError(
             f"{name} must be a column source (a subclass of "
@@ -248,8 +261,11 @@ class VertexEnumeration(_Enumerated):
     Parameters
     ----------
     vertex_set : VertexSet
-        From :meth:`~mechdesign.notions.cones.RatioCone.vertices` (any backend).
+        From :meth:`~mechdesign.notions.cones.RatioCone.vertices` (any backend): every
+        vertex of the section, as rows of shape (s, N).
     objective : Utility
+        The utility ``μ`` of the design (:mod:`~mechdesign.optimal.utilities`), on the
+        same ``N`` inputs.
     """
 
     complete = True
@@ -281,9 +297,11 @@ class CddRepair(_Enumerated):
     Parameters
     ----------
     vertex_set : VertexSet
+        cddlib's (incomplete) vertices of the section, as rows of shape (s, N).
     h : ndarray, shape=(m, N)
         The section's H-representation ``H v ≥ 0`` (with ``Σ v = 1``).
     objective : Utility
+        The utility ``μ`` of the design, on the same ``N`` inputs.
     """
 
     complete = False

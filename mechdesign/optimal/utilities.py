@@ -72,6 +72,18 @@ def mutual_information_columns(prior: NDArray[np.float64], columns: NDArray) -> 
 
     The hot path of the vertex LP and of pricing: it trusts its inputs (a validated prior,
     non-negative columns); :class:`MutualInformationUtility` validates the prior once.
+
+    Parameters
+    ----------
+    prior : ndarray, shape (N,)
+        The prior ``P``, a probability vector (not validated here).
+    columns : ndarray, shape (k, N)
+        The columns ``v``, one per row, non-negative (not validated here).
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        ``μ(v)`` of each row, in nats.
     """
     v = np.asarray(columns, dtype=float)
     p_y = v @ prior
@@ -119,6 +131,11 @@ class MutualInformationUtility(Utility):
 
     sublinear in ``v`` (the perspective of a convex function); terms with
     ``P(x) v_x = 0`` are 0, and ``μ(v) = 0`` when ``P·v = 0``.
+
+    Parameters
+    ----------
+    prior : array_like, shape (N,)
+        The prior ``P`` of the input: a probability vector (validated).
     """
 
     prior: NDArray[np.float64]
@@ -143,7 +160,7 @@ class MutualInformationUtility(Utility):
 @dataclass(frozen=True, eq=False)
 class FDivergenceUtility(Utility):
     """The f-divergence between the output distributions of two hypotheses,
-    ``D_f(K∘P0 ‖ K∘P1)`` (Kairouz, Oh & Viswanath, JMLR 2016, Sec. 3: hypothesis
+    ``D_f(K∘P0 ‖ K∘P1)`` (Kairouz, Oh & Viswanath [1]_, Sec. 3: hypothesis
     testing utilities). Column-wise it is the perspective of ``f``,
 
     .. math::
@@ -152,6 +169,22 @@ class FDivergenceUtility(Utility):
 
     with ``μ(v) = (P_1·v) f(0^+)`` when ``P_0·v = 0`` and ``(P_0·v) f'(∞)`` when
     ``P_1·v = 0`` (the conventions of :func:`~mechdesign.measures.divergences.f_divergence`).
+
+    Parameters
+    ----------
+    p0 : array_like, shape (N,)
+        The input distribution under the first hypothesis: a probability vector.
+    p1 : array_like, shape (N,)
+        The input distribution under the second hypothesis, on the same ``N`` inputs.
+    f : FGenerator, default KL
+        The generator of the divergence (:data:`~mechdesign.measures.divergences.KL`,
+        ``CHI_SQUARED``, ``f_alpha_generator(alpha)``, ...); it also names the utility.
+
+    References
+    ----------
+    .. [1] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+       Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
     """
 
     p0: NDArray[np.float64]
@@ -209,9 +242,9 @@ class GainUtility(Utility):
         U(K) = V_g(P, K) = \\sum_y \\max_w \\sum_x P(x)\\, g[w, x]\\, K[x, y],
         \\qquad \\mu(v) = \\max_w\\, a_w \\cdot v, \\quad a_w = P \\circ g[w]
 
-    (Alvim, Chatzikokolakis, Palamidessi & Smith, CSF 2012; libqif's ``g_vuln``). ``μ``
+    (Alvim, Chatzikokolakis, Palamidessi & Smith [1]_; libqif's ``g_vuln``). ``μ``
     is a maximum of linear functions, hence convex and positively homogeneous —
-    sublinear — so by Kairouz, Oh & Viswanath's theorem (JMLR 2016, Thm. 4) the optimum
+    sublinear — so by Kairouz, Oh & Viswanath's theorem [2]_ (Thm. 4) the optimum
     over a ratio cone's mechanisms is attained by columns on the vertices of its
     normalised section, and :func:`~mechdesign.optimal.design` applies unchanged.
 
@@ -225,6 +258,18 @@ class GainUtility(Utility):
     gain : array_like, shape=(W, N)
         Finite gains; any sign.
     prior : array_like, shape=(N,)
+        The prior ``P`` of the input: a probability vector.
+    name : str, default "g-vulnerability"
+        The utility's name in reports (``Design.utility_name``); must be a string.
+
+    References
+    ----------
+    .. [1] M. S. Alvim, K. Chatzikokolakis, C. Palamidessi, G. Smith, "Measuring Information
+       Leakage Using Generalized Gain Functions", IEEE Computer Security Foundations
+       Symposium (CSF) 2012, doi:10.1109/CSF.2012.26.
+    .. [2] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential
+       Privacy", Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
     """
 
     gain: NDArray[np.float64]

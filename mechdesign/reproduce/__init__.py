@@ -10,15 +10,27 @@ Papers (keys of :data:`PAPERS`):
 
 ``dobrushin``
     Grosse, Saeidian, Oechtering, Skoglund, *Dobrushin coefficients of private mechanisms
-    beyond local differential privacy*.
+    beyond local differential privacy* [1]_.
 ``falpha``
     Grosse, Saeidian, Oechtering, Skoglund, *Bounds on the privacy amplification of
-    arbitrary channels via the contraction of f_α-divergence* (Allerton 2025).
+    arbitrary channels via the contraction of f_α-divergence* (Allerton 2025) [2]_.
 ``envelopes``
-    Saeidian, Pinzón, Palamidessi, *Information leakage envelopes*.
+    Saeidian, Pinzón, Palamidessi, *Information leakage envelopes* [3]_.
 ``robust-ldp``
-    Lopuhaä-Zwakenberg, Goseling, *Mechanisms for robust local differential privacy*
+    Lopuhaä-Zwakenberg, Goseling, *Mechanisms for robust local differential privacy* [4]_
     (its experiments take about 13 minutes on two cores at the paper's 100 repetitions).
+
+References
+----------
+.. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+   Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+.. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+   Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+   Conference 2025, arXiv:2501.11473.
+.. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+   arXiv:2605.21185.
+.. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations
@@ -87,7 +99,31 @@ PAPERS: dict[str, tuple[str, str]] = {
 
 
 def items(paper: str) -> tuple[Item, ...]:
-    """The items that reproduce ``paper`` (a key of :data:`PAPERS`), in run order."""
+    """The items that reproduce ``paper`` (a key of :data:`PAPERS`), in run order.
+
+    Parameters
+    ----------
+    paper : str
+        ``"dobrushin"`` [1]_, ``"falpha"`` [2]_, ``"envelopes"`` [3]_ or
+        ``"robust-ldp"`` [4]_; any other key raises
+        :class:`~mechdesign.errors.InvalidInputError`.
+
+    Returns
+    -------
+    tuple of Item
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence",
+       Allerton Conference 2025, arXiv:2501.11473.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
+    """
     if paper not in PAPERS:
         raise InvalidInputError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
     return importlib.import_module(PAPERS[paper][1]).ITEMS
@@ -97,13 +133,17 @@ def items(paper: str) -> tuple[Item, ...]:
 class Reproduction:
     """What :func:`reproduce` did: per item its result, seconds and any error.
 
-    Attributes
+    Parameters
     ----------
     out : Path
         The output folder.
-    runs : list of (Item, ItemResult, float, str)
+    runs : list of (Item, ItemResult, float, str), default []
         Each item run, its result, its wall-clock seconds, and the error (traceback's
         last line) if it raised, else ``""``.
+    planned : int, default 0
+        Items the run set out to do.
+    interrupted : bool, default False
+        Whether Ctrl-C stopped the run (the summary then says it is partial).
     """
 
     out: Path
@@ -243,7 +283,8 @@ def reproduce(
     Parameters
     ----------
     papers : sequence of str, optional
-        Keys of :data:`PAPERS`.
+        Keys of :data:`PAPERS` (non-empty): ``"dobrushin"`` [1]_, ``"falpha"`` [2]_,
+        ``"envelopes"`` [3]_ or ``"robust-ldp"`` [4]_.
     out : str or Path
         The output folder; created if missing. Its ``<paper>/`` folders (one per key of
         :data:`PAPERS`) and its summary files are reproduce's own: they are cleared
@@ -251,12 +292,24 @@ def reproduce(
         summary then says the run is partial).
     settings : Settings, optional
         Grid sizes, repetitions, workers, data path; default ``Settings()``.
-    progress : bool
+    progress : bool, default True
         Show a tqdm bar over the items.
 
     Returns
     -------
     Reproduction
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence",
+       Allerton Conference 2025, arXiv:2501.11473.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     chosen = list(PAPERS) if papers is None else list(papers)
     unknown = [p for p in chosen if p not in PAPERS]

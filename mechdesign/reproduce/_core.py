@@ -58,22 +58,27 @@ ERRATUM_KINDS = (PAPER_WRONG, REASONING, TYPO, EXTRACTION)
 class Settings:
     """How much to compute.
 
-    Attributes
+    Parameters
     ----------
-    quick : bool
+    quick : bool, default False
         Coarse grids and few repetitions: seconds per paper, for the test suite. The
         figures are drawn all the same; checks that need the full settings are skipped.
-    workers : int
-        Processes for the robust-LDP synthetic repetitions.
-    reps : int or None
-        Synthetic repetitions of the robust-LDP paper (its Sec. 8.2 uses 100); ``None``
-        takes 100, or 3 when ``quick``.
-    data : Path or None
+    workers : int, default 2
+        Processes for the robust-LDP synthetic repetitions; at least 1.
+    reps : int or None, default None
+        Synthetic repetitions of the robust-LDP paper [1]_ (its Sec. 8.2 uses 100), at
+        least 1; ``None`` takes 100, or 3 when ``quick``.
+    data : Path or None, default None
         The UCI Adult CSV for the robust-LDP paper's Fig. 2; ``None`` searches
         ``../shared/data/adult.csv`` and ``data/adult.csv`` from the working directory.
         Without it that figure is skipped (reported, not an error).
-    seed : int
+    seed : int, default 2024
         Seed of every random draw.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     quick: bool = False
@@ -93,10 +98,11 @@ class Settings:
 class Check:
     """One claim of a paper against mechdesign's value.
 
-    Attributes
+    Parameters
     ----------
     paper : str
-        The paper's key (see ``mechdesign.reproduce.PAPERS``).
+        The paper's key: ``"dobrushin"`` [1]_, ``"falpha"`` [2]_, ``"envelopes"`` [3]_ or
+        ``"robust-ldp"`` [4]_.
     item : str
         Where the claim is printed, e.g. ``"Example 2: η_TV(K1)"``.
     printed : str
@@ -105,11 +111,24 @@ class Check:
         What mechdesign computes, as text.
     matched : bool
         Whether the two agree (to the printed precision, or the claim holds).
-    erratum : str
+    erratum : str, default ""
         Empty, or why the paper is wrong here and the correct value, with its source.
-    kind : str
+    kind : str, default ""
         The erratum's kind (:data:`ERRATUM_KINDS`; :data:`PAPER_WRONG` when an erratum
-        names none); empty without an erratum.
+        names none); empty without an erratum. A kind outside :data:`ERRATUM_KINDS`, or a
+        kind without an erratum, raises :class:`~mechdesign.errors.InvalidInputError`.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence",
+       Allerton Conference 2025, arXiv:2501.11473.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     paper: str
@@ -156,6 +175,42 @@ def check_printed(
     ``|computed − printed| ≤ ½·10^(−d)`` for ``d`` printed decimals (with a relative
     slack of 1e-9 for the rounding of ``computed`` itself). ``printed`` may use an
     exponent (``"1.2e-3"``); the precision is that of its mantissa.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's key: ``"dobrushin"`` [1]_, ``"falpha"`` [2]_, ``"envelopes"`` [3]_ or
+        ``"robust-ldp"`` [4]_.
+    item : str
+        Where the claim is printed, e.g. ``"Example 2: η_TV(K1)"``.
+    computed : float
+        mechdesign's value (a non-finite value never matches).
+    printed : str
+        The number exactly as the paper prints it, e.g. ``"0.0752"``; text that is not a
+        number raises :class:`~mechdesign.errors.InvalidInputError`.
+    erratum : str, default ""
+        Empty, or why the paper is wrong here and the correct value, with its source.
+    kind : str, default ""
+        The erratum's kind, one of :data:`ERRATUM_KINDS` (empty: :data:`PAPER_WRONG` when
+        ``erratum`` is given); a kind without an erratum raises
+        :class:`~mechdesign.errors.InvalidInputError`.
+
+    Returns
+    -------
+    Check
+        ``computed`` shown with two more decimals than ``printed``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence",
+       Allerton Conference 2025, arXiv:2501.11473.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     try:
         value = float(printed)
@@ -181,13 +236,60 @@ def check_claim(
     erratum: str = "",
     kind: str = "",
 ) -> Check:
-    """A statement of the paper (``claim``), whether it ``holds``, and the evidence."""
+    """A statement of the paper (``claim``), whether it ``holds``, and the evidence.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's key: ``"dobrushin"`` [1]_, ``"falpha"`` [2]_, ``"envelopes"`` [3]_ or
+        ``"robust-ldp"`` [4]_.
+    item : str
+        Where the claim is printed, e.g. ``"Example 2: η_TV(K1)"``.
+    claim : str
+        The statement, as the paper makes it.
+    holds : bool
+        Whether mechdesign's computation confirms it.
+    computed : str
+        The evidence: what mechdesign computes, as text.
+    erratum : str, default ""
+        Empty, or why the paper is wrong here and the correct value, with its source.
+    kind : str, default ""
+        The erratum's kind, one of :data:`ERRATUM_KINDS` (empty: :data:`PAPER_WRONG` when
+        ``erratum`` is given); a kind without an erratum raises
+        :class:`~mechdesign.errors.InvalidInputError`.
+
+    Returns
+    -------
+    Check
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence",
+       Allerton Conference 2025, arXiv:2501.11473.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
+    """
     return Check(paper, item, claim, computed, bool(holds), erratum, kind)
 
 
 @dataclass
 class ItemResult:
-    """What running an item produced: the files written and the checks made."""
+    """What running an item produced: the files written and the checks made.
+
+    Parameters
+    ----------
+    files : list of Path, default []
+        The files written (in the output folder of the item).
+    checks : list of Check, default []
+        The claims checked.
+    skipped : str, default ""
+        Empty, or why the item did not run (e.g. the Adult data is missing).
+    """
 
     files: list[Path] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
@@ -200,6 +302,29 @@ class Item:
 
     ``run(folder, settings)`` writes its files into ``folder`` (the paper's output
     folder, which exists) and returns an :class:`ItemResult`.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's key: ``"dobrushin"`` [1]_, ``"falpha"`` [2]_, ``"envelopes"`` [3]_ or
+        ``"robust-ldp"`` [4]_.
+    name : str
+        The item's name in the summary, e.g. ``"Fig. 1"``.
+    run : callable
+        ``run(folder, settings) -> ItemResult``, with ``folder`` a :class:`~pathlib.Path`
+        and ``settings`` the :class:`Settings`.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence",
+       Allerton Conference 2025, arXiv:2501.11473.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     paper: str

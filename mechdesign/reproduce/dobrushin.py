@@ -1,7 +1,7 @@
 """The Dobrushin paper's Theorem 1, examples and Fig. 1, reproduced with mechdesign.
 
 Grosse, Saeidian, Oechtering, Skoglund, *Dobrushin Coefficients of Private Mechanisms
-Beyond Local Differential Privacy* (``shared/papers/dobrushin-pml-pdf.txt``; the html
+Beyond Local Differential Privacy* [1]_ (``shared/papers/dobrushin-pml-pdf.txt``; the html
 extraction ``dobrushin-pml-html.txt`` numbers its displayed equations, cited here as
 "html (n)").
 
@@ -29,6 +29,11 @@ Items of ``mechdesign reproduce --paper dobrushin``:
 
 Rows of a kernel are inputs, logarithms are natural, ``H² = Σ(√p − √q)²`` (the paper's
 convention, ``f(t) = (1 − √t)²``).
+
+References
+----------
+.. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+   Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reproduce Saeidian, Pinzón, Palamidessi, "Information leakage envelopes" (arXiv:2605.21185).
+"""Reproduce Saeidian, Pinzón, Palamidessi, "Information leakage envelopes" (arXiv:2605.21185) [1]_.
 
 The paper's text is ``../shared/papers/pml-envelopes.txt``; ``docs/theorems.md`` (Part 2,
 "Information Leakage Envelopes") maps its results to mechdesign. Three items:
@@ -22,6 +22,11 @@ with :func:`check_printed` at its printed precision. A number it prints symbolic
 (``log 4``, ``13/180``) is compared with its exact value to ``EXACT_ATOL``; an exact envelope
 value (a bisection on linear programs) with a closed form to ``ENVELOPE_ATOL``. Every
 printed number of the paper reproduces; no erratum is known for it.
+
+References
+----------
+.. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+   arXiv:2605.21185.
 """
 
 from __future__ import annotations

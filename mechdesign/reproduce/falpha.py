@@ -1,7 +1,7 @@
 """The f_α-contraction paper's Figs. 1–2 and examples, reproduced with mechdesign.
 
 Grosse, Saeidian, Oechtering, Skoglund, *Bounds on the Privacy Amplification of Arbitrary
-Channels via the Contraction of f_α-Divergence*, Allerton 2025
+Channels via the Contraction of f_α-Divergence*, Allerton 2025 [1]_
 (``shared/papers/falpha-contraction.txt``). The paper numbers all results in one sequence
 (Definition 1, …, Proposition 3, Example 4, …, Example 12).
 
@@ -34,6 +34,12 @@ Items of ``mechdesign reproduce --paper falpha``:
     misprinted). Writes ``remark10_inverse.png``.
 
 Rows of a kernel are inputs, logarithms are natural.
+
+References
+----------
+.. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+   Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+   Conference 2025, arXiv:2501.11473.
 """
 
 from __future__ import annotations

@@ -17,7 +17,36 @@ __all__ = ["PAPER_EXAMPLES", "PaperExample"]
 
 @dataclass(frozen=True)
 class PaperExample:
-    """A kernel from a paper, with the prior and (ε,c) parameters the paper uses."""
+    """A kernel from a paper, with the prior and (ε,c) parameters the paper uses.
+
+    Parameters
+    ----------
+    name : str
+        The key in :data:`PAPER_EXAMPLES`, e.g. ``"dobrushin-example2-K1"``.
+    source : str
+        Where the paper prints it (paper, example, equation) and its privacy levels:
+        the Dobrushin paper [1]_, the f_α paper [2]_, the envelope paper [3]_ or the
+        robust-LDP paper [4]_.
+    mechanism : Mechanism, shape (N, M)
+        The kernel, rows are inputs (the robust-LDP paper's column orientation
+        converted).
+    prior : ndarray, shape (N,)
+        The prior the paper uses (uniform where it states none; the source says so).
+    c : float or None, default None
+        The ``c`` of ``(ε, c)``-PML the paper pairs with the kernel, if any.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of
+       Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence",
+       Allerton Conference 2025, arXiv:2501.11473.
+    .. [3] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [4] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+       Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
+    """
 
     name: str
     source: str

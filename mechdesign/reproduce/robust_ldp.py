@@ -1,7 +1,7 @@
 """The robust-LDP paper's examples and experiments (Sec. 8), reproduced with mechdesign.
 
 Lopuhaä-Zwakenberg and Goseling, *Mechanisms for Robust Local Differential Privacy*,
-Entropy 26(3):233, 2024 (``shared/papers/robust-ldp.txt``).
+Entropy 26(3):233, 2024 [1]_ (``shared/papers/robust-ldp.txt``).
 
 Items of ``mechdesign reproduce --paper robust-ldp``:
 
@@ -28,6 +28,11 @@ Items of ``mechdesign reproduce --paper robust-ldp``:
 The script ``benchmarks/rldp_experiments.py`` runs the same experiments with its own
 options, and also :func:`scaling_rows` (where vertex enumeration gives up). Seeds are
 fixed.
+
+References
+----------
+.. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
+   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
 """
 
 from __future__ import annotations
