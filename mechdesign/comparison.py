@@ -15,7 +15,14 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._tolerances import STOCHASTIC_ATOL
-from mechdesign._validation import as_distribution, as_real, check_positive_int, check_size, show
+from mechdesign._validation import (
+    as_distribution,
+    as_real,
+    check_epsilon,
+    check_positive_int,
+    check_size,
+    show,
+)
 from mechdesign.accounting.shuffle import local_epsilon_for, shuffle_epsilon
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -116,12 +123,13 @@ def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], Frequen
     """
 
     def olh() -> FrequencyOracle:
-        if epsilon > math.log(PROTOCOL_MAX_OUTPUTS):
+        eps = check_epsilon(epsilon)  # as the other builders: InvalidInputError first
+        if eps > math.log(PROTOCOL_MAX_OUTPUTS):
             raise TooLargeError(
                 f"OLH at epsilon = {show(epsilon)} has round(e^epsilon) + 1 buckets, above "
                 f"PROTOCOL_MAX_OUTPUTS = {PROTOCOL_MAX_OUTPUTS:,}."
             )
-        g = round(math.exp(epsilon)) + 1
+        g = round(math.exp(eps)) + 1
         # the universal family: a user drawing a uniform member of it is OLH with a
         # fresh hash per user (unbiased); past the output cap, PureOracle.hashing
         return local_hashing(k, epsilon, hash_family(k, g), buckets=g)

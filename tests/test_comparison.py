@@ -181,3 +181,14 @@ def test_compare_at_forty_and_ten_thousand_inputs_gives_every_protocol_an_exact_
             assert table.loc[name, "mse"] == pytest.approx(build().mse(prior, 1000), rel=1e-12)
         assert math.isfinite(table.loc["OUE", "mse_blue"]) or k > 4096
         assert table.loc["OUE", "mse_blue"] < table.loc["OUE", "mse"] or k > 4096
+
+
+@pytest.mark.parametrize("epsilon", ["1", math.nan, -1.0, None])
+def test_every_deployed_protocol_builder_refuses_a_bad_epsilon_by_name(epsilon):
+    # OLH compared ε with its bucket cap before validating it: TypeError on a string.
+    from mechdesign.comparison import deployed_protocols
+
+    builders = deployed_protocols(5, epsilon)
+    for build in builders.values():
+        with pytest.raises(InvalidInputError, match="epsilon"):
+            build()

@@ -75,6 +75,13 @@ def test_remark2_validity_of_q():
         md.mechanisms.extremal_binary_mechanism(1.3, 1 / 6, 3, 1)
     with pytest.raises(InvalidInputError, match="Valid q"):
         md.mechanisms.extremal_binary_mechanism(1.0, 0.1, 4, 4)
+    # Any integer type is a q (numpy's too); a bool or a float is not.
+    np.testing.assert_array_equal(
+        md.mechanisms.extremal_binary_mechanism(1.0, 0.1, 4, np.int64(2)).matrix,
+        md.mechanisms.extremal_binary_mechanism(1.0, 0.1, 4, 2).matrix)
+    for q in (True, 2.0):
+        with pytest.raises(InvalidInputError, match="Valid q"):
+            md.mechanisms.extremal_binary_mechanism(1.0, 0.1, 4, q)
 
 
 def test_eq35_binary_pml_mechanism():

@@ -255,7 +255,17 @@ def test_cli_reproduce_refuses_bad_arguments(tmp_path, capsys):
         main(["reproduce", "--paper", "nope"])
     assert main(["reproduce", "--paper", "robust-ldp", "--workers", "0",
                  "--out", str(tmp_path)]) == 2
-    assert "workers must be at least 1" in capsys.readouterr().err
+    assert "workers must be a positive integer" in capsys.readouterr().err
+
+
+
+@pytest.mark.parametrize(("name", "value"), [("workers", 1.5), ("workers", "2"),
+                                             ("workers", True), ("reps", 0), ("reps", 2.0)])
+def test_settings_refuse_a_count_that_is_not_a_positive_integer(name, value):
+    from mechdesign.reproduce import Settings
+
+    with pytest.raises(InvalidInputError, match=f"{name} must be a positive integer"):
+        Settings(**{name: value})
 
 
 def test_interrupted_reproduce_is_one_line_and_leaves_a_partial_summary(tmp_path):

@@ -94,6 +94,13 @@ def test_any_kernel_is_within_the_generic_parameters():
         assert params.clone >= generic.clone * (1 - 1e-12)  # r ≥ e^{−ε₀}/2
 
 
+@pytest.mark.parametrize("epsilon0", [-0.5, math.nan, "1", None])
+def test_clones_reduction_refuses_a_level_that_is_not_an_epsilon(epsilon0):
+    # A negative ε₀ gave r = e^{0.5}/2 > 1/2 (no valid reduction); NaN passed through.
+    with pytest.raises(md.InvalidInputError, match="epsilon0"):
+        clones_reduction(epsilon0)
+
+
 def test_extreme_levels_take_their_limits():
     delta = 1e-6
     # ε₀ = 700: no other user is a clone (r = e^{−700}/…), so ε = log((u − δ)/v).

@@ -262,8 +262,8 @@ def clones_reduction(epsilon0: float) -> Reduction:
     Parameters
     ----------
     epsilon0 : float
-        The randomizer's LDP level ε₀ (nats, ``≥ 0``); not validated here (an infinite
-        ε₀ gives ``r = 0``: no clones).
+        The randomizer's LDP level ε₀ (nats): a real ``≥ 0`` (an infinite ε₀ gives
+        ``r = 0``: no clones); anything else raises :class:`InvalidInputError`.
 
     Returns
     -------
@@ -274,7 +274,8 @@ def clones_reduction(epsilon0: float) -> Reduction:
     .. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
            Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
     """
-    return Reduction.at_level(epsilon0, 0.5 * math.exp(-epsilon0))
+    eps0 = check_epsilon(epsilon0, "epsilon0")
+    return Reduction.at_level(eps0, 0.5 * math.exp(-eps0))
 
 
 def shuffle_parameters(K: Mechanism | ArrayLike | PureOracle | float) -> ShuffleParameters:

@@ -599,7 +599,7 @@ def _bad_set_program(
     return float(solution.objective), w
 
 
-def _achievedexp_or_inf(j: _Joint, w: NDArray[np.float64]) -> float:
+def _achieved(j: _Joint, w: NDArray[np.float64]) -> float:
     """``min`` over the non-empty pieces of ``Σ_y w K[x, ·] / Σ_y w P_Y``: every piece
     of this ``w`` leaks at least the log of this."""
     mass = w @ j.p_y
@@ -730,7 +730,7 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
         n_programs += 1
         _, raw = _bad_set_program(j, growth)
         w = _repair_pieces(j, growth, raw)
-        achieved = _achievedexp_or_inf(j, w)
+        achieved = _achieved(j, w)
         reached = float((w @ j.p_y).sum()) >= target and achieved >= growth * (1 - ENVELOPE_RTOL)
         return reached, achieved, w
 
@@ -746,7 +746,7 @@ def pml_envelope(kernel: KernelLike, prior: ArrayLike, delta: float) -> PMLEnvel
         if not reached:  # eq. (14) holds exactly; LP rounding only. λ = 1: one piece.
             w = np.zeros_like(j.kernel)
             w[0] = 1.0
-            lo = best = _achievedexp_or_inf(j, w)
+            lo = best = _achieved(j, w)
         while hi - lo > ENVELOPE_RTOL * lo:
             mid = 0.5 * (lo + hi)
             reached, achieved, mid_w = attempt(mid)

@@ -301,12 +301,13 @@ def extremal_binary_mechanism(epsilon: float, c: float, n: int, q: int) -> Mecha
     n_val = check_positive_int(n, "n")
     c_val = check_c(c, n_val)
     valid = extremal_binary_valid_q(eps, c_val, n_val)
-    if isinstance(q, bool) or not isinstance(q, int) or q not in valid:
+    if isinstance(q, bool) or not isinstance(q, Integral) or int(q) not in valid:
         raise InvalidInputError(
             f"q = {show(q)} does not give a valid Remark 2 kernel for epsilon = {show(eps)}, c = "
             f"{show(c_val)}, N = {n_val}: it needs 1 <= q <= N-1, e^eps*c*q <= 1 and "
             f"e^eps*c*(N-q) <= 1. Valid q: {valid if valid else 'none'}."
         )
+    q = int(q)  # numpy integers are valid q too
     # Divided through by e^ε (no overflow at a large ε):
     # m = (e^{−ε} − c q)/(e^{−ε} + 1 − Nc), M = (1 − c q)/(e^{−ε} + 1 − Nc).
     shrink = math.exp(-eps)

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mechdesign._validation import check_positive_int
 from mechdesign.errors import InvalidInputError
 
 __all__ = [
@@ -88,10 +89,9 @@ class Settings:
     seed: int = 2024
 
     def __post_init__(self) -> None:
-        if self.workers < 1:
-            raise InvalidInputError(f"workers must be at least 1, got {self.workers}")
-        if self.reps is not None and self.reps < 1:
-            raise InvalidInputError(f"reps must be at least 1, got {self.reps}")
+        check_positive_int(self.workers, "workers")
+        if self.reps is not None:
+            check_positive_int(self.reps, "reps")
 
 
 @dataclass(frozen=True)
