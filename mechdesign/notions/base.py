@@ -31,7 +31,17 @@ __all__ = [
 
 
 class Notion(Protocol):
-    """What the design engine needs from a privacy notion."""
+    """What the design engine needs from a privacy notion.
+
+    A structural type: any object with ``epsilon``, ``input_size``, ``cone(n)``,
+    ``level(kernel)`` and ``dobrushin_bound(n)`` is a notion (:func:`check_notion`).
+
+    Parameters
+    ----------
+    *args, **kwargs
+        Unused: a Protocol is not instantiated. Implement its members in a class of your
+        own (the package's notions are frozen dataclasses).
+    """
 
     epsilon: float
 
@@ -60,7 +70,20 @@ RATIO_CONE_MAX_ENTRIES = 2**27
 def check_notion(notion: object, name: str = "notion") -> Notion:
     """``notion`` if it has every member of :class:`Notion`, else
     :class:`InvalidInputError` naming ``name`` and what is missing (a string such as
-    ``"ldp"`` is refused with the constructors to use instead)."""
+    ``"ldp"`` is refused with the constructors to use instead).
+
+    Parameters
+    ----------
+    notion : object
+        The candidate notion.
+    name : str, default "notion"
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    Notion
+        ``notion`` itself.
+    """
     missing = [member for member in _NOTION_MEMBERS if not hasattr(notion, member)]
     if missing:
         raise InvalidInputError(
@@ -73,7 +96,18 @@ def check_notion(notion: object, name: str = "notion") -> Notion:
 
 
 def check_notion_epsilon(epsilon: float) -> float:
-    """A notion's ε: finite and ≥ 0 (an infinite ε is no privacy notion at all)."""
+    """A notion's ε: finite and ≥ 0 (an infinite ε is no privacy notion at all).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats; must be a real number, finite and ``≥ 0``.
+
+    Returns
+    -------
+    float
+        ε as a float.
+    """
     value = check_epsilon(epsilon)
     if math.isinf(value):
         raise InvalidInputError(
