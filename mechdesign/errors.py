@@ -33,11 +33,20 @@ class InfeasibleError(MechDesignError):
 class SolverError(MechDesignError):
     """A numerical solver or iteration did not finish with a usable answer.
 
-    Attributes
+    Parameters
     ----------
+    message : str
+        What failed; the error's text is ``"{message} (solver status: {status})"``.
     status : str
         The solver's own status (for example HiGHS's model status, or
         ``"iteration_limit"`` for an iterative method), kept verbatim.
+
+    Attributes
+    ----------
+    message : str
+        As given.
+    status : str
+        As given.
     """
 
     def __init__(self, message: str, *, status: str) -> None:
