@@ -494,9 +494,9 @@ def _log_sum_of_norms(k, p, a):
 
 
 def maximal_alpha_leakage(K: Mechanism | ArrayLike, alpha: float) -> float:
-    """Maximal α-leakage (Liao et al. 2019; module docstring): ``sup_P I_α(P, K)``, α ∈
-    [1, ∞]. α = 1 is the Shannon capacity (:func:`channel_capacity`), α = ∞ maximal
-    leakage; in between a conic program, polished and certified to
+    """Maximal α-leakage (Liao et al. 2019 [1]_; module docstring): ``sup_P I_α(P, K)``,
+    α ∈ [1, ∞]. α = 1 is the Shannon capacity (:func:`channel_capacity`), α = ∞ maximal
+    leakage [2]_; in between a conic program, polished and certified to
     :data:`ALPHA_LEAKAGE_TOL` by Sibson's minimax bound (:func:`_sibson_capacity`). The
     value returned is the certified lower end, at a prior.
 
@@ -520,6 +520,14 @@ def maximal_alpha_leakage(K: Mechanism | ArrayLike, alpha: float) -> float:
     SolverError
         The bounds are still more than :data:`ALPHA_LEAKAGE_TOL` apart after
         :data:`ALPHA_LEAKAGE_MAX_ITERATIONS` polishing steps.
+
+    References
+    ----------
+    .. [1] J. Liao, O. Kosut, L. Sankar, F. du Pin Calmon, "Tunable Measures for Information Leakage
+       and Applications to Privacy-Utility Tradeoffs", IEEE Transactions on Information Theory,
+       2019, arXiv:1809.09231.
+    .. [2] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information Leakage", IEEE
+       Transactions on Information Theory 66(3):1625-1657, 2020, doi:10.1109/TIT.2019.2962804.
     """
     k = as_matrix(K, "K")
     a = check_alpha(alpha)

@@ -823,7 +823,7 @@ def reverse_pinsker(
     References
     ----------
     .. [1] O. Binette, "A Note on Reverse Pinsker Inequalities", IEEE Transactions on Information
-       Theory 65(7):4094-4096, 2019, doi:10.1109/TIT.2019.2896192.
+       Theory 65(7):4094-4096, 2019, doi:10.1109/TIT.2019.2896192 (arXiv:1805.05135).
     .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
        Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
        Conference 2025, arXiv:2501.11473.

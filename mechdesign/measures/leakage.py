@@ -135,7 +135,7 @@ def g_vulnerability(kernel: KernelLike, prior: ArrayLike, gain: ArrayLike) -> fl
 
     the expected gain of an adversary who sees ``Y`` and takes the best guess (Alvim,
     Chatzikokolakis, Palamidessi & Smith, "Measuring information leakage using
-    generalized gain functions", CSF 2012; libqif's ``g_vuln``). Computed here through
+    generalized gain functions", CSF 2012 [1]_; libqif's ``g_vuln``). Computed here through
     the posteriors of the outputs that occur (``P_Y(y) > 0``); ``g = I`` is
     :func:`bayes_vulnerability`, and a loss ``L`` is the gain ``max L − L``.
 
@@ -157,6 +157,12 @@ def g_vulnerability(kernel: KernelLike, prior: ArrayLike, gain: ArrayLike) -> fl
     -------
     float
         The posterior g-vulnerability ``V_g(π, K)``.
+
+    References
+    ----------
+    .. [1] M. S. Alvim, K. Chatzikokolakis, C. Palamidessi, G. Smith, "Measuring Information Leakage
+       Using Generalized Gain Functions", IEEE Computer Security Foundations Symposium (CSF)
+       2012, doi:10.1109/CSF.2012.26.
     """
     k, p = _kernel_and_prior(kernel, prior)
     g = check_gain(gain, k.shape[0])

@@ -57,7 +57,9 @@ def privacy_profile(kernel: KernelLike, epsilon: float) -> float:
     .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
        arXiv:2605.21185.
     .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight Analyses
-       via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647.
+       via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647 (journal version: "Privacy
+       Profiles and Amplification by Subsampling", Journal of Privacy and Confidentiality 10(1),
+       2020).
     .. [3] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
        Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
        Conference 2025, arXiv:2501.11473.
@@ -126,7 +128,9 @@ def dp_epsilon(kernel: KernelLike, delta: float) -> float:
     .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
        arXiv:2605.21185.
     .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight Analyses
-       via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647.
+       via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647 (journal version: "Privacy
+       Profiles and Amplification by Subsampling", Journal of Privacy and Confidentiality 10(1),
+       2020).
     """
     k = as_matrix(kernel)
     d = check_delta(delta)
