@@ -82,8 +82,8 @@ def maximal_correlation(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> floa
         ``STOCHASTIC_ATOL``), else InvalidInputError.
     prior : array_like, shape (N,)
         The input distribution ``P_X``: non-negative, summing to 1 within
-        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
-        input alphabet to the support (P and P_Y).
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed (the inputs
+        outside the support are left out).
 
     Returns
     -------

@@ -677,7 +677,7 @@ def renyi_from_f_alpha(value: float, alpha: float) -> float:
     ----------
     value : float
         ``D_{f_α}``: a real number, ``≥ 0`` for ``α > 1`` (``math.inf`` allowed) and in
-        [0, 1] for ``α < 1``; NaN is refused.
+        [0, 1] for ``α < 1`` (at ``α = 1`` it is returned as given); NaN is refused.
     alpha : float
         The order, ``α > 0`` and finite (``math.inf`` is refused).
 

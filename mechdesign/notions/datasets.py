@@ -107,10 +107,10 @@ def empirical_pair(
 
     Parameters
     ----------
-    s_values : sequence of str
+    s_values : sequence
         The sensitive attribute of each record (a list, tuple, string or 1-D array of
         labels, shape (n,)); must not be empty.
-    u_values : sequence of str
+    u_values : sequence
         The other attribute of each record, as long as ``s_values``.
     sensitive : str, default "S"
         The sensitive column's name.

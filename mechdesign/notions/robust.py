@@ -105,8 +105,8 @@ def simplex_vertices(lower: NDArray[np.float64]) -> NDArray[np.float64]:
     ----------
     lower : ndarray, shape (|U|,)
         The lower bounds ``L_u ≥ 0`` (a row of
-        :func:`~mechdesign.notions.uncertainty.conditional_lower_bounds`); a sum above 1
-        by rounding is treated as 1.
+        :func:`~mechdesign.notions.uncertainty.conditional_lower_bounds`), trusted; a sum
+        above 1 (rounding) leaves no slack, and every vertex is then ``L``.
 
     Returns
     -------
