@@ -48,9 +48,13 @@ class SolverError(MechDesignError):
 
     Attributes
     ----------
-    status : Status
-    solver_status : str or None
     message : str
+        As given; the error's text is ``"{message} (solver status: {status})"``, with the
+        solver's own words after the status when there are any.
+    status : Status
+        As given, as a :class:`~mechdesign.status.Status`.
+    solver_status : str or None
+        As given.
     """
 
     def __init__(self, message: str, *, status: Status | str,

@@ -69,7 +69,7 @@ class Mechanism:
 
     Parameters
     ----------
-    matrix : array_like, shape=(N, M)
+    matrix : array_like, shape (N, M)
         Row-stochastic matrix; rows are the N inputs, columns the M outputs. It must be
         2-D, finite, non-negative, and every row must sum to 1 within ``atol``. Rows are
         not renormalised: a matrix that fails a check raises.
@@ -78,7 +78,7 @@ class Mechanism:
 
     Attributes
     ----------
-    matrix : ndarray, shape=(N, M)
+    matrix : ndarray, shape (N, M)
         A read-only float copy of the kernel.
 
     Examples
@@ -290,7 +290,22 @@ class Mechanism:
 
 
 def as_matrix(kernel: Mechanism | ArrayLike, name: str = "kernel") -> NDArray[np.float64]:
-    """The validated (N, M) matrix of a :class:`Mechanism` or of a 2-D array-like."""
+    """The validated (N, M) matrix of a :class:`Mechanism` or of a 2-D array-like.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    name : str, default "kernel"
+        The argument's name, for error messages.
+
+    Returns
+    -------
+    ndarray, shape (N, M)
+        A read-only float matrix (the Mechanism's own for a Mechanism).
+    """
     if isinstance(kernel, Mechanism):
         return kernel.matrix
     return as_stochastic_matrix(kernel, name)
@@ -305,6 +320,20 @@ def output_classes(
     normalisations ``K[:, y] / Σ_x K[x, y]`` agree within ``rtol`` (relative to the
     largest entry). Returns the classes as lists of output indices, ordered by their
     smallest member.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    rtol : float, default :data:`~mechdesign._tolerances.PROPORTIONAL_RTOL`
+        Relative tolerance of "proportional": a finite number ``≥ 0``.
+
+    Returns
+    -------
+    list of list of int
+        The classes of output indices.
     """
     k = as_matrix(kernel)
     rtol = check_tolerance(rtol, "rtol")
@@ -328,6 +357,16 @@ def project_to_simplex(v: ArrayLike) -> NDArray[np.float64]:
 
     The sort-based algorithm of Held, Wolfe & Crowder (1974), see also Duchi et al.,
     ICML 2008, Fig. 1: ``w = max(v − τ, 0)`` with the unique ``τ`` making ``Σ w = 1``.
+
+    Parameters
+    ----------
+    v : array_like, shape (N,)
+        Finite real numbers, ``N ≥ 1``.
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        The nearest probability vector to ``v`` in Euclidean distance.
     """
     x = as_float_array(v, "v", ndim=1)
     u = np.sort(x)[::-1]
@@ -390,6 +429,30 @@ def estimate_input_distribution(
     ``kernel``, its rank and what is identified; only an explicit ``method="em"`` answers,
     with a :class:`NotIdentifiableWarning` that the estimate is one of many consistent
     ones. (Before issue 36, ``"auto"`` switched to EM silently.)
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    outputs : array_like of int, any shape, optional
+        The privatised samples as output indices in ``[0, M)``.
+    counts : array_like, shape (M,), optional
+        How often each output occurred: finite, non-negative, not all zero. Give exactly
+        one of ``outputs`` and ``counts``.
+    method : {"auto", "inverse", "em"}, default "auto"
+        The estimator, as above.
+    tol : float, default :data:`~mechdesign._tolerances.EM_TOL`
+        EM stops when no entry of the estimate moves by ``tol`` or more in one iteration;
+        finite and ``> 0``. Unused by ``"inverse"``.
+    max_iter : int, default :data:`EM_MAX_ITER`
+        The most EM iterations, an integer ``≥ 1``.
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        The estimated input distribution.
 
     Raises
     ------

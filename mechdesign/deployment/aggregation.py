@@ -46,7 +46,7 @@ class Aggregator:
 
     Parameters
     ----------
-    K : Mechanism or array_like, shape=(N, M)
+    K : Mechanism or array_like, shape (N, M)
         The kernel the users report through.
     estimator : {"blue", "standard", "least_squares", "ibu", "mle"}, default "blue"
         ``"blue"``: the best linear unbiased estimator at ``prior``
@@ -56,7 +56,7 @@ class Aggregator:
         simplex; ``"ibu"`` and ``"mle"``: the maximum-likelihood estimate, by the
         iterative Bayesian update (Agrawal, Srikant & Thomas, SIGMOD 2005), which is EM
         for it — the two names give the same estimator.
-    prior : array_like, shape=(N,), optional
+    prior : array_like, shape (N,), optional
         Where the BLUE is best (uniform by default); only ``"blue"`` reads it.
     labels : sequence, optional
         Names of the inputs (N of them), kept for the caller's tables.

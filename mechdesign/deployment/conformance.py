@@ -34,7 +34,7 @@ __all__ = [
 class ImplementationCheck:
     """The verdict of :func:`check_implementation`.
 
-    Attributes
+    Parameters
     ----------
     passed : bool
         ``p_value ≥ 1 − confidence`` and ``lower_bound ≤ claimed_level``.
@@ -43,8 +43,9 @@ class ImplementationCheck:
     lower_bound : float
         The audit's lower confidence bound on the implementation's LDP level (nats).
     claimed_level : float
-        ``LDP(K)``.
+        ``LDP(K)``, the claimed kernel's LDP level (nats).
     audit : SampleAudit
+        The full sample audit behind ``p_value`` and ``lower_bound``.
     """
 
     passed: bool
@@ -69,9 +70,10 @@ def check_implementation(
     Parameters
     ----------
     sampler : callable
-        ``sampler(x, size, rng)`` returns ``size`` outputs for input ``x``
-        (:func:`~mechdesign.accounting.sample_audit.audit_samples`).
-    K : Mechanism or array_like, shape=(N, M)
+        ``sampler(x, size, rng)`` returns ``size`` outputs for input ``x``: an array_like
+        of shape (size,) of output labels (indices in ``[0, M)`` unless ``outputs`` is
+        given; :func:`~mechdesign.accounting.sample_audit.audit_samples`).
+    K : Mechanism or array_like, shape (N, M)
         The claimed kernel; rows in the order of ``inputs``.
     n_samples : int
         Draws per input.
@@ -79,8 +81,15 @@ def check_implementation(
         Both tests run at this confidence: the χ² test rejects at ``1 − confidence`` and
         the level's lower bound holds with probability ``confidence``.
     rng : numpy.random.Generator or int, optional
+        The randomness passed to ``sampler``: a Generator, an integer seed, or ``None``
+        (default) for fresh operating-system entropy.
     inputs, outputs : sequence, optional
         Labels of ``K``'s rows and columns (default ``range(N)``, ``range(M)``).
+
+    Returns
+    -------
+    ImplementationCheck
+        The verdict, with the p-value, the lower bound and the audit.
     """
     k, mechanism = validated_kernel(K)
     count = check_positive_int(n_samples, "n_samples")

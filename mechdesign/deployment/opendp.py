@@ -41,7 +41,11 @@ def to_opendp(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 32,
 
     Parameters
     ----------
-    K : Mechanism or array_like, shape=(N, M)
+    K : Mechanism or array_like, shape (N, M)
+        The kernel ``K[x, y] = P(Y=y | X=x)``; an array must be finite, non-negative and
+        row-stochastic (rows sum to 1 within ``STOCHASTIC_ATOL``, or within its own
+        precision for float32 or float16 input).
+        Its LDP level must be at most ``epsilon``.
     epsilon : float
         The level to certify (:func:`rational_mechanism`).
     bits : int, default 32

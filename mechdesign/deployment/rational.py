@@ -74,9 +74,12 @@ RATIONAL_FORMAT = "mechdesign.rational_mechanism"
 class RationalMechanism:
     """A kernel with integer numerators and one common denominator (module docstring).
 
-    Attributes
+    Built by :func:`rational_mechanism` (or :meth:`from_json`), which certify it; the
+    constructor itself checks nothing.
+
+    Parameters
     ----------
-    numerators : ndarray of int64, shape=(N, M)
+    numerators : ndarray of int64, shape (N, M)
         Every row sums to :attr:`denominator` exactly.
     denominator : int
         ``2^bits``.
@@ -95,7 +98,10 @@ class RationalMechanism:
         ``max_x TV(K_x, n_x / D)``: how far the exact kernel is from ``K``.
     utility_lost : float
         ``I(U; K) − I(U; n/D)`` at the uniform prior (nats).
-    prior : ndarray, shape=(N,), optional
+    _cumulative : ndarray of int64, shape (N, M)
+        Row-wise cumulative sums of :attr:`numerators`, the table :meth:`sample`
+        searches (internal; the builders fill it in).
+    prior : ndarray, shape (N,), optional
         The known prior of a PML certificate (``None``: LDP).
     """
 
@@ -188,7 +194,7 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 
     (module docstring).
 
     With a prior ``P`` (its float entries are exact rationals), the certificate is the
-    PML one (envelope paper, the pointwise leakage ``ℓ(X → y) = log max_x K[x, y] /
+    PML one (envelope paper [1]_, the pointwise leakage ``ℓ(X → y) = log max_x K[x, y] /
     (PK)_y``): ``max_x n[x, y] · b_den ≤ b_num · Σ_x P_x n[x, y]`` for every output, in
     exact rational arithmetic; mixing with the uniform kernel lowers every such ratio
     above 1 as it does the LDP ones. (ε, c)-PML's level is a maximum over a set of priors
@@ -196,18 +202,23 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 
 
     Parameters
     ----------
-    K : Mechanism or array_like, shape=(N, M)
-        Its LDP level must be at most ``epsilon``.
+    K : Mechanism or array_like, shape (N, M)
+        The kernel ``K[x, y] = P(Y=y | X=x)``; an array must be finite, non-negative and
+        row-stochastic (rows sum to 1 within ``STOCHASTIC_ATOL``, or within its own
+        precision for float32 or float16 input).
+        Its LDP level (with ``prior``, its PML level for that prior) must be at most
+        ``epsilon`` (up to :data:`LEVEL_RTOL`).
     epsilon : float
         The level to certify (nats, ``≥ 0``; ``inf`` certifies nothing but exactness).
     bits : int, default 32
         The denominator is ``2^bits``, ``MIN_BITS ≤ bits ≤ MAX_BITS``.
-    prior : array_like, shape=(N,), optional
+    prior : array_like, shape (N,), optional
         A known prior: certify the PML level for it instead of the LDP level.
 
     Returns
     -------
     RationalMechanism
+        The exact kernel with its certified level.
 
     Raises
     ------
@@ -216,6 +227,11 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 
         of range; or no mixture
         up to 1/2 makes the rounding certifiable at this precision (naming ``bits``: the
         kernel has no slack there; more bits give more).
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     k, mechanism = validated_kernel(K)
     eps = check_epsilon(epsilon)
@@ -330,7 +346,21 @@ def _upper_log(ratio: Fraction | float, eps: float) -> float:
 
 def validated_kernel(K: Mechanism | ArrayLike) -> tuple[NDArray[np.float64], Mechanism]:
     """The matrix of ``K`` and a Mechanism of it, validated once at the input's own
-    precision (a float32 kernel's rows sum to 1 only within float32)."""
+    precision (a float32 kernel's rows sum to 1 only within float32).
+
+    Parameters
+    ----------
+    K : Mechanism or array_like, shape (N, M)
+        The kernel ``K[x, y] = P(Y=y | X=x)``; an array must be finite, non-negative and
+        row-stochastic (rows sum to 1 within ``STOCHASTIC_ATOL``, or within its own
+        precision for float32 or float16 input).
+
+    Returns
+    -------
+    tuple of (ndarray, Mechanism)
+        The read-only float matrix, shape (N, M), and ``K`` as a :class:`Mechanism`
+        (``K`` itself when it is one).
+    """
     k = as_matrix(K, "K")
     return k, K if isinstance(K, Mechanism) else Mechanism._validated(k, STOCHASTIC_ATOL)
 

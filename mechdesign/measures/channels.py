@@ -138,11 +138,11 @@ DEGRADATION_ATOL = 1e-9
 class Capacity:
     """The Shannon capacity of a channel; ``float()`` is :attr:`value`.
 
-    Attributes
+    Parameters
     ----------
     value : float
         ``I(prior, K)``: the capacity within :attr:`gap` (a certified lower bound).
-    prior : ndarray, shape=(N,)
+    prior : ndarray, shape (N,)
         The input distribution attaining :attr:`value`.
     lower, upper : float
         ``I(prior, K) ≤ C(K) ≤ max_x D(K_x ‖ prior K)``.
@@ -185,7 +185,7 @@ def channel_capacity(K: Mechanism | ArrayLike, *, tol: float = CAPACITY_TOL) -> 
 
     Parameters
     ----------
-    K : Mechanism or array_like, shape=(N, M)
+    K : Mechanism or array_like, shape (N, M)
         The channel; rows are inputs.
     tol : float, default :data:`CAPACITY_TOL`
         The certified gap ``upper − lower`` (nats), > 0.
@@ -416,7 +416,24 @@ def sibson_mutual_information(K: Mechanism | ArrayLike, prior: ArrayLike,
                               alpha: float) -> float:
     """Sibson's ``I_α(P, K)`` in nats (module docstring), α ∈ (0, ∞]; α = 1 is the
     mutual information and α = ∞ ``log Σ_y max_{x: P_x > 0} K_{xy}``. Computed in logs
-    (``K^α`` underflows for large α)."""
+    (``K^α`` underflows for large α).
+
+    Parameters
+    ----------
+    K : Mechanism or array_like, shape (N, M)
+        The channel ``K[x, y] = P(Y=y | X=x)``; rows are inputs. An array must be finite,
+        non-negative and row-stochastic (rows sum to 1 within ``STOCHASTIC_ATOL``).
+    prior : array_like, shape (N,)
+        The input distribution ``P``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL``; inputs of zero mass are left out.
+    alpha : float
+        The order, ``α > 0``; ``math.inf`` allowed.
+
+    Returns
+    -------
+    float
+        ``I_α(P, K) ≥ 0``, in nats.
+    """
     k = as_matrix(K, "K")
     p = as_distribution(prior, "prior")
     a = check_alpha(alpha)
@@ -478,11 +495,24 @@ def _log_sum_of_norms(k, p, a):
 
 
 def maximal_alpha_leakage(K: Mechanism | ArrayLike, alpha: float) -> float:
-    """Maximal α-leakage (Liao et al. 2019; module docstring): ``sup_P I_α(P, K)``, α ∈
-    [1, ∞]. α = 1 is the Shannon capacity (:func:`channel_capacity`), α = ∞ maximal
-    leakage; in between a conic program, polished and certified to
+    """Maximal α-leakage (Liao et al. 2019 [1]_; module docstring): ``sup_P I_α(P, K)``,
+    α ∈ [1, ∞]. α = 1 is the Shannon capacity (:func:`channel_capacity`), α = ∞ maximal
+    leakage [2]_; in between a conic program, polished and certified to
     :data:`ALPHA_LEAKAGE_TOL` by Sibson's minimax bound (:func:`_sibson_capacity`). The
     value returned is the certified lower end, at a prior.
+
+    Parameters
+    ----------
+    K : Mechanism or array_like, shape (N, M)
+        The channel ``K[x, y] = P(Y=y | X=x)``; rows are inputs. An array must be finite,
+        non-negative and row-stochastic (rows sum to 1 within ``STOCHASTIC_ATOL``).
+    alpha : float
+        The order, ``1 ≤ α ≤ ∞`` (``math.inf`` allowed).
+
+    Returns
+    -------
+    float
+        Maximal α-leakage in nats, ``≥ 0``.
 
     Raises
     ------
@@ -491,6 +521,14 @@ def maximal_alpha_leakage(K: Mechanism | ArrayLike, alpha: float) -> float:
     SolverError
         The bounds are still more than :data:`ALPHA_LEAKAGE_TOL` apart after
         :data:`ALPHA_LEAKAGE_MAX_ITERATIONS` polishing steps.
+
+    References
+    ----------
+    .. [1] J. Liao, O. Kosut, L. Sankar, F. du Pin Calmon, "Tunable Measures for Information Leakage
+       and Applications to Privacy-Utility Tradeoffs", IEEE Transactions on Information Theory,
+       2019, arXiv:1809.09231.
+    .. [2] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information Leakage", IEEE
+       Transactions on Information Theory 66(3):1625-1657, 2020, doi:10.1109/TIT.2019.2962804.
     """
     k = as_matrix(K, "K")
     a = check_alpha(alpha)
@@ -575,7 +613,21 @@ def is_degraded(K1: Mechanism | ArrayLike, K2: Mechanism | ArrayLike
     """A stochastic ``R`` (``M₁ × M₂``) with ``K₁ R = K₂`` — ``K₂`` is a post-processing
     of ``K₁`` (Blackwell's order) — or ``None`` (module docstring: the LP ``min ‖K₁R −
     K₂‖₁``; ``R`` is accepted when every entry of ``K₁R − K₂`` is within
-    :data:`DEGRADATION_ATOL`, after its rows are renormalised)."""
+    :data:`DEGRADATION_ATOL`, after its rows are renormalised).
+
+    Parameters
+    ----------
+    K1 : Mechanism or array_like, shape (N, M1)
+        The channel ``K₁`` (rows are inputs); finite, non-negative, row-stochastic.
+    K2 : Mechanism or array_like, shape (N, M2)
+        The channel ``K₂``, with the same N inputs as ``K1``.
+
+    Returns
+    -------
+    ndarray, shape (M1, M2), or None
+        A row-stochastic ``R`` with ``K₁ R = K₂`` (within :data:`DEGRADATION_ATOL`), or
+        ``None`` when ``K₂`` is not a degraded version of ``K₁``.
+    """
     k1, k2 = as_matrix(K1, "K1"), as_matrix(K2, "K2")
     if k1.shape[0] != k2.shape[0]:
         raise InvalidInputError(
@@ -625,6 +677,18 @@ def is_less_noisy(K1: Mechanism | ArrayLike, K2: Mechanism | ArrayLike) -> bool:
        ``φ(t)`` whose terms are monotone on any interval, so branch and bound over ``[0,
        1]`` certifies ``φ ≥ 0`` (to the relative :data:`LESS_NOISY_RTOL`, which decides a
        tangency such as ε = 4δ(1 − δ)) or finds a ``t`` with ``φ(t) < 0``.
+
+    Parameters
+    ----------
+    K1 : Mechanism or array_like, shape (N, M1)
+        The channel ``K₁`` (rows are inputs); finite, non-negative, row-stochastic.
+    K2 : Mechanism or array_like, shape (N, M2)
+        The channel ``K₂``, with the same N inputs as ``K1``.
+
+    Returns
+    -------
+    bool
+        Whether ``K₁`` is less noisy than ``K₂``.
 
     Raises
     ------

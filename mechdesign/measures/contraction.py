@@ -48,12 +48,12 @@ MAX_CORRELATION_STARTS = 10_000
 class ChiSquaredContraction:
     """A certified lower bound on ``η_χ²(K) = sup_P ρ_m²(X; Y)``.
 
-    Attributes
+    Parameters
     ----------
     lower_bound : float
         ``ρ_m²`` at :attr:`prior`, a lower bound on η_χ² (exact when the search found the
         supremum; 1 exactly when two rows have disjoint supports).
-    prior : ndarray, shape=(N,)
+    prior : ndarray, shape (N,)
         The prior attaining it (the certificate: recompute ``ρ_m²`` there).
     dobrushin_coefficient : float
         ``η_TV(K)``, an upper bound on η_χ² (Polyanskiy & Wu, Thm 33.6).
@@ -73,6 +73,22 @@ def maximal_correlation(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> floa
     The second largest singular value of ``B[x, y] = P(x) K[x, y] / √(P(x) P_Y(y))``
     (Witsenhausen 1975; Polyanskiy & Wu, Thm 33.6), over the supports of P and P_Y; the
     largest is 1 (singular vectors ``√P``, ``√P_Y``). 0 when X or Y is constant.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed (the inputs
+        outside the support are left out).
+
+    Returns
+    -------
+    float
+        ``ρ_m(X; Y)`` in [0, 1].
     """
     k = as_matrix(kernel)
     p = as_distribution(prior, "prior", k.shape[0])
@@ -97,7 +113,7 @@ def chi_squared_contraction(
 ) -> ChiSquaredContraction:
     """``η_χ²(K) = sup_P ρ_m²(X; Y)`` by multi-start local search over priors.
 
-    Dobrushin paper eq. (24); f_α paper Sec. III (Polyanskiy & Wu, Thm 33.6(c)). The
+    Dobrushin paper [1]_ eq. (24); f_α paper [2]_ Sec. III (Polyanskiy & Wu, Thm 33.6(c)). The
     supremum over priors is not concave, so the value returned is a certified lower
     bound: ``ρ_m²`` evaluated at the returned prior. Starts: the uniform prior, the
     two-point priors ``(e_x + e_x')/2`` for every pair (exact when the two rows have
@@ -109,6 +125,32 @@ def chi_squared_contraction(
     a softmax parametrisation.
     η_χ² ≤ η_f ≤ η_TV for every f, so :attr:`ChiSquaredContraction.dobrushin_coefficient`
     brackets it from above.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    n_starts : int, default 16
+        Number of Dirichlet(1) random starting priors, and of best starts refined by
+        Nelder–Mead; an integer ≥ 1 (above :data:`MAX_CORRELATION_STARTS`, TooLargeError).
+    seed : int or None, default 0
+        Seed of the random starts, an integer ≥ 0 (the result is then reproducible), or
+        ``None`` for fresh entropy.
+
+    Returns
+    -------
+    ChiSquaredContraction
+        The lower bound, the prior attaining it, ``η_TV(K)`` and the number of starts.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     k = as_matrix(kernel)
     n = k.shape[0]

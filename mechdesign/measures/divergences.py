@@ -149,17 +149,19 @@ class FGenerator:
     :data:`~mechdesign._tolerances.GENERATOR_AT_ONE_ATOL`); convexity is the caller's
     promise (it cannot be verified from samples of ``f``).
 
-    Attributes
+    Parameters
     ----------
     name : str
         For messages and reprs.
     f : callable
-        Vectorised ``f(t)`` for ``t > 0``.
+        Vectorised ``f(t)`` for ``t > 0``: called with a 1-D float array ``t``, shape
+        (K,), it returns real numbers of the same shape (NaN is refused). It must be a
+        function, not a class.
     f_at_zero : float
-        ``f(0^+) = lim_{t→0+} f(t)`` (may be ``math.inf``).
+        ``f(0^+) = lim_{t→0+} f(t)``: a real number or ``math.inf`` (not ``−∞`` or NaN).
     slope_at_infinity : float
-        ``f'(∞) = lim_{t→∞} f(t)/t`` (may be ``math.inf``); it weighs the mass of ``P``
-        where ``Q`` vanishes.
+        ``f'(∞) = lim_{t→∞} f(t)/t``: a real number or ``math.inf`` (not ``−∞`` or NaN);
+        it weighs the mass of ``P`` where ``Q`` vanishes.
     perspective : callable or None
         Optional ``(p, q) ↦ q f(p/q)`` for arrays ``p, q > 0``, evaluated without forming
         ``p/q``: :func:`f_divergence` uses it where ``p/q`` overflows (``q`` near the
@@ -233,6 +235,16 @@ def hockey_stick_generator(gamma: float) -> FGenerator:
 
     Evaluated without cancellation (a huge γ would otherwise swamp ``t``): for ``γ ≥ 1``
     it is ``(1 − t)/2 + (t − γ)⁺``, for ``γ < 1`` it is ``(t − 1)/2 + (γ − t)⁺``.
+
+    Parameters
+    ----------
+    gamma : float
+        γ, finite and ``> 0`` (``γ = e^ε`` for the privacy profile at ε).
+
+    Returns
+    -------
+    FGenerator
+        The generator, with its perspective.
     """
     g = _check_gamma(gamma)
     if g >= 1:
@@ -247,12 +259,28 @@ def hockey_stick_generator(gamma: float) -> FGenerator:
 
 
 def f_alpha_generator(alpha: float) -> FGenerator:
-    """The generator of the f_α-divergence (f_α paper, Definition 1).
+    """The generator of the f_α-divergence (f_α paper [1]_, Definition 1).
 
     .. math::
 
         f_\\alpha(t) = 1 - t^\\alpha \\ (\\alpha < 1), \\quad t \\log t \\ (\\alpha = 1),
         \\quad t^\\alpha - 1 \\ (\\alpha > 1).
+
+    Parameters
+    ----------
+    alpha : float
+        The order, ``α > 0`` and finite (``math.inf`` is refused).
+
+    Returns
+    -------
+    FGenerator
+        ``f_α``, with its boundary values and perspective.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     a = check_alpha(alpha)
     if math.isinf(a):
@@ -285,10 +313,13 @@ def f_divergence(
 
     Parameters
     ----------
-    p, q : array_like, shape=(M,)
-        Probability vectors.
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
     f : FGenerator or callable
-        The generator. A bare callable is evaluated at ``t = 0`` for ``f(0^+)`` where
+        The generator; a bare callable is called with a 1-D float array of likelihood
+        ratios ``t``, shape (K,), and must return real numbers of that shape. A bare
+        callable is evaluated at ``t = 0`` for ``f(0^+)`` where
         some ``p_y = 0 < q_y`` (it must give a finite value there, or pass an
         :class:`FGenerator`), and works only when ``P ≪ Q``, since ``f'(∞)`` cannot be
         read off a callable. Either must have
@@ -398,6 +429,17 @@ def total_variation(p: ArrayLike, q: ArrayLike) -> float:
     The sum can exceed 1 by rounding alone (disjoint supports gave 1.0000000000000002,
     which functions of a TV distance rightly refuse); the value is capped at 1, the
     bound every pair of distributions meets.
+
+    Parameters
+    ----------
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
+
+    Returns
+    -------
+    float
+        ``TV(P‖Q)`` in [0, 1].
     """
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
@@ -409,6 +451,17 @@ def kl_divergence(p: ArrayLike, q: ArrayLike) -> float:
 
     Summed as ``p_y (log p_y − log q_y)``, which stays finite where the generic
     ``q_y f(p_y/q_y)`` would overflow (``q_y`` near the smallest float).
+
+    Parameters
+    ----------
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
+
+    Returns
+    -------
+    float
+        ``D(P‖Q)`` in nats, in [0, ∞].
     """
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
@@ -419,15 +472,43 @@ def kl_divergence(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def chi_squared_divergence(p: ArrayLike, q: ArrayLike) -> float:
-    """``χ²(P‖Q) = Σ (p_y − q_y)² / q_y``; +∞ unless ``P ≪ Q``."""
+    """``χ²(P‖Q) = Σ (p_y − q_y)² / q_y``; +∞ unless ``P ≪ Q``.
+
+    Parameters
+    ----------
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
+
+    Returns
+    -------
+    float
+        ``χ²(P‖Q)`` in [0, ∞].
+    """
     return f_divergence(p, q, CHI_SQUARED)
 
 
 def squared_hellinger(p: ArrayLike, q: ArrayLike) -> float:
     """``H²(P‖Q) = Σ (√p_y − √q_y)²``, the f-divergence of ``(1 − √t)²``.
 
-    This is the Dobrushin paper's convention (Sec. II-A, used in Corollary 2); it is
+    This is the Dobrushin paper's [1]_ convention (Sec. II-A, used in Corollary 2); it is
     twice the squared Hellinger distance with the ½ normalisation. Range [0, 2].
+
+    Parameters
+    ----------
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
+
+    Returns
+    -------
+    float
+        ``H²(P‖Q)`` in [0, 2].
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     p_arr = as_distribution(p, "p")
     q_arr = as_distribution(q, "q", p_arr.size)
@@ -435,7 +516,7 @@ def squared_hellinger(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
-    """The E_γ (hockey-stick) divergence, f_α paper Definition 2.
+    """The E_γ (hockey-stick) divergence, f_α paper [1]_ Definition 2.
 
     .. math::
 
@@ -443,6 +524,25 @@ def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
         \\qquad \\gamma > 0,
 
     which equals ``Σ_y (p_y − γ q_y)⁺ − (1 − γ)⁺``; ``E_1 = TV``.
+
+    Parameters
+    ----------
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
+    gamma : float
+        γ, finite and ``> 0`` (``γ = e^ε``, not ε, for the privacy profile at ε).
+
+    Returns
+    -------
+    float
+        ``E_γ(P‖Q) ≥ 0``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     g = _check_gamma(gamma)
     p_arr = as_distribution(p, "p")
@@ -456,12 +556,32 @@ def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
 
 
 def f_alpha_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
-    """The f_α-divergence ``D_{f_α}(P‖Q)`` of f_α paper Definition 1 (see
+    """The f_α-divergence ``D_{f_α}(P‖Q)`` of f_α paper [1]_ Definition 1 (see
     :func:`f_alpha_generator`). For ``α ≥ 1`` it is +∞ unless ``P ≪ Q``.
 
     ``f_α`` is convex with ``f_α(1) = 0``, so the divergence is ``≥ 0`` (Jensen); a
     rounding below zero (``P = Q = (0.5, 0.5)`` at ``α = 2`` summed to ``−2.2e-16``,
-    which the inverse bounds then refused) is returned as 0."""
+    which the inverse bounds then refused) is returned as 0.
+
+    Parameters
+    ----------
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
+    alpha : float
+        The order, ``α > 0`` and finite (``math.inf`` is refused).
+
+    Returns
+    -------
+    float
+        ``D_{f_α}(P‖Q)`` in [0, ∞].
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
+    """
     return max(0.0, f_divergence(p, q, f_alpha_generator(alpha)))
 
 
@@ -479,6 +599,19 @@ def renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float) -> float:
     Evaluated by log-sum-exp of ``log p_y + (α−1) log(p_y/q_y)`` (no overflow for large
     α), and near ``α = 1`` as ``log1p(Σ_y p_y expm1((α−1) log(p_y/q_y)))/(α − 1)``, which
     keeps its relative accuracy as ``α → 1``.
+
+    Parameters
+    ----------
+    p, q : array_like, shape (M,)
+        Probability vectors of one length M: non-negative, each summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised).
+    alpha : float
+        The order, ``α > 0``; ``math.inf`` allowed.
+
+    Returns
+    -------
+    float
+        ``D_α(P‖Q)`` in nats, in [0, ∞].
     """
     a = check_alpha(alpha)
     p_arr = as_distribution(p, "p")
@@ -527,7 +660,7 @@ def renyi_divergence_rows(
 
 
 def renyi_from_f_alpha(value: float, alpha: float) -> float:
-    """Rényi divergence from the f_α-divergence: the transform of f_α paper eq. (1).
+    """Rényi divergence from the f_α-divergence: the transform of f_α paper [1]_ eq. (1).
 
     .. math::
 
@@ -540,6 +673,25 @@ def renyi_from_f_alpha(value: float, alpha: float) -> float:
     ``f_α = 1 − t^α`` for ``α < 1``, ``D_{f_α} = 1 − Σ p^α q^{1−α}``, so the sign flips
     there. The form above is the correct one (checked against :func:`renyi_divergence`
     in the tests).
+
+    Parameters
+    ----------
+    value : float
+        ``D_{f_α}``: a real number, ``≥ 0`` for ``α > 1`` (``math.inf`` allowed) and in
+        [0, 1] for ``α < 1`` (at ``α = 1`` it is returned as given); NaN is refused.
+    alpha : float
+        The order, ``α > 0`` and finite (``math.inf`` is refused).
+
+    Returns
+    -------
+    float
+        ``D_α`` in nats, in [0, ∞].
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     a = check_alpha(alpha)
     if math.isinf(a):
@@ -559,7 +711,20 @@ def renyi_from_f_alpha(value: float, alpha: float) -> float:
 
 
 def f_alpha_from_renyi(value: float, alpha: float) -> float:
-    """Inverse of :func:`renyi_from_f_alpha`: ``D_{f_α}`` from ``D_α``."""
+    """Inverse of :func:`renyi_from_f_alpha`: ``D_{f_α}`` from ``D_α``.
+
+    Parameters
+    ----------
+    value : float
+        ``D_α`` in nats, ``≥ 0``; ``math.inf`` allowed (NaN is refused).
+    alpha : float
+        The order, ``α > 0`` and finite (``math.inf`` is refused).
+
+    Returns
+    -------
+    float
+        ``D_{f_α}``: in [0, ∞] for ``α ≥ 1``, in [0, 1] for ``α < 1``.
+    """
     a = check_alpha(alpha)
     if math.isinf(a):
         raise InvalidInputError("alpha must be finite for the f_alpha transform; got inf.")
@@ -599,8 +764,8 @@ def reverse_pinsker(
         \\left(\\frac{f(v)}{1 - v} + \\frac{f(u)}{u - 1}\\right),
         \\qquad v \\le \\frac{P(x)}{Q(x)} \\le u .
 
-    Binette (2019), Theorem 1; f_α paper, Theorem 6 with ``γ^{α−2}`` replaced by ``f''(γ)``
-    in eq. (5) (the remark after the proof of Theorem 6).
+    Binette (2019) [1]_, Theorem 1; f_α paper [2]_, Theorem 6 with ``γ^{α−2}`` replaced by
+    ``f''(γ)`` in eq. (5) (the remark after the proof of Theorem 6).
 
     Derivation: eq. (2) writes ``D_f = ∫ E_γ(P‖Q) f''(γ) dγ``, and the proof of Theorem 6
     bounds ``E_γ`` by the tent ``g(γ)`` that is 0 outside ``(v, u)``, ``TV·(γ−v)/(1−v)`` on
@@ -632,8 +797,9 @@ def reverse_pinsker(
         ``f(v)`` is ``f(0^+)``.
     f : FGenerator or callable
         A convex generator with ``f(1) = 0`` (checked, within ``GENERATOR_AT_ONE_ATOL``;
-        convexity is not). A bare callable must give a finite value at 0 when ``v = 0``,
-        and cannot be used with ``u = inf`` (pass an :class:`FGenerator` with
+        convexity is not). A bare callable is called with a 1-D float array, shape (1,),
+        and must return one real number per entry; it must give a finite value at 0 when
+        ``v = 0``, and cannot be used with ``u = inf`` (pass an :class:`FGenerator` with
         ``slope_at_infinity``).
 
     Returns
@@ -654,6 +820,14 @@ def reverse_pinsker(
     -----
     When ``u`` and ``v`` are both close to 1 the two terms are close to ``±f'(1)`` and
     cancel; :func:`reverse_pinsker_f_alpha` sums the f_α case without that cancellation.
+
+    References
+    ----------
+    .. [1] O. Binette, "A Note on Reverse Pinsker Inequalities", IEEE Transactions on Information
+       Theory 65(7):4094-4096, 2019, doi:10.1109/TIT.2019.2896192 (arXiv:1805.05135).
+    .. [2] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     u_val, v_val = _check_ratio_bounds(u, v)
     _check_generator(f)
@@ -681,7 +855,7 @@ def reverse_pinsker(
 
 
 def reverse_pinsker_f_alpha(u: float, v: float, alpha: float) -> float:
-    """``R_α(u, v)`` of the reverse Pinsker inequality for f_α, f_α paper Theorem 6.
+    """``R_α(u, v)`` of the reverse Pinsker inequality for f_α, f_α paper [1]_ Theorem 6.
 
     .. math::
 
@@ -716,6 +890,12 @@ def reverse_pinsker_f_alpha(u: float, v: float, alpha: float) -> float:
     -------
     float
         ``R_α(u, v) ∈ [0, ∞]``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     a = _check_alpha_above_one(alpha)
     u_val, v_val = _check_ratio_bounds(u, v, paired=False)
@@ -726,8 +906,8 @@ def reverse_pinsker_f_alpha(u: float, v: float, alpha: float) -> float:
 
 
 def pinsker_f_alpha(t: ArrayLike, alpha: float) -> float | NDArray[np.float64]:
-    """``g_α(t)``, the Pinsker-type lower bound on the f_α-divergence, f_α paper Theorem 8
-    (eq. 6).
+    """``g_α(t)``, the Pinsker-type lower bound on the f_α-divergence, f_α paper [1]_
+    Theorem 8 (eq. 6).
 
     .. math::
 
@@ -761,6 +941,12 @@ def pinsker_f_alpha(t: ArrayLike, alpha: float) -> float | NDArray[np.float64]:
     -------
     float or ndarray
         ``g_α(t)``, a float for a scalar ``t`` and an array of ``t``'s shape otherwise.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     a = _check_alpha_above_one(alpha)
     t_arr = _as_real_array(t, "t")
@@ -772,7 +958,7 @@ def pinsker_f_alpha(t: ArrayLike, alpha: float) -> float | NDArray[np.float64]:
 
 
 def pinsker_f_alpha_inverse(s: ArrayLike, alpha: float) -> float | NDArray[np.float64]:
-    """The generalised inverse of :func:`pinsker_f_alpha`, f_α paper Remark 10:
+    """The generalised inverse of :func:`pinsker_f_alpha`, f_α paper [1]_ Remark 10:
     ``g_α^{-1}(s) = sup{t ∈ [0, 1] : g_α(t) ≤ s}``.
 
     It turns ``D_{f_α}(P‖Q) ≤ s`` into ``TV(P‖Q) ≤ g_α^{-1}(s)``, as Corollary 11 needs:
@@ -818,6 +1004,12 @@ def pinsker_f_alpha_inverse(s: ArrayLike, alpha: float) -> float | NDArray[np.fl
     float or ndarray
         Values in [0, 1], a float for a scalar ``s`` and an array of ``s``'s shape
         otherwise.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     a = _check_alpha_above_one(alpha)
     s_arr = _as_real_array(s, "s", allow_inf=True)
@@ -841,8 +1033,8 @@ def pinsker_f_alpha_inverse(s: ArrayLike, alpha: float) -> float | NDArray[np.fl
 
 def f_alpha_tv_lower_boundary(t: ArrayLike, alpha: float) -> float | NDArray[np.float64]:
     """The exact lower boundary of the joint range of ``(TV, D_{f_α})``: the least
-    f_α-divergence of two distributions at total variation ``t`` (f_α paper, Remark 9 and
-    Appendix A).
+    f_α-divergence of two distributions at total variation ``t`` (f_α paper [1]_, Remark 9
+    and Appendix A).
 
     .. math::
 
@@ -888,6 +1080,12 @@ def f_alpha_tv_lower_boundary(t: ArrayLike, alpha: float) -> float | NDArray[np.
     -------
     float or ndarray
         The boundary, ``≥ g_α(t)``; a float for a scalar ``t``, else an array of its shape.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     a = _check_alpha_above_one(alpha)
     t_arr = _as_real_array(t, "t")

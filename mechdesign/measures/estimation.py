@@ -93,7 +93,7 @@ def workload_matrix(
 
     Parameters
     ----------
-    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, shape=(L, N)
+    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, shape (L, N)
         ``None`` and ``"histogram"``: the identity (every frequency). ``"prefix"``: row
         ``l`` is the indicator of ``{0, …, l}`` (the CDF; N rows). ``"all-range"``: one
         row per interval ``[i, j]``, ``0 ≤ i ≤ j < N`` (N(N+1)/2 rows, ``i`` slowest).
@@ -108,7 +108,7 @@ def workload_matrix(
 
     Returns
     -------
-    ndarray, shape=(L, N)
+    ndarray, shape (L, N)
     """
     n = check_positive_int(n, "n")
     if shape is not None and not (isinstance(workload, str) and workload == "marginals"):
@@ -172,13 +172,17 @@ def information_matrix(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> NDArr
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
-        The assumed input distribution p.
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The assumed input distribution p: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL``.
 
     Returns
     -------
-    ndarray, shape=(N, N)
+    ndarray, shape (N, N)
         Symmetric, positive semidefinite; when every output of K is reported under the
         prior, ``J p = 1`` (``K D⁻¹ r = K 1``), the row sums of K.
     """
@@ -208,12 +212,18 @@ def blue_estimator(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> NDArray[n
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The assumed input distribution p at which the estimator is best: non-negative,
+        summing to 1 within ``STOCHASTIC_ATOL``. Unbiasedness does not depend on it.
 
     Returns
     -------
-    ndarray, shape=(M, N)
+    ndarray, shape (M, N)
+        The estimator ``E``; ``f̂ = π̂ E`` for report frequencies ``π̂`` of shape (M,).
 
     Raises
     ------
@@ -257,11 +267,19 @@ def blue_error(
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
-        The input distribution, assumed by the estimator and followed by the inputs.
-    workload, shape
-        As :func:`workload_matrix`.
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution, assumed by the estimator and followed by the inputs:
+        non-negative, summing to 1 within ``STOCHASTIC_ATOL``.
+    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, shape (L, N)
+        The queries, as in :func:`workload_matrix`; default ``None``, the histogram
+        (``W = I``).
+    shape : tuple of int, optional
+        The product alphabet of the ``"marginals"`` workload (``prod(shape) = N``, each
+        ≥ 2); refused with the other workloads.
     target : {"histogram", "distribution"}
         Error against the users' own histogram (default) or against ``prior``.
 

@@ -63,10 +63,22 @@ def mutual_information(kernel: KernelLike, prior: ArrayLike, *, base: float | No
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
+        input alphabet to the support (module docstring).
     base : float, optional
-        Logarithm base of the result (``2`` for bits); default ``e`` (nats).
+        Logarithm base of the result (``2`` for bits): positive, finite and ≠ 1; default
+        ``None``, natural logarithm (nats).
+
+    Returns
+    -------
+    float
+        ``I(X; Y) ≥ 0``, in nats unless ``base`` is given.
     """
     k, p = _kernel_and_prior(kernel, prior)
     joint = p[:, None] * k
@@ -91,6 +103,22 @@ def bayes_vulnerability(kernel: KernelLike, prior: ArrayLike) -> float:
     Smith, "On the foundations of quantitative information flow", FoSSaCS 2009 (the
     min-entropy leakage is ``log V(π, K) − log max_x π(x)``); the case ``g = I`` of
     :func:`g_vulnerability`. Between ``max_x π(x)`` (no information) and 1.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``π``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
+        input alphabet to the support (module docstring).
+
+    Returns
+    -------
+    float
+        The posterior Bayes vulnerability, a probability in ``[max_x π(x), 1]``.
     """
     k, p = _kernel_and_prior(kernel, prior)
     return float(np.sum(np.max(p[:, None] * k, axis=0)))
@@ -107,16 +135,34 @@ def g_vulnerability(kernel: KernelLike, prior: ArrayLike, gain: ArrayLike) -> fl
 
     the expected gain of an adversary who sees ``Y`` and takes the best guess (Alvim,
     Chatzikokolakis, Palamidessi & Smith, "Measuring information leakage using
-    generalized gain functions", CSF 2012; libqif's ``g_vuln``). Computed here through
+    generalized gain functions", CSF 2012 [1]_; libqif's ``g_vuln``). Computed here through
     the posteriors of the outputs that occur (``P_Y(y) > 0``); ``g = I`` is
     :func:`bayes_vulnerability`, and a loss ``L`` is the gain ``max L − L``.
 
     Parameters
     ----------
-    kernel : Mechanism or array_like, shape=(N, M)
-    prior : array_like, shape=(N,)
-    gain : array_like, shape=(W, N)
-        Finite; one row per guess.
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``π``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
+        input alphabet to the support (module docstring).
+    gain : array_like, shape (W, N)
+        The gain ``g[w, x]`` of guess ``w`` when the secret is ``x``: finite, one row per
+        guess (``W ≥ 1``), one column per input.
+
+    Returns
+    -------
+    float
+        The posterior g-vulnerability ``V_g(π, K)``.
+
+    References
+    ----------
+    .. [1] M. S. Alvim, K. Chatzikokolakis, C. Palamidessi, G. Smith, "Measuring Information Leakage
+       Using Generalized Gain Functions", IEEE Computer Security Foundations Symposium (CSF)
+       2012, doi:10.1109/CSF.2012.26.
     """
     k, p = _kernel_and_prior(kernel, prior)
     g = check_gain(gain, k.shape[0])
@@ -140,10 +186,31 @@ def check_gain(gain: ArrayLike, n: int, name: str = "gain") -> NDArray[np.float6
 def information_density(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float64]:
     """``i(x; y) = log P_XY(x, y) / (P_X(x) P_Y(y)) = log K[x, y] / P_Y(y)``.
 
-    Envelope paper, Sec. II-C. Returns shape (N, M). Entries are ``−∞`` where
+    Envelope paper [1]_, Sec. II-C. Returns shape (N, M). Entries are ``−∞`` where
     ``K[x, y] = 0`` and, by the module's convention, in every column with
     ``P_Y(y) = 0``. Rows of inputs outside the support of the prior carry the same
     formula ``log K[x, y]/P_Y(y)`` (the likelihood ratio), though such ``x`` never occur.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
+        input alphabet to the support (module docstring).
+
+    Returns
+    -------
+    ndarray, shape (N, M)
+        The information density in nats, ``−∞`` where described above.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     k, p = _kernel_and_prior(kernel, prior)
     p_y = p @ k
@@ -157,7 +224,8 @@ def information_density(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.floa
 def pointwise_leakage(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float64]:
     """PML of every outcome, ``ℓ(X → y)``, shape (M,).
 
-    Dobrushin paper eq. (10); envelope paper Definition 4:
+    Dobrushin paper [1]_ eq. (10); envelope paper [2]_ Definition 4 (PML is Saeidian et
+    al.'s [3]_):
 
     .. math::
 
@@ -169,6 +237,31 @@ def pointwise_leakage(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float6
     end holds exactly (``P_Y(y)`` is an average of the ``K[x, y]``), so a value a
     rounding error below 0 (an output whose column is constant on the support) is
     returned as 0.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
+        input alphabet to the support (module docstring).
+
+    Returns
+    -------
+    ndarray, shape (M,)
+        ``ℓ(X → y)`` in nats for every output ``y``; ``−∞`` where ``P_Y(y) = 0``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [3] S. Saeidian, G. Cervia, T. J. Oechtering, M. Skoglund, "Pointwise Maximal Leakage", IEEE
+       Transactions on Information Theory 69(12), 2023, arXiv:2205.04935.
     """
     k, p = _kernel_and_prior(kernel, prior)
     support = p > 0
@@ -182,12 +275,37 @@ def pointwise_leakage(kernel: KernelLike, prior: ArrayLike) -> NDArray[np.float6
 
 def pml_level(kernel: KernelLike, prior: ArrayLike) -> float:
     """``max_y ℓ(X → y)`` over outcomes of positive probability: the mechanism
-    satisfies ε-PML for ``P_X`` iff this is ≤ ε (envelope paper, Sec. II-C)."""
+    satisfies ε-PML for ``P_X`` iff this is ≤ ε (envelope paper [1]_, Sec. II-C; PML is
+    defined in [2]_).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
+        input alphabet to the support (module docstring).
+
+    Returns
+    -------
+    float
+        The PML level in nats, ``≥ 0``.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] S. Saeidian, G. Cervia, T. J. Oechtering, M. Skoglund, "Pointwise Maximal Leakage", IEEE
+       Transactions on Information Theory 69(12), 2023, arXiv:2205.04935.
+    """
     return float(np.max(pointwise_leakage(kernel, prior)))
 
 
 def ldp_level(kernel: KernelLike) -> float:
-    """The LDP level, Dobrushin paper eq. (1):
+    """The LDP level, Dobrushin paper [1]_ eq. (1):
 
     .. math::
 
@@ -195,6 +313,23 @@ def ldp_level(kernel: KernelLike) -> float:
 
     All-zero columns are ignored (``0/0``); a column mixing zero and positive entries
     gives ``math.inf``. A kernel with one input has level 0.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+
+    Returns
+    -------
+    float
+        The least ε (nats) for which the kernel is ε-LDP; ``math.inf`` if there is none.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     k = as_matrix(kernel)
     col_max = k.max(axis=0)
@@ -208,7 +343,7 @@ def ldp_level(kernel: KernelLike) -> float:
 def pml_capacity(kernel: KernelLike, c: float) -> float:
     """The (ε,c)-PML level ``C(K, Q_X(c))``, the least ε with ``K ∈ M(ε, c)``.
 
-    Dobrushin paper, Definition 1 (eq. 16–17) with ``Q_X(c) = {P : min_x P(x) ≥ c}``
+    Dobrushin paper [1]_, Definition 1 (eq. 16–17) with ``Q_X(c) = {P : min_x P(x) ≥ c}``
     (eq. 15), in the closed form of the proof of Lemma 4 (eq. 75):
 
     .. math::
@@ -221,6 +356,27 @@ def pml_capacity(kernel: KernelLike, c: float) -> float:
     :func:`ldp_level`. The denominator is at most ``N c max + (1 − Nc) max = max``, so
     the level is ≥ 0 exactly; the result is clamped there (rounding gave −2.2e-16 for a
     constant kernel, which ε ≥ 0 checks downstream then rejected).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    c : float
+        The least prior mass of the uncertainty set ``Q_X(c)``; must satisfy
+        ``0 < c ≤ 1/N`` (a value a relative 1e-12 above ``1/N`` is read as ``1/N``).
+
+    Returns
+    -------
+    float
+        The (ε,c)-PML level in nats: finite (the ``c Σ_x`` term keeps each denominator
+        positive, even where a column has zeros) and ``≥ 0``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     k = as_matrix(kernel)
     n = k.shape[0]
@@ -235,17 +391,37 @@ def pml_capacity(kernel: KernelLike, c: float) -> float:
 
 
 def maximal_leakage(kernel: KernelLike) -> float:
-    """Maximal leakage ``L(X → Y) = log Σ_y max_x K[x, y]`` (Issa, Wagner & Kamath 2020,
-    Thm. 1), the multiplicative Bayes capacity of QIF; envelope paper, Theorem 3.
+    """Maximal leakage ``L(X → Y) = log Σ_y max_x K[x, y]`` (Issa, Wagner & Kamath 2020
+    [1]_, Thm. 1), the multiplicative Bayes capacity of QIF; envelope paper [2]_,
+    Theorem 3.
 
     This is the value for priors of full support; ``I(X; Y) ≤ L(X → Y)`` for every prior.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+
+    Returns
+    -------
+    float
+        ``L(X → Y)`` in nats, between 0 and ``log min(N, M)``.
+
+    References
+    ----------
+    .. [1] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information Leakage", IEEE
+       Transactions on Information Theory 66(3):1625-1657, 2020, doi:10.1109/TIT.2019.2962804.
+    .. [2] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     k = as_matrix(kernel)
     return float(np.log(k.max(axis=0).sum()))
 
 
 def event_leakage(kernel: KernelLike, prior: ArrayLike, event: ArrayLike) -> float:
-    """Leakage to a (randomised) event, envelope paper App. C (eq. 23–24):
+    """Leakage to a (randomised) event, envelope paper [1]_ App. C (eq. 23–24):
 
     .. math::
 
@@ -258,8 +434,26 @@ def event_leakage(kernel: KernelLike, prior: ArrayLike, event: ArrayLike) -> flo
 
     Parameters
     ----------
-    event : array_like, shape=(M,)
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    prior : array_like, shape (N,)
+        The input distribution ``P_X``: non-negative, summing to 1 within
+        ``STOCHASTIC_ATOL`` (never renormalised); zero entries are allowed and restrict the
+        input alphabet to the support (module docstring).
+    event : array_like, shape (M,)
         Weights in [0, 1] (booleans allowed). ``P_Y(E) = Σ w_y P_Y(y)`` must be > 0.
+
+    Returns
+    -------
+    float
+        ``ℓ(X → E)`` in nats.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     k, p = _kernel_and_prior(kernel, prior)
     w = as_float_array(event, "event", ndim=1)
@@ -279,7 +473,7 @@ def event_leakage(kernel: KernelLike, prior: ArrayLike, event: ArrayLike) -> flo
 
 
 def renyi_ldp_level(kernel: KernelLike, alpha: float) -> float:
-    """The Rényi-LDP level of order α (f_α paper, Sec. VI; Gilani et al.):
+    """The Rényi-LDP level of order α (f_α paper [1]_, Sec. VI; Gilani et al. [2]_):
 
     .. math::
 
@@ -290,6 +484,29 @@ def renyi_ldp_level(kernel: KernelLike, alpha: float) -> float:
     are evaluated at once, with the same numerics as
     :func:`~mechdesign.measures.divergences.renyi_divergence` (log-sum-exp, and ``log1p``/``expm1``
     near ``α = 1``).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    alpha : float
+        The Rényi order, ``α > 0``; ``math.inf`` allowed (the LDP level).
+
+    Returns
+    -------
+    float
+        The level in nats, ``≥ 0``; ``math.inf`` as described above.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
+    .. [2] A. Gilani, G. R. Kurri, O. Kosut, L. Sankar, "Unifying Privacy Measures via Maximal
+       (α, β)-Leakage (MαbeL)", IEEE Transactions on Information Theory 70(6):4368-4395, 2024,
+       arXiv:2304.07456.
     """
     a = check_alpha(alpha)
     k = as_matrix(kernel)
@@ -307,7 +524,7 @@ def renyi_ldp_level(kernel: KernelLike, alpha: float) -> float:
 
 
 def dobrushin_coefficient(kernel: Mechanism | ArrayLike) -> float:
-    """The Dobrushin coefficient ``η_TV(K)``, Dobrushin paper eq. (9):
+    """The Dobrushin coefficient ``η_TV(K)``, Dobrushin paper [1]_ eq. (9):
 
     .. math::
 
@@ -316,6 +533,23 @@ def dobrushin_coefficient(kernel: Mechanism | ArrayLike) -> float:
 
     It is the contraction coefficient of total variation, and every f-divergence
     contraction coefficient is at most it. A kernel with one input has coefficient 0.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+
+    Returns
+    -------
+    float
+        ``η_TV(K)`` in [0, 1].
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     k = as_matrix(kernel)
     # All row pairs at once: (N, N, M) is small for the alphabets this library handles;

@@ -26,7 +26,7 @@ __all__ = ["dp_epsilon", "dp_failure_probability", "privacy_profile"]
 def privacy_profile(kernel: KernelLike, epsilon: float) -> float:
     """The privacy profile δ*(ε): the least δ for which the kernel is (ε, δ)-DP.
 
-    Envelope paper, Sec. II-B (Balle et al.'s privacy profile; eq. 3):
+    Envelope paper [1]_, Sec. II-B (Balle et al.'s privacy profile [2]_; eq. 3):
 
     .. math::
 
@@ -35,8 +35,34 @@ def privacy_profile(kernel: KernelLike, epsilon: float) -> float:
         = \\max_{x, x'} \\sum_y \\bigl(K[x, y] - e^\\varepsilon K[x', y]\\bigr)^+ ,
 
     the best event being ``{y : K[x, y] > e^ε K[x', y]}``; this is the hockey-stick
-    divergence ``E_{e^ε}(K_x ‖ K_{x'})`` (f_α paper, Definition 2). ``ε = ∞`` gives the
+    divergence ``E_{e^ε}(K_x ‖ K_{x'})`` (f_α paper [3]_, Definition 2). ``ε = ∞`` gives the
     largest mass a row puts where another row is zero (0 for a kernel with finite LDP).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    epsilon : float
+        ε in nats, ``ε ≥ 0`` (not ``e^ε``); ``math.inf`` allowed.
+
+    Returns
+    -------
+    float
+        ``δ*(ε)`` in [0, 1].
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight Analyses
+       via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647 (journal version: "Privacy
+       Profiles and Amplification by Subsampling", Journal of Privacy and Confidentiality 10(1),
+       2020).
+    .. [3] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Bounds on the Privacy
+       Amplification of Arbitrary Channels via the Contraction of f_α-Divergence", Allerton
+       Conference 2025, arXiv:2501.11473.
     """
     k = as_matrix(kernel)
     eps = check_epsilon(epsilon)
@@ -76,12 +102,35 @@ def _pairexp_or_inf(row: NDArray[np.float64], other: NDArray[np.float64], delta:
 
 def dp_epsilon(kernel: KernelLike, delta: float) -> float:
     """The least ε ≥ 0 with the kernel (ε, δ)-DP (eq. 2): the inverse of the privacy
-    profile, ``ε(δ) = inf{ε ≥ 0 : δ*(ε) ≤ δ}`` (envelope paper, Sec. II-B and V-B).
+    profile, ``ε(δ) = inf{ε ≥ 0 : δ*(ε) ≤ δ}`` (envelope paper [1]_, Sec. II-B and V-B).
 
     Exact: for each ordered pair of inputs the profile ``Σ_y (K[x,y] − e^ε K[x',y])^+`` is
     piecewise linear in ``e^ε`` and is inverted on its segment. ``math.inf`` when some
-    pair puts more than δ where the other is zero. For k-RR this is Balle et al.'s
+    pair puts more than δ where the other is zero. For k-RR this is Balle et al.'s [2]_
     ``max{log((α − δ)/β), 0}`` (Sec. V-B).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    delta : float
+        The failure probability δ, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        ``ε(δ)`` in nats, ``≥ 0``; ``math.inf`` as described above.
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight Analyses
+       via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647 (journal version: "Privacy
+       Profiles and Amplification by Subsampling", Journal of Privacy and Confidentiality 10(1),
+       2020).
     """
     k = as_matrix(kernel)
     d = check_delta(delta)
@@ -96,11 +145,30 @@ def dp_epsilon(kernel: KernelLike, delta: float) -> float:
 def dp_failure_probability(kernel: KernelLike, epsilon: float) -> float:
     """The worst-case failure probability of ε-DP, ``max_{x,x'} P_{Y|X=x}{L_{x,x'}(Y) > ε}``.
 
-    Envelope paper, Sec. II-B, with the privacy loss ``L_{x,x'}(y) = log(K[x, y] /
+    Envelope paper [1]_, Sec. II-B, with the privacy loss ``L_{x,x'}(y) = log(K[x, y] /
     K[x', y])`` (``+∞`` where only ``x'`` cannot produce y). Always at least
     :func:`privacy_profile` (the penalty ``1 − e^ε/e^L`` in eq. 3 is at most 1), so δ
     in (ε, δ)-DP only lower-bounds it; in the other direction (ε, δ)-DP bounds it at
     ``kε`` by ``δ / (1 − e^{−(k−1)ε})`` for every integer ``k ≥ 2`` (eq. 4).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``), else InvalidInputError.
+    epsilon : float
+        ε in nats, ``ε ≥ 0``; ``math.inf`` allowed (then only ``L = +∞`` counts).
+
+    Returns
+    -------
+    float
+        The failure probability, in [0, 1].
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
     """
     k = as_matrix(kernel)
     eps = check_epsilon(epsilon)

@@ -75,7 +75,20 @@ RATIO_CONE_MAX_ENTRIES = 2**27
 def check_notion(notion: object, name: str = "notion") -> Notion:
     """``notion`` if it is a :class:`Notion` (an instance of a subclass), else
     :class:`InvalidInputError` naming ``name`` (a string such as ``"ldp"`` is refused with
-    the constructors to use instead)."""
+    the constructors to use instead).
+
+    Parameters
+    ----------
+    notion : object
+        The candidate notion.
+    name : str, default "notion"
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    Notion
+        ``notion`` itself.
+    """
     if not isinstance(notion, Notion):
         raise InvalidInputError(
             f"{name} must be a privacy notion such as mechdesign.LDP(epsilon), "
@@ -87,7 +100,18 @@ def check_notion(notion: object, name: str = "notion") -> Notion:
 
 
 def check_notion_epsilon(epsilon: float) -> float:
-    """A notion's ε: finite and ≥ 0 (an infinite ε is no privacy notion at all)."""
+    """A notion's ε: finite and ≥ 0 (an infinite ε is no privacy notion at all).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats; must be a real number, finite and ``≥ 0``.
+
+    Returns
+    -------
+    float
+        ε as a float.
+    """
     value = check_epsilon(epsilon)
     if math.isinf(value):
         raise InvalidInputError(

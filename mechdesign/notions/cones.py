@@ -109,9 +109,9 @@ BACKENDS: tuple[str, ...] = ("auto", "cdd", "exact", "closed_form")
 class VertexSet:
     """The vertices of a ratio cone's normalised section, with how they were found.
 
-    Attributes
+    Parameters
     ----------
-    points : ndarray, shape=(k, N)
+    points : ndarray, shape (k, N)
         One vertex per row; each row is non-negative and sums to one.
     backend : str
         The backend that produced them (``"cdd"``, ``"exact"`` or ``"closed_form"``).
@@ -144,9 +144,9 @@ class RatioCone:
     ----------
     epsilon : float
         ε ≥ 0; ``math.inf`` makes every pair vacuous.
-    numerators : array_like, shape=(m, N)
+    numerators : array_like, shape (m, N)
         The vectors ``a_i`` (non-negative).
-    denominators : array_like, shape=(m, N)
+    denominators : array_like, shape (m, N)
         The vectors ``b_i`` (non-negative).
     name : str, optional
         What the cone encodes, for messages.
@@ -155,7 +155,8 @@ class RatioCone:
         the notion knows from the structure of its pairs; without it
         :meth:`vertex_bound` falls back to McMullen's upper bound theorem.
     closed_form : callable, optional
-        ``closed_form(cone) -> ndarray (k, N)``, the vertices in closed form.
+        ``closed_form(cone) -> ndarray``, the vertices of the normalised section in closed
+        form, shape (k, N), one per row.
     """
 
     epsilon: float

@@ -33,9 +33,9 @@ __all__ = ["CategoricalPair", "categorical_pair", "empirical_pair"]
 class CategoricalPair:
     """Counts of a sensitive attribute S against another attribute U.
 
-    Attributes
+    Parameters
     ----------
-    counts : ndarray of int, shape=(|S|, |U|)
+    counts : ndarray of int, shape (|S|, |U|)
         ``counts[s, u]`` records with ``S = s`` and ``U = u``: a 2-D array of
         non-negative integers (Python or numpy integers) with at least one record. Floats
         are refused even when whole, as for every integer argument of the package
@@ -104,6 +104,23 @@ def empirical_pair(
     A label is a hashable scalar (a string, a number, ``None`` …) and stands for its
     text, ``str(value)``, so ``1`` and ``"1"`` are one category. A list, tuple, set,
     dict or array as a label is refused (its text would silently become a category).
+
+    Parameters
+    ----------
+    s_values : sequence
+        The sensitive attribute of each record (a list, tuple, string or 1-D array of
+        labels, shape (n,)); must not be empty.
+    u_values : sequence
+        The other attribute of each record, as long as ``s_values``.
+    sensitive : str, default "S"
+        The sensitive column's name.
+    other : str, default "U"
+        The other column's name.
+
+    Returns
+    -------
+    CategoricalPair
+        The counts, with labels sorted by decreasing frequency (ties by name).
     """
     s_values = _column(s_values, "s_values")
     u_values = _column(u_values, "u_values")
@@ -236,7 +253,23 @@ def _labels(values: Sequence[str]) -> tuple[str, ...]:
 def categorical_pair(path: str | Path, sensitive: str, other: str) -> CategoricalPair:
     """Read columns ``sensitive`` (S) and ``other`` (U) of a CSV file with a header row
     and count them. Fields are stripped of surrounding spaces (the Adult file separates
-    them by ``", "``); every value, ``"?"`` included, is a category."""
+    them by ``", "``); every value, ``"?"`` included, is a category.
+
+    Parameters
+    ----------
+    path : str or Path
+        A UTF-8 CSV file with a header row; blank lines are skipped, and every other line
+        must have as many fields as the header.
+    sensitive : str
+        The header name of the sensitive column S.
+    other : str
+        The header name of the other column U; must differ from ``sensitive``.
+
+    Returns
+    -------
+    CategoricalPair
+        As :func:`empirical_pair` gives it.
+    """
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidInputError(f"path must be a file path (str or Path); got {show(path)}.")
     path = Path(path)

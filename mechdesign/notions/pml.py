@@ -61,7 +61,7 @@ __all__ = [
 def dobrushin_bound(epsilon: float, c: float, n: int) -> float:
     """Ξ(ε, c), the maximal Dobrushin coefficient under (ε,c)-PML on ``n`` inputs.
 
-    Dobrushin paper, Theorem 1 (eq. 6); the value is attained (Theorems 2–3):
+    Dobrushin paper [1]_, Theorem 1 (eq. 6); the value is attained (Theorems 2–3):
 
     .. math::
 
@@ -70,17 +70,31 @@ def dobrushin_bound(epsilon: float, c: float, n: int) -> float:
 
     The first term reaches 1 exactly at ``ε = log(2/(Nc))`` and exceeds it beyond
     (Theorem 2), hence the ``min``. ``c → 0`` gives the LDP value
-    ``(e^ε − 1)/(e^ε + 1)`` (Kairouz et al., eq. 13); ``c = 1/N`` gives
+    ``(e^ε − 1)/(e^ε + 1)`` (Kairouz et al. [2]_; eq. 13 of the Dobrushin paper's HTML
+    version, eq. 4 of its PDF); ``c = 1/N`` gives
     ``min(e^ε − 1, 1)`` (Remark 1).
 
     Parameters
     ----------
     epsilon : float
-        ε ≥ 0; ``math.inf`` gives 1.
+        ε ≥ 0 in nats; ``math.inf`` gives 1.
     c : float
         0 < c ≤ 1/n.
     n : int
         Number of inputs N ≥ 1.
+
+    Returns
+    -------
+    float
+        Ξ(ε, c) in [0, 1].
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential Privacy",
+       Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
     """
     eps = check_epsilon(epsilon)
     n_val = check_positive_int(n, "n")
@@ -105,6 +119,31 @@ def pml_cone(
 
     ``x`` ranges over the union of the supports of the ``P_j`` (an input that no prior
     can produce cannot leak), ``j`` over the rows of ``vertex_priors`` (shape (m, N)).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε ≥ 0 in nats (validated by :class:`~mechdesign.notions.cones.RatioCone`).
+    vertex_priors : ndarray, shape (m, N)
+        The vertices ``P_j`` of the prior polytope, one per row; trusted (the notions
+        validate them), not checked here.
+    name : str
+        What the cone encodes, for messages.
+    known_vertex_bound : int, optional
+        A proven bound on the number of vertices of the section, passed to the cone.
+    closed_form : callable, optional
+        ``closed_form(cone) -> ndarray`` of shape (k, N), the section's vertices in closed
+        form, passed to the cone.
+
+    Returns
+    -------
+    RatioCone
+        The cone with the ``|support| · m`` pairs.
+
+    Raises
+    ------
+    TooLargeError
+        When the pairs × coordinates exceed ``RATIO_CONE_MAX_ENTRIES``.
     """
     priors = np.asarray(vertex_priors, dtype=float)
     m, n = priors.shape
@@ -139,6 +178,17 @@ def ldp_cone_vertices(cone: RatioCone) -> NDArray[np.float64]:
     for every ``B`` with ``∅ ≠ B ≠ [N]`` (Kairouz, Oh & Viswanath, JMLR 2016, the
     staircase patterns): ``2^N − 2`` of them. At ``ε = 0`` the section is the single point
     ``1/N``; at ``ε = ∞`` it is the simplex, with vertices ``e_x``.
+
+    Parameters
+    ----------
+    cone : RatioCone
+        The notion's ratio cone on N inputs, as ``LDP(ε).cone(N)`` builds it (its
+        ``epsilon`` and ``n`` are read).
+
+    Returns
+    -------
+    ndarray, shape (k, N)
+        The vertices of the section ``{v in the cone : Σ v = 1}``, one per row.
     """
     n = cone.n
     if cone.epsilon == 0:
@@ -195,6 +245,17 @@ def known_prior_vertices(cone: RatioCone) -> NDArray[np.float64]:
     vanish at coordinate ``f``, where only ``r P_f Σ α`` appears. Without a free
     coordinate the label needs ``r P(T) = 1`` (then ``v = 1_T / |T|``, also a vertex).
     Every candidate is checked against the H-representation by the caller.
+
+    Parameters
+    ----------
+    cone : RatioCone
+        The notion's ratio cone on N inputs, as ``PML(ε, prior=P).cone(N)`` builds it
+        (the prior ``P`` is read from its first denominator).
+
+    Returns
+    -------
+    ndarray, shape (k, N)
+        The vertices of the section ``{v in the cone : Σ v = 1}``, one per row.
     """
     n = cone.n
     prior = cone.denominators[0]
@@ -223,7 +284,7 @@ def known_prior_vertices(cone: RatioCone) -> NDArray[np.float64]:
 
 
 def c_pml_vertices(cone: RatioCone) -> NDArray[np.float64]:
-    """Closed-form vertices of the (ε, c)-PML section (Dobrushin paper, Lemma 4).
+    """Closed-form vertices of the (ε, c)-PML section (Dobrushin paper [1]_, Lemma 4).
 
     The section is ``{v ≥ 0 : Σ v = 1, v_x ≤ r (c + s v_j) for all x, j}`` with
     ``r = e^ε`` and ``s = 1 − Nc``. By the labelling argument of
@@ -246,6 +307,22 @@ def c_pml_vertices(cone: RatioCone) -> NDArray[np.float64]:
     minimum is positive (one more degree of freedom along the tight line). At ``ε = 0``
     the section is the point ``1/N``. Every candidate is checked against the
     H-representation by the caller.
+
+    Parameters
+    ----------
+    cone : RatioCone
+        The notion's ratio cone on N inputs, as ``PML(ε, c=c).cone(N)`` builds it
+        (``c`` is read from its first denominator, ``c·1 + (1 − Nc)·e_0``).
+
+    Returns
+    -------
+    ndarray, shape (k, N)
+        The vertices of the section ``{v in the cone : Σ v = 1}``, one per row.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     n = cone.n
     if math.isinf(cone.epsilon) or n == 1:
@@ -296,8 +373,21 @@ def _feasible(candidates: NDArray[np.float64], cone: RatioCone) -> NDArray[np.fl
 class LDP(Notion):
     """ε-local differential privacy: ``K[x, y] ≤ e^ε K[x', y]`` for all ``x, x', y``.
 
-    Dobrushin paper, eq. (1); Kairouz, Oh & Viswanath (JMLR 2016). The limit ``c → 0``
-    of :class:`PML` with ``c`` (PML over every prior).
+    Dobrushin paper [1]_, eq. (1); Kairouz, Oh & Viswanath (JMLR 2016) [2]_. The limit
+    ``c → 0`` of :class:`PML` with ``c`` (PML over every prior).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats (not ``e^ε``); must be finite and ``≥ 0``.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] P. Kairouz, S. Oh, P. Viswanath, "Extremal Mechanisms for Local Differential Privacy",
+       Journal of Machine Learning Research 17(17):1-51, 2016,
+       https://jmlr.org/papers/v17/15-135.html.
     """
 
     epsilon: float
@@ -346,11 +436,31 @@ class PML(Notion):
         a known prior ``P`` (shape (N,)): ``max_y ℓ(X → y) ≤ ε`` for ``P``;
     ``c``
         ``(ε, c)``-PML, every prior in ``Q_X(c) = {P : min_x P(x) ≥ c}``, ``0 < c ≤ 1/N``
-        (Dobrushin paper, Definition 1);
+        (Dobrushin paper [1]_, Definition 1);
     ``priors``
         every prior in the convex hull of the given priors (shape (m, N)).
 
-    Inputs outside the support of every prior are unconstrained (they never occur).
+    Inputs outside the support of every prior are unconstrained (they never occur). PML
+    itself is Saeidian et al.'s [2]_.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats (not ``e^ε``); must be finite and ``≥ 0``.
+    c : float, optional
+        The least prior mass of ``Q_X(c)``: here ``0 < c ≤ 1/2``; ``c ≤ 1/N`` is checked
+        when N is known (:meth:`cone`, :meth:`level`).
+    prior : array_like, shape (N,), optional
+        A known prior: non-negative, summing to 1 within ``STOCHASTIC_ATOL``.
+    priors : array_like, shape (m, N), optional
+        The vertices of a polytope of priors, one per row, each a probability vector.
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
+       Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    .. [2] S. Saeidian, G. Cervia, T. J. Oechtering, M. Skoglund, "Pointwise Maximal Leakage", IEEE
+       Transactions on Information Theory 69(12), 2023, arXiv:2205.04935.
     """
 
     epsilon: float

@@ -43,8 +43,8 @@ def secret_pairs_cone(
     same_secret: bool,
     name: str,
 ) -> RatioCone:
-    """The ratio cone of RLDP over polytopes ``D_s`` of conditionals (robust-LDP paper,
-    eqs. 39–41 and Definition 3).
+    """The ratio cone of RLDP over polytopes ``D_s`` of conditionals (robust-LDP paper
+    [1]_, eqs. 39–41 and Definition 3).
 
     ``polytopes[s]`` lists the vertices of ``D_s ⊆ P_U`` (shape ``(k_s, |U|)``). By
     robust optimisation over polytopes, ``max_{R1 ∈ D_s1, R2 ∈ D_s2} R1·v_s1 − e^ε
@@ -52,6 +52,29 @@ def secret_pairs_cone(
     ``(a, b)`` with ``a`` a vertex of ``D_s1`` placed in block ``s1`` and ``b`` a vertex
     of ``D_s2`` placed in block ``s2``, for ``s1 ≠ s2`` — and also ``s1 = s2`` when
     ``same_secret`` (Definition 3 as printed).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε ≥ 0 in nats (validated by :class:`~mechdesign.notions.cones.RatioCone`).
+    polytopes : list of ndarray, each of shape (k_s, |U|)
+        One entry per secret ``s`` (``|S|`` of them): the vertices of ``D_s``, one per
+        row, all with the same ``|U|`` columns; trusted, not checked here.
+    same_secret : bool
+        Whether to add the pairs with ``s1 = s2`` (Definition 3 as printed).
+    name : str
+        What the cone encodes, for messages.
+
+    Returns
+    -------
+    RatioCone
+        The cone on ``N = |S|·|U|`` coordinates (with no pairs when ``|S| = 1`` and not
+        ``same_secret``).
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     a1 = len(polytopes)
     a2 = polytopes[0].shape[1]
@@ -76,14 +99,32 @@ def secret_pairs_cone(
 
 def simplex_vertices(lower: NDArray[np.float64]) -> NDArray[np.float64]:
     """Vertices of ``D = {R ∈ P_U : R_u ≥ L_u}``: ``L + (1 − Σ L) e_u`` for every u
-    (robust-LDP paper, eq. 42; ``Σ L ≤ 1`` since ``P̂_{U|s} ∈ D``)."""
+    (robust-LDP paper [1]_, eq. 42; ``Σ L ≤ 1`` since ``P̂_{U|s} ∈ D``).
+
+    Parameters
+    ----------
+    lower : ndarray, shape (|U|,)
+        The lower bounds ``L_u ≥ 0`` (a row of
+        :func:`~mechdesign.notions.uncertainty.conditional_lower_bounds`), trusted; a sum
+        above 1 (rounding) leaves no slack, and every vertex is then ``L``.
+
+    Returns
+    -------
+    ndarray, shape (|U|, |U|)
+        The vertices of ``D``, one per row.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
+    """
     slack = max(1.0 - float(lower.sum()), 0.0)
     return lower[None, :] + slack * np.eye(lower.shape[0])
 
 
 @dataclass(frozen=True, eq=False)
 class RobustLDP(Notion):
-    """``(ε, F)``-RLDP through PolyOpt's polytopes (robust-LDP paper, Sec. 5).
+    """``(ε, F)``-RLDP through PolyOpt's polytopes (robust-LDP paper [1]_, Sec. 5).
 
     ``F`` is a Rényi ball around ``P̂`` on ``X = S × U`` (flattened S-major, ``shape =
     (|S|, |U|)``). Each projection ``F_{U|s}`` (Theorem 1) is enclosed in the simplex
@@ -93,13 +134,21 @@ class RobustLDP(Notion):
     kernel whose columns lie in it is ``(ε, F)``-RLDP; :func:`~mechdesign.optimal.design`
     with the estimate ``P̂`` as prior is then PolyOpt (Theorem 3).
 
+    ``level`` is the exact RLDP level over the ball itself
+    (:func:`~mechdesign.notions.robust_levels.robust_ldp_level`), not over the polytopes,
+    so a design is audited against the guarantee the user asked for.
+
     Parameters
     ----------
     epsilon : float
+        ε in nats (not ``e^ε``); must be finite and ``≥ 0``.
     ball : RenyiBall
+        The uncertainty set ``F`` around ``P̂`` on ``X = S × U``; ``P̂_s > 0`` is needed
+        for every secret ``s``.
     shape : tuple of int
-        ``(|S|, |U|)``.
-    variant : {"default", "paper"}
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+    variant : {"default", "paper"}, default "default"
         ``"paper"`` is Definition 3 as printed: every pair ``s1, s2`` including
         ``s1 = s2`` (16 inequalities for ``|S| = |U| = 2``, Example 3). Definition 1
         asks nothing for ``s1 = s2``; those rows only appear when one ``P`` is relaxed to
@@ -107,10 +156,10 @@ class RobustLDP(Notion):
         ``(ε, F)``-RLDP (Theorem 2's argument needs only the pairs with ``s1 ≠ s2``); the
         default admits more kernels, hence at least the utility.
 
-    ``level`` is the exact RLDP level over the ball itself
-    (:func:`~mechdesign.notions.robust_levels.robust_ldp_level`), not over the polytopes — so a
-    design
-    is audited against the guarantee the user asked for.
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     epsilon: float
@@ -169,11 +218,28 @@ class RobustLDP(Notion):
 @dataclass(frozen=True, eq=False)
 class NonRobustLDP(Notion):
     """``(ε, {P̂})``-RLDP: RLDP for the estimate alone (the "NR" baseline of the
-    robust-LDP paper, Sec. 8, after Lopuhaä-Zwakenberg et al. [3]).
+    robust-LDP paper [1]_, Sec. 8, after Lopuhaä-Zwakenberg et al., that paper's
+    reference 3).
 
     The cone of :func:`secret_pairs_cone` with ``D_s = {P̂_{U|s}}``: pairs
     ``(P̂_{U|s1} in block s1, P̂_{U|s2} in block s2)``, ``s1 ≠ s2``. ``level`` is
     :func:`~mechdesign.notions.robust_levels.realised_epsilon` at ``P̂``.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats (not ``e^ε``); must be finite and ``≥ 0``.
+    p_hat : array_like, shape (N,)
+        The estimate ``P̂`` on ``X = S × U`` (flattened S-major): non-negative, summing
+        to 1 within ``STOCHASTIC_ATOL``, with ``P̂_s > 0`` for every secret ``s``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     epsilon: float
@@ -224,11 +290,24 @@ class NonRobustLDP(Notion):
 
 @dataclass(frozen=True)
 class SecretLDP(Notion):
-    """``(ε, P_X)``-RLDP, RLDP for every distribution (robust-LDP paper, Sec. 6).
+    """``(ε, P_X)``-RLDP, RLDP for every distribution (robust-LDP paper [1]_, Sec. 6).
 
     By Proposition 3 it is the ratio cone with pairs ``(e_(s,u), e_(s',u'))`` for
     ``s ≠ s'``: LDP with the constraints inside one secret's block removed. SRR
     (:func:`~mechdesign.mechanisms.closed_forms.secret_randomized_response`) satisfies it.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε in nats (not ``e^ε``); must be finite and ``≥ 0``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     epsilon: float

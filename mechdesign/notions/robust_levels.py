@@ -141,10 +141,24 @@ def linear_extreme(
     ball (possible for α < 1, or when ``c`` is constant on ``T``). ``radius = ∞`` is the
     whole simplex.
 
+    Parameters
+    ----------
+    c : array_like, shape (a,)
+        The linear objective ``c``: finite real numbers, one per outcome.
+    center : array_like, shape (a,)
+        The ball's center: non-negative, summing to 1 within ``STOCHASTIC_ATOL``.
+    alpha : float
+        The Rényi order, ``0 < α < ∞``.
+    radius : float
+        The ball's radius ``≥ 0`` (nats); ``math.inf`` is the whole simplex.
+    maximize : bool, default True
+        ``False`` gives the minimum of ``c·R`` instead.
+
     Returns
     -------
     value : float
-    maximiser : ndarray
+        The maximum (or minimum) of ``c·R`` over the ball.
+    maximiser : ndarray, shape (a,)
         An ``R`` attaining it (for ``radius = ∞``, a point mass, which the whole simplex
         contains).
     """
@@ -290,6 +304,17 @@ def _divergence(p: NDArray[np.float64], r: NDArray[np.float64], a: float) -> flo
 class RobustLevel(EvidenceFloat):
     """The RLDP level of a kernel over a Rényi ball, with the distribution attaining it.
 
+    A float (its value is the level) carrying its evidence; built by
+    :func:`robust_ldp_level`. Robust-LDP paper [1]_.
+
+    Parameters
+    ----------
+    value : float
+        The level, as below.
+    **fields
+        ``output``, ``secrets``, ``witness``, ``projection_bound`` and ``exact``, all by
+        keyword (the attributes below).
+
     Attributes
     ----------
     value : float
@@ -307,6 +332,11 @@ class RobustLevel(EvidenceFloat):
     exact : bool
         True for α ≥ 1/2, where the search provably finds the maximum (module
         docstring); for α < 1/2 the value is attained but may fall short of the level.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     _fields = ("output", "secrets", "witness", "projection_bound", "exact")
@@ -424,7 +454,7 @@ def robust_ldp_level(
     kernel: KernelLike, ball: RenyiBall, shape: tuple[int, int]
 ) -> RobustLevel:
     """The realised RLDP level of ``kernel`` over the Rényi ball ``F`` (robust-LDP
-    paper, Definition 1):
+    paper [1]_, Definition 1):
 
     .. math::
 
@@ -436,6 +466,28 @@ def robust_ldp_level(
     α ≥ 1/2. Triples ``(y, s1, s2)`` are searched in decreasing order of their
     projection bound, and skipped once that bound cannot beat the best level found.
     Needs ``P̂_s > 0`` for every ``s``.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism, rows indexed by ``x = s·|U| + u`` (N = |S|·|U|); an array must be
+        finite, non-negative and row-stochastic.
+    ball : RenyiBall
+        The uncertainty set ``F`` around ``P̂`` on ``X = S × U``; ``P̂_s > 0`` is needed
+        for every secret ``s``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    Returns
+    -------
+    RobustLevel
+        The level in nats (a float), with the output, secrets and witness attaining it.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     marginal, conditional = center_conditionals(ball, shape)
     a1, a2 = conditional.shape
@@ -499,7 +551,8 @@ def _projection_bounds(
 
 
 def projection_level(kernel: KernelLike, ball: RenyiBall, shape: tuple[int, int]) -> float:
-    """An upper bound on :func:`robust_ldp_level` through the projections (Theorem 1):
+    """An upper bound on :func:`robust_ldp_level` through the projections (robust-LDP
+    paper [1]_, Theorem 1):
 
     .. math::
 
@@ -510,6 +563,28 @@ def projection_level(kernel: KernelLike, ball: RenyiBall, shape: tuple[int, int]
     which lets both conditionals use the whole budget at once (the set ``F'`` of
     Sec. 4.1 instead of ``F``). It is what PolyOpt's polytopes ``D_s ⊇ F_{U|s}`` relax
     further.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism, rows indexed by ``x = s·|U| + u`` (N = |S|·|U|); an array must be
+        finite, non-negative and row-stochastic.
+    ball : RenyiBall
+        The uncertainty set ``F`` around ``P̂`` on ``X = S × U``; ``P̂_s > 0`` is needed
+        for every secret ``s``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    Returns
+    -------
+    float
+        The bound in nats; ``−∞`` when ``|S| = 1`` (no pair of secrets).
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     marginal, conditional = center_conditionals(ball, shape)
     a1, a2 = conditional.shape
@@ -524,7 +599,7 @@ def projection_level(kernel: KernelLike, ball: RenyiBall, shape: tuple[int, int]
 
 
 def realised_epsilon(kernel: KernelLike, distribution: ArrayLike, shape: tuple[int, int]) -> float:
-    """``ε*`` of the robust-LDP paper, Sec. 8.3: the RLDP level for one known ``P``,
+    """``ε*`` of the robust-LDP paper [1]_, Sec. 8.3: the RLDP level for one known ``P``,
 
     .. math::
 
@@ -536,6 +611,28 @@ def realised_epsilon(kernel: KernelLike, distribution: ArrayLike, shape: tuple[i
     notes). Secrets with ``P_s = 0`` are skipped (their conditional is undefined); with
     fewer than two secrets left there is no pair, and the level is ``−∞`` (the empty
     maximum, as in every other audit).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism, rows indexed by ``x = s·|U| + u`` (N = |S|·|U|); an array must be
+        finite, non-negative and row-stochastic.
+    distribution : array_like, shape (N,)
+        The known ``P`` on ``X = S × U`` (flattened S-major): non-negative, summing to 1
+        within ``STOCHASTIC_ATOL``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    Returns
+    -------
+    float
+        ``ε*`` in nats; ``+∞`` or ``−∞`` as described above.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     p = as_distribution(distribution, "distribution")
     a1, a2 = SecretAlphabet.of(shape, p.shape[0], "distribution").shape
@@ -548,11 +645,30 @@ def realised_epsilon(kernel: KernelLike, distribution: ArrayLike, shape: tuple[i
 
 
 def secret_ldp_level(kernel: KernelLike, shape: tuple[int, int]) -> float:
-    """The ``(ε, P_X)``-RLDP level: RLDP for every distribution (robust-LDP paper,
+    """The ``(ε, P_X)``-RLDP level: RLDP for every distribution (robust-LDP paper [1]_,
     Proposition 3), ``max_y max_{s ≠ s'} log K[(s,u), y] / K[(s',u'), y]``.
 
     Computed from the per-secret extremes of each column: ``max_u K[(s,u), y]`` over
     ``min_{u'} K[(s',u'), y]``.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism, rows indexed by ``x = s·|U| + u`` (N = |S|·|U|); an array must be
+        finite, non-negative and row-stochastic.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    Returns
+    -------
+    float
+        The level in nats; ``+∞`` when a ratio is unbounded, ``−∞`` when ``|S| = 1``.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     k = as_matrix(kernel)
     a1, a2 = SecretAlphabet.of(shape, k.shape[0], "kernel").shape

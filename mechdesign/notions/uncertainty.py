@@ -59,16 +59,22 @@ MAX_EXACT_RADIUS_OUTCOMES = 20
 @dataclass(frozen=True)
 class RenyiBall:
     """The uncertainty set ``F = {P ∈ P_X : D_α(center ‖ P) ≤ radius}`` (robust-LDP
-    paper, Sec. 3, eq. 7).
+    paper [1]_, Sec. 3, eq. 7).
 
     Parameters
     ----------
-    center : array_like, shape=(a,)
-        The estimate ``P̂`` (flattened S-major when X = S × U).
+    center : array_like, shape (a,)
+        The estimate ``P̂`` (flattened S-major when X = S × U): non-negative, summing to
+        1 within ``STOCHASTIC_ATOL``.
     alpha : float
         Rényi order, ``0 < α < ∞`` (α = 1 is relative entropy).
     radius : float
         ``B ≥ 0``; ``math.inf`` is the whole simplex, 0 the singleton ``{P̂}``.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     center: NDArray[np.float64]
@@ -97,7 +103,7 @@ class RenyiBall:
 
 
 def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
-    """The radius B of the χ² confidence set (robust-LDP paper, eq. 9, α = 2):
+    """The radius B of the χ² confidence set (robust-LDP paper [1]_, eq. 9, α = 2):
 
     .. math::
 
@@ -105,6 +111,25 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
 
     so that ``D_2(P̂ ‖ P) ≤ B`` is Pearson's χ² test at significance β with ``a − 1``
     degrees of freedom (``D_2 = log(1 + χ²)``): ``P* ∈ F`` with probability ≈ 1 − β.
+
+    Parameters
+    ----------
+    n_samples : int
+        The number of records ``n`` behind ``P̂``, a positive integer.
+    n_categories : int
+        The number of categories ``a = |X|``, an integer ``≥ 2``.
+    beta : float
+        The significance level β, in the open interval (0, 1).
+
+    Returns
+    -------
+    float
+        The radius B in nats, ``≥ 0``.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     n = check_positive_int(n_samples, "n_samples")
     a = check_positive_int(n_categories, "n_categories")
@@ -122,11 +147,23 @@ def chi2_radius(n_samples: int, n_categories: int, beta: float) -> float:
 
 @dataclass(frozen=True)
 class SecretAlphabet:
-    """The robust-LDP paper's alphabet ``X = S × U``: ``n_secrets = |S|`` sensitive values
-    and ``n_other = |U|`` others, flattened S-major (``x = s·|U| + u``).
+    """The robust-LDP paper's [1]_ alphabet ``X = S × U``: ``n_secrets = |S|`` sensitive
+    values and ``n_other = |U|`` others, flattened S-major (``x = s·|U| + u``).
 
     Public functions take the pair ``shape = (|S|, |U|)`` and convert it once with
     :meth:`of`; ``shape`` gives the pair back.
+
+    Parameters
+    ----------
+    n_secrets : int
+        ``|S|``, a positive integer.
+    n_other : int
+        ``|U|``, a positive integer.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
 
     n_secrets: int
@@ -188,7 +225,24 @@ class SecretAlphabet:
 
 
 def center_conditionals(ball: RenyiBall, shape: tuple[int, int]) -> tuple[NDArray, NDArray]:
-    """``P̂_s`` and ``P̂_{U|s}`` of the ball's center (:meth:`SecretAlphabet.conditionals`)."""
+    """``P̂_s`` and ``P̂_{U|s}`` of the ball's center (:meth:`SecretAlphabet.conditionals`).
+
+    Parameters
+    ----------
+    ball : RenyiBall
+        The ball ``F`` around ``P̂`` on ``X = S × U``; ``P̂_s > 0`` is needed for every
+        secret ``s``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    Returns
+    -------
+    marginal : ndarray, shape (|S|,)
+        ``P̂_s``, all positive.
+    conditional : ndarray, shape (|S|, |U|)
+        ``P̂_{U|s}``, one distribution per row.
+    """
     ball = _check_ball(ball)
     alphabet = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center")
     return alphabet.conditionals(ball.center, "ball's center")
@@ -206,7 +260,7 @@ def _check_ball(ball: object, name: str = "ball") -> RenyiBall:
 
 
 def conditional_radius(alpha: float, radius: float, p_s: float) -> float:
-    """``B_s`` of the robust-LDP paper's Theorem 1, the radius of ``F_{U|s}``:
+    """``B_s`` of the robust-LDP paper's [1]_ Theorem 1, the radius of ``F_{U|s}``:
 
     .. math::
 
@@ -226,6 +280,16 @@ def conditional_radius(alpha: float, radius: float, p_s: float) -> float:
         The ball's radius B ≥ 0 (``math.inf`` allowed).
     p_s : float
         ``P̂_s`` in (0, 1].
+
+    Returns
+    -------
+    float
+        ``B_s ≥ 0`` in nats, possibly ``math.inf``.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     alpha = check_alpha(alpha)
     radius = as_real(radius, "radius")
@@ -250,7 +314,7 @@ def conditional_radius(alpha: float, radius: float, p_s: float) -> float:
 
 
 def conditional_ball(ball: RenyiBall, shape: tuple[int, int], s: int) -> RenyiBall:
-    """The projection ``F_{U|s}`` as a Rényi ball (robust-LDP paper, Theorem 1):
+    """The projection ``F_{U|s}`` as a Rényi ball (robust-LDP paper [1]_, Theorem 1):
 
     .. math::
 
@@ -261,6 +325,27 @@ def conditional_ball(ball: RenyiBall, shape: tuple[int, int], s: int) -> RenyiBa
 
     For α < 1 the log's argument can be ≤ 0; then ``B_s = ∞`` (every ``R`` with
     ``D_α < ∞`` is reached). Needs ``P̂_s > 0``.
+
+    Parameters
+    ----------
+    ball : RenyiBall
+        The ball ``F`` around ``P̂`` on ``X = S × U``; ``P̂_s > 0`` is needed for every
+        secret ``s``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+    s : int
+        The secret, an index in ``[0, |S|)``.
+
+    Returns
+    -------
+    RenyiBall
+        ``F_{U|s}``: center ``P̂_{U|s}`` (shape (|U|,)), the ball's α, radius ``B_s``.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     ball = _check_ball(ball)
     a1 = SecretAlphabet.of(shape, ball.center.shape[0], "ball's center").n_secrets
@@ -320,7 +405,7 @@ def _binary_ends(rho: float, alpha: float, radius: float) -> tuple[float, float]
 
 
 def xi_bounds(rho: float, alpha: float, radius: float) -> tuple[float, float]:
-    """``(ξ⁻(ρ), ξ⁺(ρ))`` of the robust-LDP paper, eqs. (26)–(28): for a Rényi ball of
+    """``(ξ⁻(ρ), ξ⁺(ρ))`` of the robust-LDP paper [1]_, eqs. (26)–(28): for a Rényi ball of
     radius ``B`` around ``P̂`` with ``P̂_x = ρ``, ``min_F P_x = ρ ξ⁻(ρ)`` and
     ``max_F P_x = ρ ξ⁺(ρ)`` (Lemma A5).
 
@@ -328,6 +413,25 @@ def xi_bounds(rho: float, alpha: float, radius: float) -> tuple[float, float]:
     it equals Lemma 1's closed form (tested). The range of ξ⁺ is ``[1, 1/ρ]``
     (``P_x ≤ 1``); the paper prints ``[1, (1 − ρ)^{-1})``, which for ρ < 1/2 cuts off
     attainable values.
+
+    Parameters
+    ----------
+    rho : float
+        ``ρ = P̂_x``, in (0, 1].
+    alpha : float
+        The Rényi order, ``α > 0``; ``math.inf`` allowed.
+    radius : float
+        The ball's radius ``B ≥ 0`` in nats; ``math.inf`` allowed.
+
+    Returns
+    -------
+    tuple of float
+        ``(ξ⁻(ρ), ξ⁺(ρ))``, with ``0 ≤ ξ⁻ ≤ 1 ≤ ξ⁺ ≤ 1/ρ``.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     r = as_real(rho, "rho")
     if not 0 < r <= 1:
@@ -343,9 +447,28 @@ def xi_bounds(rho: float, alpha: float, radius: float) -> tuple[float, float]:
 def conditional_lower_bounds(ball: RenyiBall, shape: tuple[int, int]) -> NDArray[np.float64]:
     """``L_{u|s} = min_{R ∈ F_{U|s}} R_u`` for every (s, u): shape ``(|S|, |U|)``.
 
-    Robust-LDP paper, eq. (19) and Proposition 1 (eq. 29): ``L_{u|s} = P̂_{u|s}
+    Robust-LDP paper [1]_, eq. (19) and Proposition 1 (eq. 29): ``L_{u|s} = P̂_{u|s}
     ξ⁻(P̂_{u|s})`` for the ball of radius ``B_s`` (Theorem 1), i.e. the lower end of
     the binary Rényi ball around ``P̂_{u|s}``. These bound PolyOpt's polytope ``D_s``.
+
+    Parameters
+    ----------
+    ball : RenyiBall
+        The ball ``F`` around ``P̂`` on ``X = S × U``; ``P̂_s > 0`` is needed for every
+        secret ``s``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    Returns
+    -------
+    ndarray, shape (|S|, |U|)
+        ``L_{u|s}``, read-only.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     marginal, conditional = center_conditionals(ball, shape)
     out = np.empty_like(conditional)
@@ -366,7 +489,7 @@ def _radius_gain(rho: float, alpha: float, radius: float) -> float:
 def conditional_radii(ball: RenyiBall, shape: tuple[int, int]) -> NDArray[np.float64]:
     """``rad_s = max_{R ∈ F_{U|s}} ‖R − P̂_{U|s}‖₁`` for every s: shape ``(|S|,)``.
 
-    Robust-LDP paper, eq. (20) and Proposition 1 (eq. 30):
+    Robust-LDP paper [1]_, eq. (20) and Proposition 1 (eq. 30):
 
     .. math::
 
@@ -384,6 +507,25 @@ def conditional_radii(ball: RenyiBall, shape: tuple[int, int]) -> NDArray[np.flo
     tight (P̂_{U|s} = (0.1, 0.45, 0.45), ``e^{B_s} = 1.01``: rad_s = 0.1 = √0.01). Our
     extracted text of the paper lost its √, ≤ and − signs ("rad s ( F ) e B s 1"), so
     whether the printed statement has the √ is for the published PDF to say.
+
+    Parameters
+    ----------
+    ball : RenyiBall
+        The ball ``F`` around ``P̂`` on ``X = S × U``; ``P̂_s > 0`` is needed for every
+        secret ``s``.
+    shape : tuple of int
+        ``(|S|, |U|)``, the factorisation of the N = |S|·|U| inputs ``X = S × U``
+        (flattened S-major, input ``s·|U| + u``); a pair of positive integers.
+
+    Returns
+    -------
+    ndarray, shape (|S|,)
+        ``rad_s`` in [0, 2], read-only.
+
+    References
+    ----------
+    .. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential Privacy",
+       Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
     marginal, conditional = center_conditionals(ball, shape)
     a2 = conditional.shape[1]
