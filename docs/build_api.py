@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import pkgutil
+import re
 import warnings
 from pathlib import Path
 
@@ -28,6 +29,24 @@ def public_modules() -> list[str]:
     return names
 
 
+#: A footnote anchor as pdoc's markdown renders a numpy References entry (``.. [1]``):
+#: ``id="fn-1"``, ``id="fnref-1"`` and the links to them.
+_FOOTNOTE = re.compile(r'(id="|href="#)(fn|fnref)-')
+_DOCSTRING = '<div class="docstring">'
+
+
+def unique_footnotes(html: str) -> str:
+    """``html`` with each docstring's footnote anchors numbered apart from the others'.
+
+    pdoc renders every docstring on its own, so the ``[1]`` of each function on a page
+    gets the same ids (``fn-1``) and every link jumped to the first function's reference.
+    The anchors of the k-th docstring of a page become ``fn-k-1``, ``fnref-k-1``, ...
+    """
+    head, *docstrings = html.split(_DOCSTRING)
+    return head + "".join(_DOCSTRING + _FOOTNOTE.sub(rf"\g<1>\g<2>-{k}-", part)
+                          for k, part in enumerate(docstrings, 1))
+
+
 def build(out: Path) -> list[str]:
     """Render the reference into ``out``; return pdoc's warnings (as text)."""
     pdoc.render.configure(docformat="numpy", math=True, search=True)
@@ -38,6 +57,8 @@ def build(out: Path) -> list[str]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pdoc.pdoc(*public_modules(), output_directory=out)
+    for page in out.rglob("*.html"):
+        page.write_text(unique_footnotes(page.read_text(encoding="utf-8")), encoding="utf-8")
     return [str(w.message) for w in caught]
 
 
