@@ -15,6 +15,10 @@ For each instance and each source (the registered pricing source through
   utility's independent path (``Utility.of``) equal to the LP's value;
 - agreement with enumeration: the optimum equals the one of a linear program over every
   enumerated vertex, solved here by scipy's ``linprog`` (not the package's master).
+
+The heuristic source (:class:`~mechdesign.optimal.CddRepair`) and the estimation-optimal
+design's two sources (a conic program over every vertex; column generation over ε-LDP's
+patterns) have their own batteries below.
 """
 
 from __future__ import annotations
@@ -195,3 +199,39 @@ def test_cdd_repair_contract(instance: Instance):
     columns = run.master.columns
     assert np.all(columns @ h.T >= -1e-9)
     np.testing.assert_allclose(columns.sum(axis=1), 1.0, atol=1e-9)
+
+
+#: Estimation-optimal design (a convex utility to minimise, not a sublinear one): its
+#: sources are enumeration (a conic program over every vertex) and, for ε-LDP, column
+#: generation over the two-level patterns (LdpQuadraticPricing).
+_ESTIMATION = [
+    ("ldp-histogram", md.LDP(1.0), md.EstimationError(), 5),
+    ("ldp-prefix", md.LDP(0.8), md.EstimationError("prefix"), 5),
+    ("ldp-queries", md.LDP(1.5), md.EstimationError(
+        np.random.default_rng(7).normal(size=(6, 4))), 4),
+]
+
+
+@pytest.mark.parametrize(("name", "notion", "error", "n"), _ESTIMATION,
+                         ids=[e[0] for e in _ESTIMATION])
+def test_estimation_design_contract(name, notion, error, n):
+    prior = _prior(n, 11)
+    designs = {method: md.design(notion, prior, utility=error, method=method)
+               for method in ("enumeration", "column_generation")}
+    for d in designs.values():
+        kernel = d.mechanism.matrix
+        assert np.all(kernel >= 0)
+        np.testing.assert_allclose(kernel.sum(axis=1), 1.0, atol=1e-9)
+        assert notion.level(kernel) <= notion.epsilon + 1e-7
+        assert d.audit_passed
+        report = d.estimation
+        assert report.status == "optimal"
+        assert report.lower_bound <= report.upper_bound
+        # The error of the kernel, recomputed from it alone, is the certified upper end.
+        assert d.utility == pytest.approx(error.of(d.mechanism, prior), rel=1e-9)
+        assert d.utility == pytest.approx(report.upper_bound, rel=1e-12)
+    # Both sources certify the same optimum: each one's kernel lies within the other's
+    # bracket.
+    enumerated, generated = designs["enumeration"], designs["column_generation"]
+    assert generated.utility >= enumerated.estimation.lower_bound - 1e-9
+    assert enumerated.utility >= generated.estimation.lower_bound - 1e-9
