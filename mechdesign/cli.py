@@ -104,7 +104,7 @@ __all__ = ["CLI_MAX_N", "build_parser", "main"]
 #: them import the numeric stack, which ``--help`` must not wait for. Each equals its
 #: source (tests/test_startup.py): ``mechdesign.optimal.METHODS``,
 #: ``mechdesign.notions.cones.MAX_VERTICES``, ``mechdesign.reports.RLDP_MAX_VERTICES`` and
-#: ``mechdesign.reports.ROBUST_LDP_MECHANISMS``.
+#: ``mechdesign.mechanisms.robust.ROBUST_LDP_MECHANISMS``.
 METHODS = ("auto", "enumeration", "column_generation")
 MAX_VERTICES = 2**20
 RLDP_MAX_VERTICES = 10**12
