@@ -86,7 +86,7 @@ if TYPE_CHECKING:
         conditional_radii,
     )
     from mechdesign.optimal import Design, EstimationError, GainUtility, design
-    from mechdesign.sweeps import sweep
+    from mechdesign.sweeps.run import sweep
 
 __all__ = [
     "LDP",
@@ -221,7 +221,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "optimal": (
         "Design", "EstimationError", "GainUtility", "design",
     ),
-    "sweeps": (
+    "sweeps.run": (
         "sweep",
     ),
 }
