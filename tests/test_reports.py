@@ -10,6 +10,7 @@ import pytest
 import mechdesign as md
 from mechdesign.reports import bounds_report, measure_report
 
+
 def test_measure_report_checks_theorem_1_on_a_kernel():
     kernel = md.randomized_response(4, 1.0)
     report = measure_report(kernel, np.full(4, 0.25), c_values=(0.1, 0.2))

@@ -23,7 +23,15 @@ __all__ = ["add_audit", "add_audit_samples", "format_measure_report"]
 
 def format_measure_report(title: str, report: dict[str, Any]) -> str:
     """:func:`mechdesign.reports.measure_report`'s report as the text table ``audit`` (and
-    ``demo``, for the papers' example kernels) prints under ``title``."""
+    ``demo``, for the papers' example kernels) prints under ``title``.
+
+    Parameters
+    ----------
+    title : str
+        The first line's name of the kernel.
+    report : dict
+        A report of :func:`mechdesign.reports.measure_report`.
+    """
     lines = [f"{title}  (N = {report['n_inputs']} inputs, M = {report['n_outputs']} outputs)"]
     prior = report["prior"]
     uniform = np.allclose(prior, 1.0 / len(prior))
@@ -215,7 +223,13 @@ def _cmd_audit_samples(args: argparse.Namespace) -> int:
 
 
 def add_audit(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign audit`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign audit`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     audit = sub.add_parser("audit", help="print every leakage measure of a kernel")
     audit.add_argument("kernel", help="CSV file, one row per input (decimals or fractions)")
     audit.add_argument(
@@ -233,7 +247,13 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
 
 
 def add_audit_samples(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign audit-samples`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign audit-samples`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     aud = sub.add_parser(
         "audit-samples",
         help="bound the LDP level of an implementation from (input, output) samples",

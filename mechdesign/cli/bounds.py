@@ -107,7 +107,13 @@ def _cmd_envelope(args: argparse.Namespace) -> int:
 
 
 def add_bounds(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign bounds`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign bounds`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     bnd = sub.add_parser("bounds", help="contraction bounds for (ε,c)-PML (Dobrushin paper)")
     bnd.add_argument("--epsilon", type=float, required=True, help="ε in nats")
     bnd.add_argument("--c", type=float, required=True, help="0 < c <= 1/N")
@@ -120,7 +126,13 @@ def add_bounds(sub: argparse._SubParsersAction) -> None:
 
 
 def add_envelope(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign envelope`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign envelope`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     env = sub.add_parser("envelope", help="PML quantiles, bounds and the exact PML envelope")
     env.add_argument("kernel", help="CSV file, one row per input (decimals or fractions)")
     env.add_argument(

@@ -60,7 +60,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def add_compare(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign compare`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign compare`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     cmp_ = sub.add_parser(
         "compare",
         help="the designed optima beside the deployed LDP protocols (GRR, OUE, SUE, subset "

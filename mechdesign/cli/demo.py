@@ -110,7 +110,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def add_demo(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign demo`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign demo`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     demo = sub.add_parser("demo", help="the main job on built-in defaults")
     demo.add_argument("--json", action="store_true", help="machine-readable output")
     demo.set_defaults(handler=_cmd_demo)

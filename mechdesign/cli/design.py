@@ -34,7 +34,13 @@ __all__ = ["add_design", "design_evidence_holds", "design_json", "format_design"
 
 def design_evidence_holds(result: Design) -> bool:
     """Whether a design's evidence holds: its audit passed, its LP certificate holds and its
-    Dobrushin coefficient is within the closed-form bound (where there is one)."""
+    Dobrushin coefficient is within the closed-form bound (where there is one).
+
+    Parameters
+    ----------
+    result : Design
+        A design of :func:`mechdesign.optimal.design`.
+    """
     from mechdesign.reports import BOUND_RTOL
 
     within = result.dobrushin_bound is None or (
@@ -78,7 +84,15 @@ def _method_text(info: dict[str, Any]) -> str:
 
 def format_design(title: str, result: Design) -> str:
     """A design as the text ``design`` (and ``demo``) prints under ``title``: the kernel,
-    its utility, audit, certificate, Dobrushin check, method and timings."""
+    its utility, audit, certificate, Dobrushin check, method and timings.
+
+    Parameters
+    ----------
+    title : str
+        The first line's name of the design.
+    result : Design
+        A design of :func:`mechdesign.optimal.design`.
+    """
     info = result.summary()
     k = result.mechanism.matrix
     lines = [f"{title}: {info['notion']}"]
@@ -128,7 +142,13 @@ def format_design(title: str, result: Design) -> str:
 
 
 def design_json(result: Design) -> dict[str, Any]:
-    """A design as its ``--json`` document: the summary, the kernel and the LP's dual."""
+    """A design as its ``--json`` document: the summary, the kernel and the LP's dual.
+
+    Parameters
+    ----------
+    result : Design
+        A design of :func:`mechdesign.optimal.design`.
+    """
     return {
         **result.summary(),
         "mechanism": result.mechanism.matrix.tolist(),
@@ -312,7 +332,13 @@ def _cmd_design_rldp(args: argparse.Namespace) -> int:
 
 
 def add_design(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign design`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign design`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     des = sub.add_parser("design", help="design the optimal mechanism under a notion")
     des.add_argument(
         "--notion",

@@ -56,7 +56,14 @@ CLI_MAX_N = 1024
 
 
 def read_matrix(path: str | Path) -> np.ndarray:
-    """Read a CSV of decimals or fractions into a 2-D float array."""
+    """Read a CSV of decimals or fractions into a 2-D float array.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The CSV file: one row per line, ``#`` comments and blank lines skipped, a
+        trailing comma allowed.
+    """
     rows: list[list[float]] = []
     try:
         # utf-8-sig: a byte-order mark (spreadsheets write one) is not part of the data.
@@ -97,7 +104,13 @@ def read_matrix(path: str | Path) -> np.ndarray:
 
 def read_kernel(path: str | Path):
     """A kernel file: a mechdesign JSON document (``design --out``, ``Mechanism.to_json``)
-    or a CSV of decimals or fractions."""
+    or a CSV of decimals or fractions.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The kernel file.
+    """
     from mechdesign.kernel import Mechanism
 
     try:
@@ -125,6 +138,13 @@ def prior_spec(text: str, *, sweep: bool = False) -> tuple[str, int]:
     for ``dirichlet:R`` (``sweep`` only: R random priors, one per repetition; plain
     ``dirichlet`` is R = 1), or ``("file", 0)`` for anything else, a CSV file name. A
     sweep varies N, so it takes named priors only and refuses a file.
+
+    Parameters
+    ----------
+    text : str
+        The value of ``--prior``.
+    sweep : bool
+        Whether ``mechdesign sweep`` asks (it takes ``dirichlet:R`` and no file).
     """
     kind, colon, reps = text.partition(":")
     if kind in ("uniform", "zipf") and not colon:
@@ -152,7 +172,15 @@ def prior_spec(text: str, *, sweep: bool = False) -> tuple[str, int]:
 
 
 def read_prior(spec: str, n: int | None) -> np.ndarray:
-    """The prior that ``--prior`` names, on ``n`` inputs (``None``: a file fixes N)."""
+    """The prior that ``--prior`` names, on ``n`` inputs (``None``: a file fixes N).
+
+    Parameters
+    ----------
+    spec : str
+        The value of ``--prior``: ``uniform``, ``zipf`` or a CSV file.
+    n : int or None
+        Number of inputs; None when a file fixes it.
+    """
     kind, _ = prior_spec(spec)
     if kind == "file":
         values = read_matrix(spec).ravel()
@@ -165,7 +193,14 @@ def read_prior(spec: str, n: int | None) -> np.ndarray:
 
 
 def read_workload(text: str | None) -> Any:
-    """``--workload``: a named workload, or a CSV file of the (L, N) query matrix."""
+    """``--workload``: a named workload, or a CSV file of the (L, N) query matrix.
+
+    Parameters
+    ----------
+    text : str or None
+        The value of ``--workload``: None, ``histogram``, ``prefix``, ``all-range`` or a
+        CSV file.
+    """
     if text is None or text in ("histogram", "prefix", "all-range"):
         return text
     return read_matrix(text)

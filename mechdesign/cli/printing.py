@@ -11,7 +11,13 @@ __all__ = ["fmt", "jsonable"]
 
 def jsonable(value: Any) -> Any:
     """``value`` with every infinite float replaced by ``"inf"`` or ``"-inf"``, in nested
-    dicts, lists and tuples too (tuples become lists)."""
+    dicts, lists and tuples too (tuples become lists).
+
+    Parameters
+    ----------
+    value : object
+        A report (nested dicts, lists, tuples, numbers, strings).
+    """
     if isinstance(value, dict):
         return {key: jsonable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -22,7 +28,13 @@ def jsonable(value: Any) -> Any:
 
 
 def fmt(value: float | str) -> str:
-    """A number as text (six significant digits, ``+inf``/``-inf``); text as it is."""
+    """A number as text (six significant digits, ``+inf``/``-inf``); text as it is.
+
+    Parameters
+    ----------
+    value : float or str
+        What to print.
+    """
     if isinstance(value, str):
         return value
     if math.isinf(value):

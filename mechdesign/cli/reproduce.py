@@ -36,7 +36,13 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def add_reproduce(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign reproduce`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign reproduce`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     rep = sub.add_parser(
         "reproduce", help="regenerate the papers' figures, tables and printed numbers"
     )

@@ -145,7 +145,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def add_sweep(sub: argparse._SubParsersAction) -> None:
-    """Add ``mechdesign sweep`` to the subcommands ``sub`` of the parser."""
+    """Add ``mechdesign sweep`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
     swp = sub.add_parser(
         "sweep", help="run a built-in task over a grid; resumable, local processes or Dask"
     )

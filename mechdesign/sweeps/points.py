@@ -71,7 +71,13 @@ def _plain(value: Any, where: str) -> Scalar | tuple:
 def grid_points(grid: object) -> list[dict[str, Any]]:
     """The points of ``grid`` (a dict of axes, first axis slowest, or a list of point
     dicts) with plain values, or :class:`~mechdesign.errors.InvalidInputError` naming the
-    axis or point at fault."""
+    axis or point at fault.
+
+    Parameters
+    ----------
+    grid : dict or list
+        The grid :func:`~mechdesign.sweeps.run.sweep` takes.
+    """
     if isinstance(grid, Mapping):
         axes = {}
         for axis, values in grid.items():
@@ -123,7 +129,13 @@ def task_name(task: Callable[..., Any]) -> str:
     """``module.qualname`` (with the point and the version, the store's key); for a
     :func:`functools.partial`, the function's name with the ``repr`` of the arguments it
     binds (so that a partial over other settings is another task). A built-in task of
-    :mod:`mechdesign.sweeps` is named by its public path."""
+    :mod:`mechdesign.sweeps` is named by its public path.
+
+    Parameters
+    ----------
+    task : callable
+        A function, a callable object or a :func:`functools.partial`.
+    """
     if isinstance(task, functools.partial):
         bound = [repr(a) for a in task.args]
         bound += [f"{k}={v!r}" for k, v in sorted(task.keywords.items())]
@@ -152,7 +164,15 @@ def mechdesign_version() -> str:
 
 def point_key(name: str, point: Mapping[str, Any]) -> str:
     """The store's key of a point: the SHA-256 of the task's name, the point and the
-    version, as canonical JSON."""
+    version, as canonical JSON.
+
+    Parameters
+    ----------
+    name : str
+        The task's name (:func:`task_name`).
+    point : dict
+        The point's plain values.
+    """
     text = json.dumps({"task": name, "point": point, "version": mechdesign_version()},
                       sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -197,7 +217,15 @@ def _record(record: Mapping[Any, Any]) -> Record:
 
 def run_point(task: Callable[..., Any], point: dict[str, Any]) -> tuple[list[Record], float, str]:
     """One point in a worker: ``(records, seconds, error)``; the task's exceptions are
-    caught here and become the error (the other points go on)."""
+    caught here and become the error (the other points go on).
+
+    Parameters
+    ----------
+    task : callable
+        The sweep's task.
+    point : dict
+        Its keyword arguments at this point.
+    """
     start = time.perf_counter()
     try:
         records = _records(task(**point))
@@ -213,7 +241,15 @@ def sweep_table(points: list[dict[str, Any]],
                 results: list[tuple[list[Record], float, str]]) -> pd.DataFrame:
     """The sweep's table: one row per record (a failed point's row has no record
     columns), the axes first, then the records' columns, ``seconds`` and ``error``; the
-    axes are kept in ``attrs["axes"]``."""
+    axes are kept in ``attrs["axes"]``.
+
+    Parameters
+    ----------
+    points : list of dict
+        The grid's points, in grid order.
+    results : list of tuple
+        Each point's ``(records, seconds, error)``, in the same order.
+    """
     rows = []
     for point, (records, seconds, error) in zip(points, results, strict=True):
         for record in records or [{}]:
@@ -226,6 +262,12 @@ def sweep_table(points: list[dict[str, Any]],
 
 
 def describe_error(exc: BaseException) -> str:
-    """How a failure reads in the table: ``"TypeName: first line of the message"``."""
+    """How a failure reads in the table: ``"TypeName: first line of the message"``.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The failure.
+    """
     text = str(exc)
     return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__

@@ -119,7 +119,21 @@ def execute(task, points, todo, executor, finished) -> None:
     """Run the points ``todo`` (indices into ``points``) of ``task`` on ``executor`` (as
     :func:`~mechdesign.sweeps.run.sweep` takes it), calling ``finished(i, outcome)`` for
     each as it ends; a pool of ours that processes cannot run falls back to this process
-    with a :class:`SerialFallbackWarning`."""
+    with a :class:`SerialFallbackWarning`.
+
+    Parameters
+    ----------
+    task : callable
+        The sweep's task.
+    points : list of dict
+        The grid's points.
+    todo : list of int
+        The indices of the points to run.
+    executor : concurrent.futures.Executor, int, str or None
+        As :func:`~mechdesign.sweeps.run.sweep` takes it.
+    finished : callable
+        Called as ``finished(i, (records, seconds, error))`` when point ``i`` ends.
+    """
     if executor == "serial":
         _run_serially(task, points, todo, finished)
         return
@@ -178,6 +192,11 @@ def refuse_in_starting_worker(executor: object) -> None:
     fresh pool failed to start: :func:`_check_fresh_workers`), instead of one traceback
     per worker. A serial sweep, threads or Dask are
     left alone (they do not start processes from the starting worker).
+
+    Parameters
+    ----------
+    executor : object
+        The sweep's ``executor`` argument.
     """
     processes = (executor is None or executor == "processes"
                  or isinstance(executor, cf.ProcessPoolExecutor)
