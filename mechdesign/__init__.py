@@ -87,7 +87,7 @@ if TYPE_CHECKING:
     )
     from mechdesign.optimal import Design, EstimationError, GainUtility, design
     from mechdesign.status import Status
-    from mechdesign.sweeps import sweep
+    from mechdesign.sweeps.run import sweep
 
 __all__ = [
     "LDP",
@@ -226,7 +226,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "optimal": (
         "Design", "EstimationError", "GainUtility", "design",
     ),
-    "sweeps": (
+    "sweeps.run": (
         "sweep",
     ),
 }
@@ -247,15 +247,15 @@ _MOVED: dict[str, tuple[str, ...]] = {
         "closed_failure_probability", "composition_envelope_bound",
         "conditional_maximal_leakage", "confusion_graph", "cross_channel_gamma",
         "decomposable_threshold", "decomposable_witness_kernel", "disjoint_support_pair",
-        "duchi_kl_bound", "envelope_lower_bound", "envelope_upper_bound", "four_level_prior",
-        "gamma_bound", "kairouz_dobrushin_bound", "leakage_distribution",
-        "max_cross_channel_gamma", "max_zeros_per_column", "pml_failure_probability",
-        "pml_hellinger_sdpi_bound", "pml_kl_sdpi_bound", "pml_lower_quantile", "pml_psi1",
-        "pml_psi2", "pml_sdpi_bound", "pml_upper_quantile", "private_minimax_lower_bound",
-        "randomized_response_envelope", "reverse_pinsker_kl", "rldp_amplification_bound",
+        "duchi_kl_bound", "envelope_lower_bound", "envelope_upper_bound", "gamma_bound",
+        "kairouz_dobrushin_bound", "leakage_distribution", "max_cross_channel_gamma",
+        "max_zeros_per_column", "pml_failure_probability", "pml_hellinger_sdpi_bound",
+        "pml_kl_sdpi_bound", "pml_lower_quantile", "pml_psi1", "pml_psi2", "pml_sdpi_bound",
+        "pml_upper_quantile", "private_minimax_lower_bound", "randomized_response_envelope",
+        "reverse_pinsker_kl", "rldp_amplification_bound",
     ),
     "comparison": (
-        "deployed_protocols", "zipf_prior",
+        "deployed_protocols",
     ),
     "deployment": (
         "ImplementationCheck", "RationalMechanism", "check_implementation",
@@ -276,11 +276,12 @@ _MOVED: dict[str, tuple[str, ...]] = {
         "squared_hellinger",
     ),
     "mechanisms": (
-        "FrequencyOracle", "IndependentReporting", "PureOracle", "binary_mechanism",
-        "design_independent_reporting", "extremal_binary_mechanism", "extremal_binary_valid_q",
-        "generalized_randomized_response", "hash_family", "implicit_protocols",
-        "independent_reporting", "ir_distance_bound", "pml_binary_mechanism",
-        "pml_extremal_mechanism", "secret_randomized_response",
+        "ROBUST_LDP_MECHANISMS", "FrequencyOracle", "IndependentReporting", "PureOracle",
+        "binary_mechanism", "design_independent_reporting", "extremal_binary_mechanism",
+        "extremal_binary_valid_q", "generalized_randomized_response", "hash_family",
+        "implicit_protocols", "independent_reporting", "ir_distance_bound",
+        "pml_binary_mechanism", "pml_extremal_mechanism", "robust_ldp_mechanism",
+        "secret_randomized_response",
     ),
     "notions": (
         "CategoricalPair", "NonRobustLDP", "RatioCone", "RobustLevel", "SecretLDP", "VertexSet",
@@ -291,8 +292,8 @@ _MOVED: dict[str, tuple[str, ...]] = {
         "Certificate", "ColumnGenerationReport", "FDivergenceUtility",
         "MutualInformationUtility",
     ),
-    "reports": (
-        "ROBUST_LDP_MECHANISMS", "robust_ldp_mechanism",
+    "priors": (
+        "four_level_prior", "zipf_prior",
     ),
     "reproduce": (
         "PAPER_EXAMPLES", "PaperExample",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from mechdesign._tolerances import STOCHASTIC_ATOL
 from mechdesign._validation import (
@@ -20,7 +20,6 @@ from mechdesign._validation import (
     as_real,
     check_epsilon,
     check_positive_int,
-    check_size,
     show,
 )
 from mechdesign.accounting.shuffle import local_epsilon_for, shuffle_epsilon
@@ -43,13 +42,13 @@ from mechdesign.mechanisms.protocols import (
 from mechdesign.notions import LDP, Notion, check_notion
 from mechdesign.optimal import EstimationError, design
 from mechdesign.optimal.pipeline import UTILITIES
+from mechdesign.priors import zipf_prior
 
 __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_DENSE_MAX_ENTRIES",
     "SHUFFLE_DESIGN_STEPS",
     "SHUFFLE_MAX_LOCAL_EPSILON",
-    "ZIPF_MAX_K",
     "compare",
     "deployed_protocols",
     "zipf_prior",
@@ -70,34 +69,6 @@ SHUFFLE_DESIGN_STEPS = 12
 #: :func:`compare` builds a protocol's dense kernel up to this many entries (k × outputs:
 #: 2²⁴ doubles, 128 MB); a larger one is its implicit oracle's row.
 COMPARE_DENSE_MAX_ENTRIES = 2**24
-
-#: Most categories :func:`zipf_prior` builds (a dense vector: 2²⁴ doubles, 128 MB).
-ZIPF_MAX_K = 2**24
-
-
-def zipf_prior(k: int, exponent: float = 1.1) -> NDArray[np.float64]:
-    """The Zipf distribution on ``k`` categories, ``P(i) ∝ (i + 1)^{−s}`` (``s`` =
-    ``exponent`` > 0), the usual skewed prior of LDP frequency-estimation benchmarks.
-
-    Parameters
-    ----------
-    k : int
-        Categories, ``1 ≤ k ≤`` :data:`ZIPF_MAX_K`.
-    exponent : float, default 1.1
-        The Zipf exponent ``s``; must be positive and finite.
-
-    Returns
-    -------
-    ndarray, shape (k,)
-        The probability vector, decreasing in ``i``.
-    """
-    size = check_size(k, "k", ZIPF_MAX_K, why="the prior is a dense vector")
-    if not (isinstance(exponent, int | float) and not isinstance(exponent, bool)
-            and math.isfinite(exponent) and exponent > 0):
-        raise InvalidInputError(f"exponent must be a positive finite number; got {show(exponent)}.")
-    weights = np.arange(1, size + 1, dtype=float) ** -float(exponent)
-    return weights / weights.sum()
-
 
 def deployed_protocols(k: int, epsilon: float) -> dict[str, Callable[[], FrequencyOracle]]:
     """The standard ε-LDP frequency oracles on ``k`` inputs, by name, each as a function

@@ -1,25 +1,20 @@
 """Reports: every quantity of one question, as a JSON-ready dict (nats).
 
-The command line prints these; notebooks and scripts can call them directly. Also the one
-registry of the robust-LDP mechanisms the robust-LDP paper compares
-(:data:`ROBUST_LDP_MECHANISMS`, :func:`robust_ldp_mechanism`), used by the command line
-and by ``reproduce``.
+The command line prints these; notebooks and scripts can call them directly. The
+robust-LDP mechanisms :func:`rldp_report` designs come from their registry,
+:mod:`mechdesign.mechanisms.robust`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from mechdesign._tolerances import (
     AUDIT_ATOL,
-)
-from mechdesign._validation import (
-    show,
 )
 from mechdesign.accounting.composition import attack_risk
 from mechdesign.bounds.contraction import (
@@ -42,7 +37,6 @@ from mechdesign.bounds.envelope import (
     pml_lower_quantile,
     pml_upper_quantile,
 )
-from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism
 from mechdesign.measures.channels import (
     channel_capacity,
@@ -63,111 +57,25 @@ from mechdesign.measures.leakage import (
 )
 from mechdesign.measures.profile import dp_epsilon
 from mechdesign.mechanisms.closed_forms import (
-    design_independent_reporting,
     randomized_response,
     secret_randomized_response,
 )
-from mechdesign.notions import PML, NonRobustLDP, RobustLDP, dobrushin_bound
-from mechdesign.notions.cones import (
-    MAX_VERTICES,
-)
+from mechdesign.mechanisms.robust import robust_ldp_mechanism
+from mechdesign.notions import PML, dobrushin_bound
 from mechdesign.notions.datasets import CategoricalPair
 from mechdesign.notions.robust_levels import robust_ldp_level
-from mechdesign.notions.uncertainty import RenyiBall, SecretAlphabet
-from mechdesign.optimal import design
 
 __all__ = [
     "BOUND_RTOL",
     "RLDP_MAX_VERTICES",
-    "ROBUST_LDP_MECHANISMS",
-    "RobustMechanism",
     "bounds_report",
     "envelope_report",
     "measure_report",
     "rldp_report",
-    "robust_ldp_mechanism",
 ]
 
 #: Relative slack when checking η_TV(K) ≤ Ξ(C(K, Q(c)), c) in a report.
 BOUND_RTOL = 1e-9
-
-#: The robust-LDP paper's mechanisms (Sec. 8), by the names its figures use: generalised
-#: randomized response, secret randomized response (Def. 4), independent reporting
-#: (Thm. 5–6), PolyOpt (Def. 3; default variant and the paper's, with the s1 = s2 rows)
-#: and the non-robust optimum. Names are matched without regard to case.
-ROBUST_LDP_MECHANISMS = ("GRR", "SRR", "IR", "PolyOpt", "PolyOpt-paper", "NR")
-
-
-@dataclass(frozen=True)
-class RobustMechanism:
-    """A robust-LDP mechanism with what its construction reports besides the kernel
-    (``method``, ``n_vertices``, certificate and seconds of a design, with column
-    generation's ``columns``, ``iterations``, ``optimality`` and bracket; ``epsilon2``,
-    ``delta2``, ``d`` of IR)."""
-
-    name: str
-    mechanism: Mechanism
-    details: dict[str, Any] = field(default_factory=dict)
-
-
-def robust_ldp_mechanism(
-    name: str,
-    epsilon: float,
-    ball: RenyiBall,
-    shape: tuple[int, int],
-    **design_options: Any,
-) -> RobustMechanism:
-    """The robust-LDP mechanism ``name`` (one of :data:`ROBUST_LDP_MECHANISMS`, any
-    case) at ``epsilon`` for the ball around the estimate ``P̂ = ball.center``.
-
-    ``design_options`` go to :func:`~mechdesign.optimal.design` for PolyOpt and NR (their
-    ``max_vertices`` defaults to :data:`~mechdesign.notions.cones.MAX_VERTICES`).
-    """
-    canonical = {m.lower(): m for m in ROBUST_LDP_MECHANISMS}
-    key = canonical.get(name.lower()) if isinstance(name, str) else None
-    if key is None:
-        raise InvalidInputError(
-            f"name: mechanism must be one of {ROBUST_LDP_MECHANISMS} (any case); got "
-            f"{show(name)}."
-        )
-    if not isinstance(ball, RenyiBall):
-        raise InvalidInputError(
-            f"ball must be a mechdesign.RenyiBall (the uncertainty set around P̂); got "
-            f"{show(ball)}."
-        )
-    p_hat = ball.center
-    shape = SecretAlphabet.of(shape, p_hat.size, "ball's center").shape
-    try:
-        ball_alphabet_check = SecretAlphabet.of(shape, p_hat.size, "ball's center")
-        ball_alphabet_check.conditionals(p_hat)
-    except InvalidInputError as exc:  # P̂_s = 0: name the argument that carries P̂
-        raise InvalidInputError(f"ball: {exc}") from exc
-    if key == "GRR":
-        return RobustMechanism(key, randomized_response(p_hat.size, epsilon))
-    if key == "SRR":
-        return RobustMechanism(key, secret_randomized_response(shape, epsilon))
-    if key == "IR":
-        ir = design_independent_reporting(epsilon, ball, shape)
-        details = {"epsilon2": ir.epsilon2, "delta2": ir.delta2, "d": ir.d}
-        return RobustMechanism(key, ir.mechanism, details)
-    if key == "NR":
-        notion = NonRobustLDP(epsilon, p_hat, shape)
-    else:
-        variant = "paper" if key == "PolyOpt-paper" else "default"
-        notion = RobustLDP(epsilon, ball, shape, variant=variant)
-    result = design(notion, p_hat, **{"max_vertices": MAX_VERTICES, **design_options})
-    summary = result.summary()
-    details = {
-        "method": result.method,
-        "n_vertices": summary["n_vertices"],
-        "certificate_holds": result.certificate.holds,
-        "seconds": summary["seconds"],
-        **{item: summary[item] for item in ("columns", "iterations", "optimality",
-                                            "lower_bound", "upper_bound") if item in summary},
-    }
-    return RobustMechanism(key, result.mechanism, details)
-
-
 
 #: Default cap on PolyOpt's vertex count in the CLI: the McMullen bound is loose for Γ_ε
 #: (it allows 4·10⁶ vertices for Adult's race × sex, which has about 10⁴ and takes 2 s).
@@ -185,14 +93,34 @@ def rldp_report(
 ) -> dict[str, Any]:
     """Design a robust-LDP mechanism for the data of ``pair`` and audit it exactly.
 
-    ``mechanism`` is a name of :data:`ROBUST_LDP_MECHANISMS` (any case; default
-    PolyOpt, the default variant). The report has the data summary, the mechanism, its utility
-    ``I_P̂(X; Y)`` and NMI (divided by ``H_P̂(X)``), the utilities of GRR and SRR at the
-    same ε, and the exact robust level over the ball with its projection bound, and
-    ``method``: ``"closed_form"`` for GRR, SRR and IR, else the design's
-    ``"enumeration"`` or ``"column_generation"``.
-    ``design_options`` (``method``, ``time_limit``, ``gap``) go to
-    :func:`~mechdesign.optimal.design` for PolyOpt and NR.
+    Parameters
+    ----------
+    pair : CategoricalPair
+        The data: a sensitive and a non-sensitive column, whose empirical distribution is
+        ``P̂`` (:func:`~mechdesign.notions.datasets.categorical_pair`).
+    epsilon : float
+        The privacy level ε ≥ 0, nats.
+    beta : float
+        Significance of the χ² confidence ball around ``P̂`` (``pair.ball(beta)``).
+    mechanism : str
+        A name of :data:`~mechdesign.mechanisms.robust.ROBUST_LDP_MECHANISMS` (any case;
+        default PolyOpt, the default variant).
+    max_vertices : int
+        The largest vertex count PolyOpt and NR enumerate (default
+        :data:`RLDP_MAX_VERTICES`).
+    **design_options
+        ``method``, ``time_limit``, ``gap``: passed to :func:`~mechdesign.optimal.design`
+        for PolyOpt and NR.
+
+    Returns
+    -------
+    dict
+        The data summary, the mechanism, its utility ``I_P̂(X; Y)`` and NMI (divided by
+        ``H_P̂(X)``), the utilities of GRR and SRR at the same ε, the exact robust level
+        over the ball with its projection bound, and ``method``: ``"closed_form"`` for
+        GRR, SRR and IR, else the design's ``"enumeration"`` or ``"column_generation"``
+        (with what the construction reports:
+        :class:`~mechdesign.mechanisms.robust.RobustMechanism`'s ``details``).
     """
     ball = pair.ball(beta)
     shape = pair.shape
@@ -243,11 +171,33 @@ def measure_report(
     """Every foundation measure of ``kernel``, as a JSON-ready dict (nats).
 
     For each ``c`` the report holds the (ε,c)-PML level ``ε_c = C(K, Q_X(c))`` and the
-    check of Theorem 1 of the Dobrushin paper, ``η_TV(K) ≤ Ξ(ε_c, c)``. Beside them: the
-    Shannon capacity with its certified bracket and prior, and Sibson's α-mutual
-    information at the prior and maximal α-leakage at ``alpha`` (``None`` for α < 1,
-    where maximal α-leakage is not defined), and the best attack's risk from one use
-    (:func:`_attack_report`).
+    check of Theorem 1 of [1]_, ``η_TV(K) ≤ Ξ(ε_c, c)``. Beside them: the Shannon
+    capacity with its certified bracket and prior, Sibson's α-mutual information at the
+    prior and maximal α-leakage at ``alpha`` (``None`` for α < 1, where maximal α-leakage
+    is not defined), the best attack's risk from one use, and whether the kernel is a
+    post-processing of randomized response at its own LDP level.
+
+    Parameters
+    ----------
+    kernel : Mechanism
+        The kernel, shape (N, M), rows are inputs.
+    prior : numpy.ndarray, shape=(N,)
+        The input distribution of the prior-dependent measures.
+    c_values : sequence of float
+        The values of c (each in (0, 1/N]) at which to report the (ε,c)-PML level.
+    alpha : float
+        The order of the Rényi-LDP level, Sibson's mutual information and maximal
+        α-leakage.
+
+    Returns
+    -------
+    dict
+        One key per measure (nats, or probabilities for the attack's risk).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients
+       of Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
     n = kernel.n_inputs
     eta = dobrushin_coefficient(kernel)
@@ -335,7 +285,33 @@ def _attack_report(kernel: Mechanism) -> dict[str, float | None] | None:
 
 
 def bounds_report(epsilon: float, c: float, n: int, tv: float = 1.0) -> dict[str, Any]:
-    """Every contraction quantity of the Dobrushin paper for (ε, c)-PML on ``n`` inputs."""
+    """Every contraction quantity of [1]_ for (ε, c)-PML on ``n`` inputs.
+
+    Ξ(ε, c) of Theorem 1 beside the LP value of Lemma 3 and its extremal kernel, Theorem
+    2's threshold, Lemma 1's zero count, Proposition 2's Γ bounds, the SDPI constants of
+    Corollaries 1–2 and the LDP comparators.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy level ε ≥ 0, nats.
+    c : float
+        The PML parameter, 0 < c ≤ 1/n.
+    n : int
+        Number of inputs N.
+    tv : float
+        The total variation TV(P, Q) at which the SDPI bounds are evaluated.
+
+    Returns
+    -------
+    dict
+        One key per quantity (nats where a quantity is a divergence).
+
+    References
+    ----------
+    .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients
+       of Private Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
+    """
     lp = max_dobrushin(PML(epsilon, c=c), n)
     gamma_max, gamma_min = gamma_bound(epsilon, c, n)
     return {
@@ -360,7 +336,31 @@ def bounds_report(epsilon: float, c: float, n: int, tv: float = 1.0) -> dict[str
 
 
 def envelope_report(kernel: Mechanism, prior: np.ndarray, deltas: Sequence[float]) -> dict:
-    """Every quantity of the envelope paper for one kernel and prior, at each δ."""
+    """Every quantity of [1]_ for one kernel and prior, at each δ.
+
+    The leakage distribution, the quantiles of eqs. (9)–(10), the binary envelope
+    (Algorithm 1), the lower bound of eq. (14), the exact envelope with the
+    post-processing that attains it, Theorem 3's upper bounds and the kernel's (ε, δ)-DP ε.
+
+    Parameters
+    ----------
+    kernel : Mechanism
+        The kernel, shape (N, M), rows are inputs.
+    prior : numpy.ndarray, shape=(N,)
+        The input distribution.
+    deltas : sequence of float
+        The failure probabilities δ, each in (0, 1).
+
+    Returns
+    -------
+    dict
+        The kernel's leakage distribution and one entry of ``deltas`` per δ (nats).
+
+    References
+    ----------
+    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
+       arXiv:2605.21185.
+    """
     dist = leakage_distribution(kernel, prior)
     support = prior > 0
     maximal = float(np.log(kernel.matrix[support].max(axis=0).sum()))

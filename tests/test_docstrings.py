@@ -32,7 +32,8 @@ NAMESPACES = (
     "mechdesign", "mechdesign.measures", "mechdesign.notions", "mechdesign.optimal",
     "mechdesign.mechanisms", "mechdesign.bounds", "mechdesign.accounting",
     "mechdesign.deployment", "mechdesign.reproduce", "mechdesign.kernel", "mechdesign.errors",
-    "mechdesign.status", "mechdesign.reports", "mechdesign.comparison", "mechdesign.sweeps",
+    "mechdesign.status", "mechdesign.priors", "mechdesign.reports", "mechdesign.comparison",
+    "mechdesign.sweeps", "mechdesign.cli",
 )
 #: numpydoc's codes this package holds itself to (the rest — See Also, Examples, summary
 #: punctuation — are style the papers' notation does not always fit).

@@ -1346,8 +1346,8 @@ TARGETS: list[Target] = [
     T("unary_encoding", "md.unary_encoding", integer("k", "3", D(2, math.inf), strict=False),
       eps(), A("optimized", "bool", "True")),
     # ---- reports
-    T("robust_ldp_mechanism", "md.reports.robust_ldp_mechanism",
-      choice("name", "'PolyOpt'", md.reports.ROBUST_LDP_MECHANISMS, nocase=True,
+    T("robust_ldp_mechanism", "md.mechanisms.robust_ldp_mechanism",
+      choice("name", "'PolyOpt'", md.mechanisms.ROBUST_LDP_MECHANISMS, nocase=True,
              force={"upper-case baseline": VALID}),
       eps(), ball(), shape(), heavy=True),
     # ---- robust

@@ -248,10 +248,10 @@ def test_datasets_name_their_arguments(tmp_path):
 def test_robust_ldp_mechanism_names_name_and_ball():
     ball = md.RenyiBall([0.07, 0.1, 0.26, 0.57], 2.0, 0.05)
     with pytest.raises(InvalidInputError, match=r"\bname\b"):
-        md.reports.robust_ldp_mechanism("abc", 1.0, ball, (2, 2))
+        md.mechanisms.robust_ldp_mechanism("abc", 1.0, ball, (2, 2))
     zeros = md.RenyiBall([0.5, 0.5, 0.0, 0.0], 2.0, 0.05)
     with pytest.raises(InvalidInputError, match=r"\bball\b"):
-        md.reports.robust_ldp_mechanism("PolyOpt", 1.0, zeros, (2, 2))
+        md.mechanisms.robust_ldp_mechanism("PolyOpt", 1.0, zeros, (2, 2))
     with pytest.raises(InvalidInputError, match=r"\bball\b"):
         md.mechanisms.ir_distance_bound(zeros, (2, 2))
     for bad in (None, "abc", md.LDP(1.0)):

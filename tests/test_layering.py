@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("status", "errors"),  # the closed vocabulary of outcomes, and the exceptions
     ("_tolerances", "_validation", "_solvers", "_evidence", "_version", "_lazy"),
-    ("kernel", "measures"),  # a given kernel's measures
+    ("kernel", "priors", "measures"),  # a given kernel, the priors, the kernel's measures
     ("notions",),  # problem descriptions (Ξ and the robust audits with them)
     ("optimal",),  # the design engine
     ("mechanisms", "bounds"),  # closed forms and deployed protocols; notion-wide bounds

@@ -44,15 +44,14 @@ from mechdesign._validation import (
     as_real,
     check_delta,
     check_epsilon,
-    check_positive_int,
     check_real_dtype,
-    check_size,
     exp_or_inf,
     show,
 )
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.measures.leakage import pointwise_leakage
+from mechdesign.priors import four_level_prior
 
 __all__ = [
     "LeakageDistribution",
@@ -77,11 +76,6 @@ __all__ = [
 ]
 
 KernelLike = Mechanism | ArrayLike
-
-#: The largest alphabet of :func:`four_level_prior` (a dense vector; 2^24 entries is
-#: 128 MiB).
-MAX_PRIOR_SIZE = 2**24
-
 
 # -- validation and the joint distribution -----------------------------------------------
 
@@ -1212,39 +1206,3 @@ def _rr_leakage(p_j: float, eps: float) -> float:
     if p_j == 0:
         return eps
     return -float(np.logaddexp(-eps, math.log1p(-math.exp(-eps)) + math.log(p_j)))
-
-
-def four_level_prior(k: int, rho: float) -> NDArray[np.float64]:
-    """The four-level prior of the envelope paper, Sec. V-B.
-
-    The alphabet ``[k]`` (k divisible by 4) is cut into four blocks of ``k/4``; block r
-    has weight ``m_r / k`` with ``m = (1 − 3ρ, 1 − ρ, 1 + ρ, 1 + 3ρ)``, ``ρ ∈ (0, 1/3)``:
-    ``p_i = m_{⌊4(i−1)/k⌋}/k``. Sorted ascending, as Theorem 5 assumes.
-
-    Parameters
-    ----------
-    k : int
-        The alphabet size, a positive integer divisible by 4 and at most
-        :data:`MAX_PRIOR_SIZE`.
-    rho : float
-        The spread ρ, in the open interval (0, 1/3).
-
-    Returns
-    -------
-    ndarray, shape (k,)
-        The prior, ascending.
-
-    References
-    ----------
-    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
-       arXiv:2605.21185.
-    """
-    size = check_positive_int(k, "k")
-    check_size(size, "k", MAX_PRIOR_SIZE, why="MAX_PRIOR_SIZE: the prior is a dense vector")
-    if size % 4:
-        raise InvalidInputError(f"k must be divisible by 4 for the four-level prior; got {k}.")
-    r = as_real(rho, "rho")
-    if not 0 < r < 1 / 3:
-        raise InvalidInputError(f"rho must lie in (0, 1/3); got {show(rho)}.")
-    levels = np.array([1 - 3 * r, 1 - r, 1 + r, 1 + 3 * r])
-    return levels[(4 * np.arange(size)) // size] / size

@@ -4,7 +4,9 @@
 PML-extremal mechanisms, secret randomized response, independent reporting;
 :mod:`~mechdesign.mechanisms.protocols`: unary encoding, subset selection, local hashing,
 Hadamard response, as kernels; :mod:`~mechdesign.mechanisms.oracles`: the same protocols
-at sizes where no kernel fits in memory.
+at sizes where no kernel fits in memory; :mod:`~mechdesign.mechanisms.robust`: the
+robust-LDP paper's mechanisms by name (GRR, SRR, IR, PolyOpt, NR), the one registry its
+comparisons choose from.
 """
 
 from mechdesign._lazy import attach
@@ -24,6 +26,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "PROTOCOL_MAX_OUTPUTS", "FrequencyOracle", "estimation_mse",
         "generalized_randomized_response", "hadamard_response", "hash_family", "local_hashing",
         "subset_selection", "unary_encoding",
+    ),
+    "robust": (
+        "ROBUST_LDP_MECHANISMS", "RobustMechanism", "robust_ldp_mechanism",
     ),
 }
 

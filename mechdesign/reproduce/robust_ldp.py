@@ -71,7 +71,7 @@ from mechdesign.reproduce._core import (
 from mechdesign.reproduce._plot import pyplot, save
 
 PAPER = "robust-ldp"
-MECHANISMS = md.reports.ROBUST_LDP_MECHANISMS
+MECHANISMS = md.mechanisms.ROBUST_LDP_MECHANISMS
 LOW_COMPLEXITY = ("GRR", "SRR", "IR")
 #: PolyOpt's vertex cap here: the McMullen bound is far above the true count (GUIDE.md).
 MAX_VERTICES = 10**12
@@ -178,7 +178,7 @@ def mechanisms_for(
 
 
 def _one_mechanism(name, p_hat, shape, epsilon, ball) -> md.Mechanism:
-    return md.reports.robust_ldp_mechanism(name, epsilon, ball, shape,
+    return md.mechanisms.robust_ldp_mechanism(name, epsilon, ball, shape,
                                            max_vertices=MAX_VERTICES).mechanism
 
 

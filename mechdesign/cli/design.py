@@ -1,0 +1,418 @@
+"""``mechdesign design``: the optimal mechanism under ε-LDP or PML, with its audit and LP
+certificate, and robust LDP from data (``--notion rldp``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mechdesign._tolerances import COLUMN_GENERATION_GAP
+from mechdesign.cli.inputs import (
+    CLI_MAX_N,
+    MAX_VERTICES,
+    METHODS,
+    PRIOR_HELP,
+    RLDP_MAX_VERTICES,
+    ROBUST_LDP_MECHANISMS,
+    prior_spec,
+    read_prior,
+    read_workload,
+)
+from mechdesign.cli.printing import fmt, jsonable
+from mechdesign.errors import InvalidInputError, TooLargeError
+
+if TYPE_CHECKING:
+    from mechdesign.optimal import Design
+
+__all__ = ["add_design", "design_evidence_holds", "design_json", "format_design"]
+
+
+def design_evidence_holds(result: Design) -> bool:
+    """Whether a design's evidence holds: its audit passed, its LP certificate holds and its
+    Dobrushin coefficient is within the closed-form bound (where there is one).
+
+    Parameters
+    ----------
+    result : Design
+        A design of :func:`mechdesign.optimal.design`.
+    """
+    from mechdesign.reports import BOUND_RTOL
+
+    within = result.dobrushin_bound is None or (
+        result.dobrushin_coefficient <= result.dobrushin_bound * (1 + BOUND_RTOL)
+    )
+    return result.audit_passed and result.certificate.holds and within
+
+
+def _unit(utility_name: str) -> str:
+    """Information measures are in nats; vulnerabilities are probabilities or gains."""
+    return ", nats" if "information" in utility_name or "divergence" in utility_name else ""
+
+
+def _kernel_lines(
+    matrix: np.ndarray, rows: Sequence[str], columns: Sequence[str] | None = None
+) -> list[str]:
+    """A kernel as indented text: each row after its input's label, under a header of
+    output labels when the outputs have labels (a designed mechanism's outputs do not)."""
+    cells = [[f"{v:.6f}" for v in row] for row in matrix]
+    width = max([8, *(len(c) for c in columns or ())])
+    left = max(len(r) for r in rows)
+    lines = []
+    if columns is not None:
+        lines.append("    " + " " * left + "  " + "  ".join(c.rjust(width) for c in columns))
+    lines.extend("    " + label.ljust(left) + "  " + "  ".join(c.rjust(width) for c in row)
+                 for label, row in zip(rows, cells, strict=True))
+    return lines
+
+
+def _method_text(info: dict[str, Any]) -> str:
+    """The method that ran, from a design's summary or a robust-LDP report: the vertex
+    count of an enumeration; the columns, iterations and status of column generation."""
+    method = info.get("method")
+    if method == "column_generation":
+        return (f"column generation: {info['columns']} columns, {info['iterations']} "
+                f"iterations, {info['optimality']}")
+    if method == "enumeration":
+        return f"enumeration: {info['n_vertices']} vertices"
+    return "closed form"
+
+
+def format_design(title: str, result: Design) -> str:
+    """A design as the text ``design`` (and ``demo``) prints under ``title``: the kernel,
+    its utility, audit, certificate, Dobrushin check, method and timings.
+
+    Parameters
+    ----------
+    title : str
+        The first line's name of the design.
+    result : Design
+        A design of :func:`mechdesign.optimal.design`.
+    """
+    info = result.summary()
+    k = result.mechanism.matrix
+    lines = [f"{title}: {info['notion']}"]
+    lines.append(f"  optimal mechanism K (rows are inputs x), {k.shape[0]} x {k.shape[1]}:")
+    lines.extend(_kernel_lines(k, [f"x={i}" for i in range(k.shape[0])]))
+    bound = info["dobrushin_bound"]
+    rows = [
+        (f"utility ({result.utility_name}{_unit(result.utility_name)})", fmt(info["utility"])),
+        (
+            "audit: privacy level re-computed",
+            f"{fmt(info['privacy_level'])} <= epsilon = "
+            f"{fmt(info['epsilon'])}: {'passed' if info['audit_passed'] else 'FAILED'}",
+        ),
+        (
+            "LP certificate (primal = dual, dual feasible)",
+            f"primal {fmt(info['primal_objective'])}, dual {fmt(info['dual_objective'])}, "
+            f"max violation {info['max_dual_violation']:.2g}: "
+            f"{'holds' if info['certificate_holds'] else 'FAILED'}",
+        ),
+        (
+            "Dobrushin coefficient vs closed-form bound",
+            f"{fmt(info['dobrushin_coefficient'])} <= "
+            f"{fmt(bound) if bound is not None else 'n/a (no closed form)'}",
+        ),
+        (
+            "method (backend)",
+            # column generation's backend names its pricing ("column generation (...)")
+            f"{_method_text(info)} "
+            f"({str(info['backend']).removeprefix('column generation ').strip('()')})",
+        ),
+        (
+            "seconds (enumeration, LP, total)",
+            ", ".join(f"{v:.3g}" for v in info["seconds"].values()),
+        ),
+    ]
+    if "lower_bound" in info:
+        rows.append(
+            (
+                "certified bracket lower <= OPT <= upper",
+                f"{fmt(info['lower_bound'])} <= OPT <= {fmt(info['upper_bound'])} "
+                f"({info['optimality']})",
+            )
+        )
+    width = max(len(name) for name, _ in rows)
+    lines.extend(f"  {name.ljust(width)}  {value}" for name, value in rows)
+    return "\n".join(lines)
+
+
+def design_json(result: Design) -> dict[str, Any]:
+    """A design as its ``--json`` document: the summary, the kernel and the LP's dual.
+
+    Parameters
+    ----------
+    result : Design
+        A design of :func:`mechdesign.optimal.design`.
+    """
+    return {
+        **result.summary(),
+        "mechanism": result.mechanism.matrix.tolist(),
+        "dual": result.certificate.dual.tolist(),
+    }
+
+
+def _design_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`~mechdesign.optimal.design` that the flags set."""
+    return {
+        "method": args.method,
+        "max_vertices": MAX_VERTICES if args.max_vertices is None else args.max_vertices,
+        "time_limit": args.time_limit,
+        "gap": COLUMN_GENERATION_GAP if args.gap is None else args.gap,
+        "utility": _utility(args),
+    }
+
+
+def _utility(args: argparse.Namespace) -> Any:
+    """``--utility mi|bayes|mse`` (with ``--workload`` for mse) as ``design``'s utility."""
+    name = getattr(args, "utility", "mi")
+    workload = getattr(args, "workload", None)
+    if workload is not None and name != "mse":
+        raise InvalidInputError("--workload applies to --utility mse only.")
+    if name == "mse":
+        from mechdesign.optimal import EstimationError
+
+        return EstimationError(read_workload(workload))
+    return "bayes" if name == "bayes" else "mutual_information"
+
+
+def _run_design(notion: Any, prior: np.ndarray, **options: Any) -> Design:
+    from mechdesign.optimal import design
+
+    try:
+        return design(notion, prior, **options)
+    except TooLargeError as exc:
+        raise TooLargeError(
+            f"{exc} On the command line: --max-vertices N, or --method column_generation."
+        ) from exc
+
+
+def _cmd_design(args: argparse.Namespace) -> int:
+    from mechdesign.notions import LDP, PML
+
+    data_options = ("data", "sensitive", "other", "beta", "mechanism")
+    if args.notion == "rldp":
+        return _cmd_design_rldp(args)
+    given = [f"--{name.replace('_', '-')}" for name in data_options if getattr(args, name)]
+    if given:
+        raise InvalidInputError(f"{', '.join(given)} apply to --notion rldp only.")
+    if prior_spec(args.prior)[0] != "file":
+        n = 4 if args.n is None else args.n
+        if not 2 <= n <= CLI_MAX_N:
+            raise InvalidInputError(
+                f"--n must be between 2 and {CLI_MAX_N} inputs; got {n} (a design's kernel "
+                "is N x N, and column generation is certified at N in the hundreds)."
+            )
+        prior = read_prior(args.prior, n)
+    else:
+        if args.n is not None:
+            raise InvalidInputError(
+                "--n sets the size of a uniform prior (or a zipf one); with --prior FILE the "
+                "file fixes N (drop --n, or use --prior uniform or zipf)."
+            )
+        prior = read_prior(args.prior, None)
+    if args.notion == "ldp":
+        if args.c is not None:
+            raise InvalidInputError("--c applies to --notion pml only.")
+        notion = LDP(args.epsilon)
+    elif args.c is not None:
+        notion = PML(args.epsilon, c=args.c)
+    else:
+        notion = PML(args.epsilon, prior=prior)
+    result = _run_design(notion, prior, backend=args.backend, **_design_options(args))
+    if args.out is not None:
+        _write_kernel(args.out, result.mechanism.to_json(notion=repr(notion),
+                                                         epsilon=args.epsilon))
+    if args.json:
+        print(json.dumps(jsonable(design_json(result)), indent=2))
+    else:
+        print(format_design("design", result))
+    return 0 if design_evidence_holds(result) else 1
+
+
+def _write_kernel(path: Path, text: str) -> None:
+    """Write ``design --out``'s JSON document (a user's path: errors by name)."""
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"--out {path}: cannot write the kernel ({exc.strerror}).") from exc
+
+
+def _format_rldp(report: dict[str, Any]) -> str:
+    shape = report["shape"]
+    lines = [
+        f"robust LDP: S = {report['sensitive']} ({shape[0]} values), U = {report['other']} "
+        f"({shape[1]} values), n = {report['n_samples']}",
+        f"  chi^2 ball: alpha = 2, beta = {report['beta']:g}, radius B = "
+        f"{fmt(report['radius'])}; epsilon = {fmt(report['epsilon'])}",
+    ]
+    k = np.array(report["mechanism"])
+    lines.append(
+        f"  {report['mechanism_name']} mechanism K (rows are inputs (s, u), S-major), "
+        f"{k.shape[0]} x {k.shape[1]}:"
+    )
+    if k.size <= 400:
+        labels = [f"({s}, {u})" for s in report["s_labels"] for u in report["u_labels"]]
+        # GRR, SRR and IR report a value of S x U; a designed mechanism's outputs are its
+        # columns, which have no labels.
+        same = report["mechanism_name"] in ("GRR", "SRR", "IR") and k.shape[1] == len(labels)
+        lines.extend(_kernel_lines(k, labels, labels if same else None))
+    else:
+        lines.append("    (too large to print; use --json)")
+    comp = report["comparator_utilities"]
+    rows = [
+        ("utility I_P̂(X;Y), nats (NMI)", f"{fmt(report['utility'])} ({report['nmi']:.4f})"),
+        ("GRR / SRR at the same epsilon", f"{fmt(comp['grr'])} / {fmt(comp['srr'])}"),
+        (
+            "exact robust audit over the ball",
+            f"{fmt(report['robust_level'])} <= epsilon = {fmt(report['epsilon'])}: "
+            f"{'passed' if report['audit_passed'] else 'FAILED'}"
+            + ("" if report["audit_exact"] else " (search; exact only for alpha >= 1/2)"),
+        ),
+        ("projection bound (upper)", fmt(report["projection_bound"])),
+    ]
+    rows.append(("method", _method_text(report)))
+    if "lower_bound" in report:
+        rows.append(
+            (
+                "certified bracket lower <= OPT <= upper",
+                f"{fmt(report['lower_bound'])} <= OPT <= {fmt(report['upper_bound'])}",
+            )
+        )
+    if "epsilon2" in report:
+        rows.append(
+            (
+                "IR split epsilon2, delta2, d",
+                f"{fmt(report['epsilon2'])}, {fmt(report['delta2'])}, {fmt(report['d'])}",
+            )
+        )
+    width = max(len(name) for name, _ in rows)
+    lines.extend(f"  {name.ljust(width)}  {value}" for name, value in rows)
+    return "\n".join(lines)
+
+
+def _cmd_design_rldp(args: argparse.Namespace) -> int:
+    from mechdesign.notions.datasets import categorical_pair
+    from mechdesign.reports import rldp_report
+
+    missing = [f"--{name}" for name in ("data", "sensitive", "other") if not getattr(args, name)]
+    if missing:
+        raise InvalidInputError(f"--notion rldp needs {', '.join(missing)}.")
+    if args.c is not None:
+        raise InvalidInputError("--c applies to --notion pml only.")
+    if args.n is not None or args.prior != "uniform":
+        raise InvalidInputError(
+            "--n and --prior do not apply to --notion rldp: the data fix P̂ and N."
+        )
+    pair = categorical_pair(args.data, args.sensitive, args.other)
+    options = _design_options(args)
+    if args.max_vertices is None:
+        options["max_vertices"] = RLDP_MAX_VERTICES
+    try:
+        report = rldp_report(
+            pair,
+            args.epsilon,
+            beta=0.05 if args.beta is None else args.beta,
+            mechanism=args.mechanism or "polyopt",
+            **options,
+        )
+    except TooLargeError as exc:
+        raise TooLargeError(
+            f"{exc} On the command line: --max-vertices N, or --method column_generation."
+        ) from exc
+    if args.json:
+        print(json.dumps(jsonable(report), indent=2))
+    else:
+        print(_format_rldp(report))
+    return 0 if report["audit_passed"] else 1
+
+
+def add_design(sub: argparse._SubParsersAction) -> None:
+    """Add ``mechdesign design`` to the subcommands ``sub`` of the parser.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The parser's subcommands (``parser.add_subparsers()``).
+    """
+    des = sub.add_parser("design", help="design the optimal mechanism under a notion")
+    des.add_argument(
+        "--notion",
+        choices=["ldp", "pml", "rldp"],
+        required=True,
+        help="ldp: ε-LDP; pml: (ε,c)-PML with --c, else ε-PML for the known prior --prior; "
+        "rldp: robust LDP of a sensitive column, from data (--data, --sensitive, --other)",
+    )
+    des.add_argument("--epsilon", type=float, default=1.0, help="ε in nats (default 1)")
+    des.add_argument("--c", type=float, help="(ε,c)-PML with this c (0 < c <= 1/N)")
+    des.add_argument(
+        "--prior", default="uniform", help=PRIOR_HELP
+    )
+    des.add_argument(
+        "--n", type=int,
+        help="inputs N of a uniform or zipf prior (default 4; not with --prior FILE)"
+    )
+    des.add_argument(
+        "--utility",
+        choices=["mi", "bayes", "mse"],
+        default="mi",
+        help="mi: mutual information (default); bayes: Bayes vulnerability, the probability "
+        "that the MAP guess of X from Y is right; mse: the least expected squared error of "
+        "the workload's answers with the best linear unbiased estimator (per report, "
+        "against the users' histogram; certified bracket)",
+    )
+    des.add_argument(
+        "--workload",
+        help="--utility mse: histogram (default), prefix, all-range, or a CSV file of the "
+        "query matrix (one row per query, N columns)",
+    )
+    des.add_argument(
+        "--method",
+        choices=list(METHODS),
+        default=METHODS[0],
+        help="auto (default): enumeration while the notion's vertex count is small, else "
+        "column generation where its pricing is exact; enumeration: every vertex of the "
+        "notion, then one LP; column_generation: a restricted master priced by MIPs, with "
+        "a certified bracket, for sizes enumeration cannot reach",
+    )
+    des.add_argument(
+        "--backend",
+        choices=["auto", "cdd", "exact", "closed_form"],
+        default="auto",
+        help="vertex enumeration backend: auto (default: closed_form where the vertices are "
+        "known in closed form, else cdd), cdd (cddlib, floating point, checked), exact "
+        "(rational arithmetic, small N), closed_form (ε-LDP and (ε,c)-PML)",
+    )
+    des.add_argument(
+        "--max-vertices",
+        type=int,
+        help=f"refuse an enumeration above this many vertices (default {MAX_VERTICES:,}; "
+        f"rldp {RLDP_MAX_VERTICES:.0e})",
+    )
+    des.add_argument(
+        "--time-limit", type=float, help="seconds; column generation stops with its bracket"
+    )
+    des.add_argument(
+        "--gap",
+        type=float,
+        help="column generation: stop once upper − lower <= gap · max(1, |lower|) "
+        f"(default {COLUMN_GENERATION_GAP:g})",
+    )
+    des.add_argument("--data", help="rldp: CSV file with a header row")
+    des.add_argument("--sensitive", help="rldp: the sensitive column S")
+    des.add_argument("--other", help="rldp: the non-sensitive column U")
+    des.add_argument("--beta", type=float, help="rldp: significance of the χ² ball (0.05)")
+    des.add_argument(
+        "--mechanism",
+        choices=[name.lower() for name in ROBUST_LDP_MECHANISMS],
+        help="rldp: which mechanism (default polyopt, the default variant)",
+    )
+    des.add_argument("--json", action="store_true", help="machine-readable output")
+    des.add_argument("--out", type=Path, help="also write the kernel to this JSON file "
+                     "(Mechanism.to_json: exact, with the notion and epsilon), which audit, "
+                     "envelope and audit-samples read")
+    des.set_defaults(handler=_cmd_design)
