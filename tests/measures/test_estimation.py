@@ -1,15 +1,14 @@
-"""Estimation error: workloads, the BLUE and its exact error (mechdesign.measures.estimation), and
-the estimation-optimal design (mechdesign.optimal.estimation).
+"""Estimation error (mechdesign.measures.estimation): workloads, the BLUE and its exact
+error.
 
 The independent reference (an A-optimal program over brute-force vertices, written from
 the formula) is tests/test_estimation_reference.py; here: closed forms, the Gauss–Markov
-properties, the issue's printed numbers, two code paths of the error, and the design's
-certificate.
+properties, the issue's printed numbers and two code paths of the error. The
+estimation-optimal design is tested in tests/optimal/test_estimation.py.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
@@ -170,83 +169,6 @@ def test_post_processing_never_lowers_the_error():
         r = _random_kernel(rng, 7, 5)
         p = rng.dirichlet(np.ones(4))
         assert blue_error(k @ r, p, "prefix") >= blue_error(k, p, "prefix") - 1e-9
-
-
-# -- the estimation-optimal design -----------------------------------------------------------
-
-
-def _subset_selection_optimum(k, eps):
-    """Ye and Barg (IEEE T-IT 2018): at the uniform prior the histogram optimum over
-    ε-LDP is subset selection with the best subset size d, n·MSE (i.i.d. convention)
-    min_d (k−1)²(d e^ε + k − d)² / (k d (k−d)(e^ε − 1)²); against the users' histogram
-    less 1 − 1/k."""
-    e = math.exp(eps)
-    iid = min((k - 1) ** 2 * (d * e + k - d) ** 2 / (k * d * (k - d) * (e - 1) ** 2)
-              for d in range(1, k))
-    return iid - (1 - 1 / k)
-
-
-@pytest.mark.parametrize(("k", "eps"), [(4, 0.5), (5, 1.0), (6, 2.0), (7, 1.0)])
-def test_uniform_prior_histogram_optimum_is_the_closed_form(k, eps):
-    d = md.design(md.LDP(eps), np.full(k, 1 / k), utility="mse")
-    assert d.utility == pytest.approx(_subset_selection_optimum(k, eps), rel=1e-8)
-    assert d.estimation.status == "optimal"
-    assert d.estimation.lower_bound <= d.utility <= d.estimation.upper_bound + 1e-12
-
-
-@pytest.mark.parametrize("workload", [None, "prefix", "all-range"])
-@pytest.mark.parametrize("notion", [md.LDP(1.0), md.PML(0.8, prior=md.comparison.zipf_prior(6))],
-                         ids=repr)
-def test_the_design_is_certified_audited_and_beats_every_protocol(notion, workload):
-    p = md.comparison.zipf_prior(6)
-    d = md.design(notion, p, utility=md.EstimationError(workload))
-    assert d.audit_passed
-    assert d.method == "enumeration"
-    assert d.estimation.status == "optimal"
-    report = d.estimation
-    assert report.lower_bound <= d.utility <= report.upper_bound + 1e-12
-    assert report.gap <= 1e-8 * max(1.0, d.utility)
-    # The utility is recomputed from the kernel, independently of the weights.
-    assert d.utility == pytest.approx(blue_error(d.mechanism, p, workload), rel=1e-12)
-    # Every column is w_v v with v a p-normalised vertex of the notion.
-    np.testing.assert_allclose(d.vertices @ p, 1.0, rtol=1e-12)
-    np.testing.assert_allclose(d.mechanism.matrix.sum(axis=1), 1.0, atol=1e-12)
-    e = d.estimator
-    np.testing.assert_allclose(d.mechanism.matrix @ e, np.eye(6), atol=1e-9)
-    assert d.mse(1000) == pytest.approx(
-        md.estimation_mse(d.mechanism, p, 1000, estimator="blue", workload=workload),
-        rel=1e-9)
-    if isinstance(notion, md.LDP):
-        for protocol in (md.mechanisms.generalized_randomized_response(6, 1.0),
-                         md.unary_encoding(6, 1.0),
-                         md.subset_selection(6, 1.0), md.hadamard_response(6, 1.0)):
-            assert blue_error(protocol, p, workload) >= report.lower_bound - 1e-9
-
-
-def test_an_estimation_design_is_deterministic():
-    def digest():
-        d = md.design(md.LDP(1.0), md.comparison.zipf_prior(7),
-                      utility=md.EstimationError("prefix"))
-        return hashlib.sha256(d.mechanism.matrix.tobytes()
-                              + np.float64(d.utility).tobytes()).hexdigest()
-
-    assert digest() == digest()
-
-
-def test_estimation_design_refusals_name_the_reason():
-    p = md.comparison.zipf_prior(5)
-    with pytest.raises(md.UnsupportedError, match=r"column generation.*PML"):
-        md.design(md.PML(1.0, prior=p), p, utility="mse", method="column_generation")
-    with pytest.raises(md.InvalidInputError, match="prior"):
-        md.design(md.LDP(1.0), np.array([0.5, 0.5, 0.0]), utility="mse")
-    with pytest.raises(md.InvalidInputError, match="prior"):
-        md.design(md.LDP(1.0), None, utility="mse")
-    with pytest.raises(md.InvalidInputError, match="workload"):
-        md.EstimationError("cdf")
-    with pytest.raises(md.InvalidInputError, match="shape"):
-        md.EstimationError("marginals")
-    with pytest.raises(md.UnsupportedError, match="estimation"):
-        _ = md.design(md.LDP(1.0), p).estimator  # a mutual-information design
 
 
 def test_a_workload_of_lower_rank_is_refused_by_design_and_measured_by_blue_error():

@@ -1,5 +1,10 @@
 """Tests of the leakage measures: paper examples, relations the papers prove (hypothesis),
-an independent library (qif) and input validation."""
+an independent library (qif) and input validation.
+
+Also: g-vulnerability and Bayes vulnerability against their definitions (issue 21), and
+the Dobrushin coefficient η_TV against a pairwise loop and as the TV contraction
+coefficient.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,17 @@ import math
 import numpy as np
 import pytest
 import qif
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from tests.conftest import distributions, kernels, random_kernel
+from tests.helpers import (
+    best_gain_by_strategies,
+    distributions,
+    kernels,
+    positive_random_kernel,
+    random_kernel,
+)
 
 LOG = math.log
 
@@ -416,3 +427,93 @@ def test_pointwise_leakage_of_a_constant_column_is_exactly_zero():
         leak = md.pointwise_leakage(k, prior)
         assert np.all(leak >= 0)
         assert md.bounds.pml_lower_quantile(k, prior, 0.5) >= 0
+
+
+def map_success_probability(kernel, prior):
+    """P(MAP guess = X), one output at a time: the guess is the input of largest joint
+    probability, and the adversary is right with that probability."""
+    k = np.asarray(kernel, dtype=float)
+    total = 0.0
+    for y in range(k.shape[1]):
+        joint = [prior[x] * k[x, y] for x in range(k.shape[0])]
+        guess = max(range(len(joint)), key=joint.__getitem__)
+        total += joint[guess]
+    return total
+
+
+# -- g-vulnerability and Bayes vulnerability (issue 21) -------------------------------------
+
+
+def test_bayes_vulnerability_is_the_map_success_probability():
+    rng = np.random.default_rng(1)
+    for n, m in [(2, 2), (3, 5), (5, 3), (6, 6)]:
+        k, p = positive_random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
+        assert md.measures.bayes_vulnerability(k, p) == pytest.approx(map_success_probability(k, p),
+                                                             rel=1e-12)
+        assert md.measures.g_vulnerability(k, p, np.eye(n)) == pytest.approx(
+            map_success_probability(k, p), rel=1e-12)
+
+
+def test_g_vulnerability_is_the_best_guessing_strategy():
+    rng = np.random.default_rng(2)
+    for n, m, w in [(3, 3, 2), (4, 3, 4), (2, 4, 3)]:
+        k, p = positive_random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
+        g = rng.normal(size=(w, n))
+        assert md.measures.g_vulnerability(k, p, g) == pytest.approx(
+            best_gain_by_strategies(k, p, g), rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6), m=st.integers(1, 6),
+       w=st.integers(1, 5))
+def test_g_vulnerability_inequalities(seed, n, m, w):
+    """Alvim et al., CSF 2012: posterior vulnerability is at least the prior one
+    (g-leakage ≥ 0), post-processing never increases it (data processing), and a
+    channel that reveals X attains Σ_x P(x) max_w g[w, x]."""
+    rng = np.random.default_rng(seed)
+    k, p = positive_random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
+    g = rng.normal(size=(w, n))
+    prior_vulnerability = float(np.max(g @ p))
+    v = md.measures.g_vulnerability(k, p, g)
+    assert v >= prior_vulnerability - 1e-12
+    post = positive_random_kernel(rng, m, 3)
+    assert md.measures.g_vulnerability(k @ post, p, g) <= v + 1e-12
+    assert md.measures.g_vulnerability(np.eye(n), p, g) >= v - 1e-12
+    assert md.measures.g_vulnerability(np.eye(n), p, g) == pytest.approx(
+        float(p @ g.max(axis=0)), rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6),
+       eps=st.floats(0.05, 5.0))
+def test_bayes_vulnerability_of_ldp_kernels_is_bounded_by_e_eps_max_prior(seed, n, eps):
+    """For ε-LDP K: max_x π(x) K[x,y] ≤ e^ε max π · min_x K[x,y], and Σ_y min_x K[x,y]
+    ≤ 1, so V(π, K) ≤ e^ε max π (min-entropy leakage ≤ ε)."""
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.ones(n))
+    design = md.design(md.LDP(eps), p, utility="bayes")
+    assert design.utility <= min(1.0, math.exp(eps) * p.max()) + 1e-9
+    assert design.utility >= p.max() - 1e-12
+
+
+def test_dobrushin_coefficient_against_pairwise_loop():
+    rng = np.random.default_rng(0)
+    k = rng.dirichlet(np.ones(5), size=6)
+    expected = max(
+        0.5 * sum(abs(k[i, y] - k[j, y]) for y in range(5))
+        for i, j in itertools.combinations(range(6), 2)
+    )
+    assert md.dobrushin_coefficient(k) == pytest.approx(expected, rel=1e-14)
+    assert md.dobrushin_coefficient(np.eye(3)) == pytest.approx(1.0, abs=1e-12)
+    assert md.dobrushin_coefficient(np.full((3, 2), 0.5)) == pytest.approx(0.0, abs=1e-12)
+    assert md.dobrushin_coefficient([[0.3, 0.7]]) == pytest.approx(0.0, abs=1e-12)
+
+
+@given(st.data())
+def test_dobrushin_coefficient_is_the_tv_contraction_coefficient(data):
+    """TV(PK, QK) ≤ η_TV(K) TV(P, Q) for all P, Q (eq. 2 and 9)."""
+    k = data.draw(kernels())
+    p = data.draw(distributions(k.shape[0]))
+    q = data.draw(distributions(k.shape[0]))
+    eta = md.dobrushin_coefficient(k)
+    assert md.total_variation(p @ k, q @ k) <= eta * md.total_variation(p, q) + 1e-12

@@ -1,5 +1,10 @@
 """Tests of f-divergences and Rényi divergences against closed forms, an integral
-representation, an independent library (dit) and the data-processing inequality."""
+representation, an independent library (dit) and the data-processing inequality.
+
+Hardening: bad input is refused by the argument's name, extreme valid input gets the
+right answer (checked against an independent value), and sizes that cannot be computed
+raise TooLargeError by name (the bad-input battery itself is tests/test_fuzz.py).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ from hypothesis import strategies as st
 from scipy import integrate
 
 import mechdesign as md
-from tests.conftest import distributions, kernels
+from tests.helpers import BALL, P3, PHAT, Q3, distributions, kernels
 
 LN2 = math.log(2.0)
 P = np.array([0.2, 0.3, 0.5, 0.0])
@@ -954,3 +959,71 @@ def test_reverse_pinsker_f_alpha_at_a_huge_order_is_infinite_not_nan(alpha):
     non-negative parts overflowed to inf − inf = NaN at α = 1.6e308 (found by the fuzz
     battery's hypothesis draw)."""
     assert md.measures.reverse_pinsker_f_alpha(3.0, 0.5, alpha) == math.inf
+
+
+# -- extreme but valid input: the right answer -------------------------------------------
+
+
+def _tiny_q(value: float) -> np.ndarray:
+    q = Q3.copy()
+    q[:-1] = q[:-1] / q[:-1].sum() * (1.0 - value)
+    q[-1] = value
+    return q
+
+
+@pytest.mark.parametrize("tiny", [5e-324, 1e-300])
+def test_f_divergence_with_an_overflowing_ratio_matches_the_closed_forms(tiny):
+    # p/q overflows at q = 5e-324; the generators' perspectives give the exact sums.
+    q = _tiny_q(tiny)
+    assert md.measures.f_divergence(P3, q, md.measures.KL) == pytest.approx(
+        float(np.sum(P3 * (np.log(P3) - np.log(q)))), rel=1e-12)
+    assert md.measures.f_divergence(P3, q, md.measures.TOTAL_VARIATION) == pytest.approx(
+        0.5 * float(np.abs(P3 - q).sum()), rel=1e-12)
+    assert md.measures.f_divergence(P3, q, md.measures.SQUARED_HELLINGER) == pytest.approx(
+        float(np.sum((np.sqrt(P3) - np.sqrt(q)) ** 2)), rel=1e-12)
+    # f_α for α = 1/2: 1 − Σ √(p q), and E_3 = Σ (p − 3q)⁺.
+    assert md.measures.f_divergence(P3, q, md.measures.f_alpha_generator(0.5)) == pytest.approx(
+        1.0 - float(np.sum(np.sqrt(P3 * q))), rel=1e-12)
+    hockey_stick = md.measures.f_divergence(P3, q, md.measures.hockey_stick_generator(3.0))
+    assert hockey_stick == pytest.approx(float(np.maximum(P3 - 3.0 * q, 0.0).sum()), rel=1e-12)
+    chi2 = md.measures.f_divergence(P3, q, md.measures.CHI_SQUARED)
+    assert chi2 == math.inf  # exact: p²/q overflows
+
+
+@pytest.mark.parametrize(
+    ("p", "q", "gamma", "expected"),
+    [
+        (P3, [0.5, 0.5, 0.0], 1e308, 0.2),         # → P(q = 0) as γ → ∞
+        (P3, Q3, 1e308, 0.0),
+        ([0.5, 0.5, 0.0], Q3, 1e-300, 0.5e-300),   # Σ(γq − p)⁺ = γ · Q(p = 0)
+        (P3, Q3, 1.0, 0.3),                        # E_1 = TV
+    ],
+)
+def test_hockey_stick_keeps_its_digits_for_extreme_gamma(p, q, gamma, expected):
+    assert md.measures.hockey_stick_divergence(p, q, gamma) == pytest.approx(expected, rel=1e-12,
+                                                                     abs=1e-320)
+    generator = md.measures.hockey_stick_generator(gamma)
+    if min(q) > 0:
+        # Σ q f(p/q) sums terms of either sign: exact up to rounding of the terms.
+        assert md.measures.f_divergence(p, q, generator) == pytest.approx(expected, rel=1e-9,
+                                                                 abs=1e-15)
+
+
+def test_pinsker_inverse_at_a_huge_alpha_is_one_over_alpha():
+    # For s above g_α(1/α⁻) the inverse is max(1 − (1+s)^{−1/(α−1)}, 1/α) → 1/α.
+    assert md.measures.pinsker_f_alpha_inverse(0.5, 1e308) == pytest.approx(1e-308, rel=1e-12)
+    assert md.measures.pinsker_f_alpha_inverse(0.5, 1e200) == pytest.approx(1e-200, rel=1e-12)
+
+
+def test_ball_divergence_names_p_and_matches_renyi_divergence():
+    assert BALL.divergence(PHAT[::-1].copy()) == pytest.approx(
+        md.renyi_divergence(PHAT, PHAT[::-1].copy(), 2.0), rel=1e-12)
+
+
+def test_fgenerator_stores_plain_floats_and_allows_plus_infinity():
+    from fractions import Fraction
+
+    g = md.measures.FGenerator("g", lambda t: np.abs(t - 1.0), Fraction(1, 2), math.inf)
+    assert isinstance(g.f_at_zero, float)
+    assert g.f_at_zero == pytest.approx(0.5, rel=1e-15)
+    assert g.slope_at_infinity == math.inf  # exact: +inf is stored as given
