@@ -1,18 +1,21 @@
-"""Tests of the categorical-pair reader (robust-LDP experiments, Sec. 8.1)."""
+"""Tests of the categorical-pair reader (robust-LDP experiments, Sec. 8.1), and its
+refusals by argument name.
+"""
 
 from __future__ import annotations
 
 import csv
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import mechdesign as md
+from mechdesign.errors import InvalidInputError
 from mechdesign.notions.datasets import categorical_pair, empirical_pair
+from tests.helpers import ROOT
 
-ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult.csv"
+ADULT = ROOT.parent / "shared" / "data" / "adult.csv"
 
 
 @pytest.mark.skipif(not ADULT.is_file(), reason="the shared Adult data are not present")
@@ -154,3 +157,15 @@ def test_empirical_pair_counts_scalar_labels_of_any_type_by_their_text():
     assert pair.s_labels == ("1", "2", "2.5", "None", "b'z'")
     assert pair.u_labels == ("x", "y")
     np.testing.assert_array_equal(pair.counts, [[2, 1], [1, 0], [1, 0], [0, 1], [0, 1]])
+
+
+def test_datasets_name_their_arguments(tmp_path):
+    with pytest.raises(InvalidInputError, match="path"):
+        md.notions.categorical_pair(1.5, "s", "u")
+    with pytest.raises(InvalidInputError, match="path"):
+        md.notions.categorical_pair(tmp_path, "s", "u")
+    for bad in (None, True, 5, {"a": 1}, []):
+        with pytest.raises(InvalidInputError, match="s_values"):
+            md.notions.empirical_pair(bad, ["x", "y"])
+    with pytest.raises(InvalidInputError, match="s_values and u_values"):
+        md.notions.empirical_pair(["a"], ["x", "y"])

@@ -12,8 +12,7 @@ import mechdesign as md
 from mechdesign.errors import InfeasibleError, InvalidInputError, TooLargeError
 from mechdesign.notions import ldp_cone_vertices, pml_cone
 from mechdesign.notions.cones import RatioCone
-
-from .conftest import random_kernel
+from tests.helpers import SILENT_LOSS_EXACT_OPTIMUM, random_kernel, silent_loss_notion
 
 ATOL = 1e-8
 
@@ -245,21 +244,6 @@ def test_probes_restore_feasibility_of_a_truncated_vertex_set(keep):
         method="highs",
     )
     assert feasible.status == 0
-
-
-# The 2 × 6 PolyOpt instance on which floating-point cddlib silently lost vertices:
-# repetition 3 of the synthetic experiment (seed [2024, 2, 6, 3]), n = 32,561 samples.
-SILENT_LOSS_COUNTS = [85, 11767, 282, 7458, 4087, 161, 3477, 542, 3131, 771, 632, 168]
-#: The optimum over the 1,295 vertices that cddlib's exact GMP arithmetic (pycddlib with
-#: cdd.gmp, on the same floating-point H-representation taken exactly) enumerates,
-#: measured outside the test suite (pycddlib-standalone has no GMP).
-SILENT_LOSS_EXACT_OPTIMUM = 1.5646057763597945
-
-
-def silent_loss_notion():
-    p_hat = np.array(SILENT_LOSS_COUNTS) / 32_561
-    ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(32_561, 12, 0.05))
-    return md.RobustLDP(3.0, ball, (2, 6), variant="paper"), p_hat
 
 
 def test_cdd_default_order_silently_loses_polyopt_vertices():
