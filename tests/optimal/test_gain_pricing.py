@@ -1,7 +1,10 @@
-"""Gain utilities (issue 21): g-vulnerability and Bayes vulnerability against their
-definitions, the sort pricing against brute force over every vertex, Bayes-optimal
-designs against an independent LP over every {1, e^ε} pattern, and the sublinear-utility
-theorem's claim that the optimum sits on vertices."""
+"""Gain utilities (issue 21): the sort pricing against brute force over every vertex,
+Bayes-optimal designs against an independent LP over every {1, e^ε} pattern, the
+sublinear-utility theorem's claim that the optimum sits on vertices, and the refusals.
+
+g-vulnerability is tested in tests/measures/test_leakage.py, the gain utility in
+tests/optimal/test_utilities.py.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +14,6 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import mechdesign as md
@@ -22,116 +23,6 @@ from mechdesign.optimal import GainPricingOracle, GainUtility
 from mechdesign.optimal.gain_pricing import GAIN_AUTO_MAX_VERTICES
 
 pipeline = importlib.import_module("mechdesign.optimal.pipeline")
-
-
-def map_success_probability(kernel, prior):
-    """P(MAP guess = X), one output at a time: the guess is the input of largest joint
-    probability, and the adversary is right with that probability."""
-    k = np.asarray(kernel, dtype=float)
-    total = 0.0
-    for y in range(k.shape[1]):
-        joint = [prior[x] * k[x, y] for x in range(k.shape[0])]
-        guess = max(range(len(joint)), key=joint.__getitem__)
-        total += joint[guess]
-    return total
-
-
-def best_gain_by_strategies(kernel, prior, gain):
-    """max over every deterministic guessing strategy y → w of E[g(w(Y), X)]."""
-    k = np.asarray(kernel, dtype=float)
-    n_out, n_guess = k.shape[1], gain.shape[0]
-    best = -math.inf
-    for strategy in itertools.product(range(n_guess), repeat=n_out):
-        value = sum(prior[x] * k[x, y] * gain[strategy[y], x]
-                    for x in range(k.shape[0]) for y in range(n_out))
-        best = max(best, value)
-    return best
-
-
-def random_kernel(rng, n, m):
-    k = rng.random((n, m)) + 1e-3
-    return k / k.sum(axis=1, keepdims=True)
-
-
-# -- the measures --------------------------------------------------------------------------
-
-
-def test_bayes_vulnerability_is_the_map_success_probability():
-    rng = np.random.default_rng(1)
-    for n, m in [(2, 2), (3, 5), (5, 3), (6, 6)]:
-        k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
-        assert md.measures.bayes_vulnerability(k, p) == pytest.approx(map_success_probability(k, p),
-                                                             rel=1e-12)
-        assert md.measures.g_vulnerability(k, p, np.eye(n)) == pytest.approx(
-            map_success_probability(k, p), rel=1e-12)
-
-
-def test_g_vulnerability_is_the_best_guessing_strategy():
-    rng = np.random.default_rng(2)
-    for n, m, w in [(3, 3, 2), (4, 3, 4), (2, 4, 3)]:
-        k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
-        g = rng.normal(size=(w, n))
-        assert md.measures.g_vulnerability(k, p, g) == pytest.approx(
-            best_gain_by_strategies(k, p, g), rel=1e-12, abs=1e-15)
-
-
-def test_a_loss_is_the_gain_max_minus_loss():
-    rng = np.random.default_rng(3)
-    n = 4
-    k, p = random_kernel(rng, n, 3), rng.dirichlet(np.ones(n))
-    loss = np.abs(np.subtract.outer(np.arange(n), np.arange(n))).astype(float)  # |w − x|
-    utility = GainUtility.from_loss(loss, p)
-    # Smallest expected loss over guessing strategies, by brute force.
-    smallest = -best_gain_by_strategies(k, p, -loss)
-    assert utility.of(md.Mechanism(k)) == pytest.approx(loss.max() - smallest, rel=1e-12)
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6), m=st.integers(1, 6),
-       w=st.integers(1, 5))
-def test_g_vulnerability_inequalities(seed, n, m, w):
-    """Alvim et al., CSF 2012: posterior vulnerability is at least the prior one
-    (g-leakage ≥ 0), post-processing never increases it (data processing), and a
-    channel that reveals X attains Σ_x P(x) max_w g[w, x]."""
-    rng = np.random.default_rng(seed)
-    k, p = random_kernel(rng, n, m), rng.dirichlet(np.ones(n))
-    g = rng.normal(size=(w, n))
-    prior_vulnerability = float(np.max(g @ p))
-    v = md.measures.g_vulnerability(k, p, g)
-    assert v >= prior_vulnerability - 1e-12
-    post = random_kernel(rng, m, 3)
-    assert md.measures.g_vulnerability(k @ post, p, g) <= v + 1e-12
-    assert md.measures.g_vulnerability(np.eye(n), p, g) >= v - 1e-12
-    assert md.measures.g_vulnerability(np.eye(n), p, g) == pytest.approx(
-        float(p @ g.max(axis=0)), rel=1e-12, abs=1e-15)
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6),
-       eps=st.floats(0.05, 5.0))
-def test_bayes_vulnerability_of_ldp_kernels_is_bounded_by_e_eps_max_prior(seed, n, eps):
-    """For ε-LDP K: max_x π(x) K[x,y] ≤ e^ε max π · min_x K[x,y], and Σ_y min_x K[x,y]
-    ≤ 1, so V(π, K) ≤ e^ε max π (min-entropy leakage ≤ ε)."""
-    rng = np.random.default_rng(seed)
-    p = rng.dirichlet(np.ones(n))
-    design = md.design(md.LDP(eps), p, utility="bayes")
-    assert design.utility <= min(1.0, math.exp(eps) * p.max()) + 1e-9
-    assert design.utility >= p.max() - 1e-12
-
-
-def test_gain_utility_refuses_bad_input_by_name():
-    with pytest.raises(InvalidInputError, match="gain"):
-        GainUtility(np.ones((2, 3)), [0.5, 0.5])
-    with pytest.raises(InvalidInputError, match="gain"):
-        GainUtility([[1.0, math.nan]], [0.5, 0.5])
-    with pytest.raises(InvalidInputError, match="prior"):
-        GainUtility.bayes([0.5, 0.6])
-    with pytest.raises(InvalidInputError, match="gain"):
-        md.measures.g_vulnerability(np.eye(2), [0.5, 0.5], [1.0, 0.0])
-    with pytest.raises(InvalidInputError, match="utility"):
-        md.design(md.LDP(1.0), [0.5, 0.5], utility="bayes vulnerability")
-    with pytest.raises(InvalidInputError, match="utility"):
-        md.design(md.LDP(1.0), [0.5, 0.5], utility=42)
 
 
 # -- the sort pricing against brute force ------------------------------------------------

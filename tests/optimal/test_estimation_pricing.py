@@ -1,24 +1,19 @@
-"""Column generation for the estimation design (ε-LDP): the pricing's parts against
-brute force written here from the definitions, and the design against enumeration and
-the uniform-prior closed form.
+"""Pricing for the estimation design (ε-LDP, mechdesign.optimal.estimation_pricing): its
+parts against brute force written here from the definitions.
 
 Independent of the package: the vertices of the ε-LDP section are built here from their
-definition (every two-level vector ``1 + (e^ε − 1) 1_S``, normalised by ``p``), reduced
-costs from ``r(v) = vᵀGv − λ·v``, and the closed form is Ye and Barg's.
+definition (every two-level vector ``1 + (e^ε − 1) 1_S``, normalised by ``p``), and
+reduced costs from ``r(v) = vᵀGv − λ·v``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import itertools
 import math
 
 import numpy as np
 import pytest
-
-import mechdesign as md
-from mechdesign.measures.estimation import blue_error
 
 pricing_module = importlib.import_module("mechdesign.optimal.estimation_pricing")
 LdpQuadraticPricing = pricing_module.LdpQuadraticPricing
@@ -90,68 +85,6 @@ def test_the_relaxation_bounds_every_vertex(seed):
     assert bound >= truth - 1e-6 * max(1.0, abs(truth))
 
 
-@pytest.mark.parametrize(("k", "workload", "prior"), [
-    (8, None, "zipf"), (9, "prefix", "uniform"), (10, "all-range", "dirichlet"),
-    (11, None, "dirichlet"), (12, "prefix", "zipf"),
-])
-def test_column_generation_agrees_with_enumeration(k, workload, prior):
-    p = {"zipf": md.comparison.zipf_prior(k), "uniform": np.full(k, 1 / k),
-         "dirichlet": np.random.default_rng(k).dirichlet(np.ones(k))}[prior]
-    error = md.EstimationError(workload)
-    full = md.design(md.LDP(1.0), p, utility=error, method="enumeration")
-    priced = md.design(md.LDP(1.0), p, utility=error, method="column_generation")
-    assert priced.method == "column_generation"
-    assert priced.n_vertices < full.n_vertices  # it did not enumerate
-    assert priced.estimation.status == "optimal"
-    assert priced.utility == pytest.approx(full.utility, rel=1e-8)
-    assert priced.estimation.lower_bound <= full.utility * (1 + 1e-9)
-    assert priced.audit_passed
-    assert priced.utility == pytest.approx(blue_error(priced.mechanism, p, workload), rel=1e-12)
-
-
-def test_auto_prices_large_ldp_and_the_design_is_deterministic():
-    p = md.comparison.zipf_prior(13)
-
-    def run():
-        d = md.design(md.LDP(2.0), p, utility="mse")
-        return d, hashlib.sha256(d.mechanism.matrix.tobytes()).hexdigest()
-
-    (first, a), (_, b) = run(), run()
-    assert first.method == "column_generation"
-    assert a == b
-    assert first.estimation.status == "optimal"
-
-
-def test_a_time_limit_returns_a_certified_kernel():
-    p = md.comparison.zipf_prior(14)
-    d = md.design(md.LDP(1.0), p, utility="mse", method="column_generation",
-                  time_limit=1e-9)
-    assert d.audit_passed
-    report = d.estimation
-    assert report.solver_status == "time limit"
-    assert 0.0 <= report.lower_bound <= d.utility
-    assert d.utility == pytest.approx(blue_error(d.mechanism, p), rel=1e-12)
-
-
-def _closed_form(k: int, eps: float) -> float:
-    e = math.exp(eps)
-    return min((k - 1) ** 2 * (d * e + k - d) ** 2 / (k * d * (k - d) * (e - 1) ** 2)
-               for d in range(1, k)) - (1 - 1 / k)
-
-
-@pytest.mark.parametrize("k", [16, pytest.param(20, marks=pytest.mark.slow)])
-def test_uniform_prior_closed_form_at_larger_k(k):
-    # Ye and Barg's optimum (subset selection with the best size) lies in the bracket,
-    # and the design reaches it: k = 16 by the brute-force pricing bound, k = 20 by the
-    # semidefinite relaxation (tight at the uniform prior). (``"auto"`` solves the
-    # uniform prior by symmetry, at any k: tests/test_estimation_symmetry.py.)
-    eps = 1.0
-    d = md.design(md.LDP(eps), np.full(k, 1 / k), utility="mse", method="column_generation")
-    closed = _closed_form(k, eps)
-    assert d.estimation.lower_bound <= closed * (1 + 1e-7)
-    assert d.utility == pytest.approx(closed, rel=1e-6)
-
-
 @pytest.mark.parametrize("eps", [1e-3, 700.0])
 def test_pricing_scores_at_extreme_epsilon_are_finite_and_exact(eps):
     # The reduced cost is invariant to the scale of u = 1 + (e^ε − 1) z; at ε = 700,
@@ -171,18 +104,3 @@ def test_pricing_scores_at_extreme_epsilon_are_finite_and_exact(eps):
     np.testing.assert_array_equal(pricing.patterns_of(pricing.points(z)), z)
     climbed = pricing._climb(z.copy(), g, dual)
     assert np.all(pricing.scores(climbed, g, dual) >= truth - 1e-9 * np.abs(truth))
-
-
-@pytest.mark.parametrize(("eps", "closed"), [(700.0, 0.0), (0.05, None)])
-def test_column_generation_at_extreme_epsilon(eps, closed):
-    # ε = 700: the identity kernel is the limit (error 0 against the users' histogram);
-    # small ε: Ye and Barg's closed form at the uniform prior.
-    k = 14
-    p = np.full(k, 1 / k)
-    d = md.design(md.LDP(eps), p, utility="mse", method="column_generation")
-    assert d.audit_passed
-    assert np.all(np.isfinite(d.mechanism.matrix))
-    expected = _closed_form(k, eps) if closed is None else closed
-    assert d.utility == pytest.approx(expected, rel=1e-6, abs=1e-9)
-    assert d.estimation.lower_bound <= d.utility
-    assert d.estimation.status == "optimal"

@@ -1,6 +1,8 @@
-"""Optimal mechanisms: values from the papers, closed forms against the LP, evidence,
-properties, and bad input. (An independent brute-force reference lives in
-tests/test_design_reference.py.)"""
+"""Optimal mechanisms through md.design (mechdesign.optimal.pipeline): values from the
+papers, closed forms against the LP, evidence, properties, the choice of method, and
+bad input. (An independent brute-force reference lives in
+tests/test_design_reference.py.)
+"""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mechdesign as md
-from mechdesign._solvers.highs import solve_linear_program
-from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
+from mechdesign.errors import InvalidInputError, TooLargeError
+from tests.helpers import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 
 design_module = importlib.import_module("mechdesign.optimal.pipeline")  # the stages module
 
@@ -222,47 +224,6 @@ def test_relabelling_inputs_keeps_the_optimum(n, data):
         )
 
 
-# -- solver failures and bad input ------------------------------------------------------------
-
-
-def test_highs_status_reaches_the_caller():
-    import scipy.sparse as sp
-
-    # x0 + x1 = 1 and x0 + x1 = 2 with x >= 0: infeasible.
-    a = sp.csc_array(np.array([[1.0, 1.0], [1.0, 1.0]]))
-    with pytest.raises(SolverError) as info:
-        solve_linear_program(np.ones(2), a, np.array([1.0, 2.0]), np.array([1.0, 2.0]))
-    assert info.value.status == "Infeasible"
-
-
-def test_highs_dual_sign_convention():
-    import scipy.sparse as sp
-
-    # max x0 + 2 x1 s.t. x0 + x1 = 1: optimum 2, dual λ = 2 with λ ≥ costs.
-    a = sp.csc_array(np.array([[1.0, 1.0]]))
-    solution = solve_linear_program(np.array([1.0, 2.0]), a, np.ones(1), np.ones(1))
-    assert solution.objective == pytest.approx(2.0, abs=1e-12)
-    assert solution.row_dual == pytest.approx([2.0], abs=1e-12)
-
-
-@pytest.mark.parametrize(
-    ("build", "match"),
-    [
-        (lambda: md.LDP(-0.1), "epsilon"),
-        (lambda: md.LDP(math.inf), "finite"),
-        (lambda: md.LDP(math.nan), "epsilon"),
-        (lambda: md.PML(1.0, c=0.0), "c"),
-        (lambda: md.PML(1.0), "exactly one"),
-        (lambda: md.PML(1.0, c=0.1, prior=[0.5, 0.5]), "exactly one"),
-        (lambda: md.PML(1.0, prior=[0.5, 0.6]), "sum to 1"),
-        (lambda: md.PML(1.0, priors=[[0.5, 0.5], [0.2, 0.9]]), r"priors\[1\]"),
-    ],
-)
-def test_bad_notions(build, match):
-    with pytest.raises(InvalidInputError, match=match):
-        build()
-
-
 def test_bad_design_requests():
     with pytest.raises(InvalidInputError, match="c"):
         md.design(md.PML(1.0, c=0.4), np.full(3, 1 / 3))  # c > 1/N
@@ -294,7 +255,7 @@ def test_tiny_epsilon_solve_error_falls_back():
 
 
 def test_pricing_by_linearisation_finds_columns_cdd_missed():
-    # The PolyOpt instance of tests/test_cones.py on which cddlib's default row order
+    # The PolyOpt instance of tests/notions/test_cones.py on which cddlib's default row order
     # silently loses vertices: with only those (plus what the LP probes add), the LP's
     # dual prices some true vertex positively, and the ascent finds such columns. Each
     # found column must lie in the section and have positive reduced cost.
@@ -305,8 +266,6 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
         deduplicate_points,
     )
     from mechdesign.optimal import CddRepair, solve_vertex_lp
-
-    from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
 
     notion, p_hat = silent_loss_notion()
     h = notion.cone(12).h_representation()
@@ -331,26 +290,6 @@ def test_pricing_by_linearisation_finds_columns_cdd_missed():
     weights, _, _ = solve_vertex_lp(more, more_values, None)
     after = float(weights @ more_values)
     assert before < after <= SILENT_LOSS_EXACT_OPTIMUM + 1e-9
-
-
-@pytest.mark.parametrize(
-    "error",
-    [
-        md.errors.SolverError("HiGHS did not solve it", status="Infeasible"),
-        md.errors.InvalidInputError("epsilon must be ≥ 0"),
-        md.errors.InfeasibleError("empty"),
-        md.errors.TooLargeError("too many vertices"),
-    ],
-)
-def test_errors_survive_pickling(error):
-    # A process pool sends a worker's exception back pickled; an error that cannot be
-    # unpickled breaks the whole pool (this broke the full robust-LDP experiment).
-    import pickle
-
-    copy = pickle.loads(pickle.dumps(error))
-    assert type(copy) is type(error)
-    assert str(copy) == str(error)
-    assert getattr(copy, "status", None) == getattr(error, "status", None)
 
 
 @pytest.mark.parametrize("notion", ["ldp", None, 1.0, math.log])
@@ -433,8 +372,6 @@ def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     from mechdesign.notions.cones import _cdd_run, _probe_missing_vertices, deduplicate_points
     from mechdesign.optimal import solve_vertex_lp
 
-    from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
-
     notion, p_hat = silent_loss_notion()
     h = notion.cone(12).h_representation()
     points, missed = _probe_missing_vertices(deduplicate_points(_cdd_run(h, None)), h)
@@ -457,8 +394,6 @@ def test_a_named_backend_means_enumeration_under_auto():
     # method="auto" prices this paper-variant PolyOpt instance by column generation (its
     # vertex bound is above AUTO_MAX_VERTICES); a named vertex backend asks for
     # enumeration and gets it (it used to be ignored). Both reach the exact optimum.
-    from .test_cones import SILENT_LOSS_EXACT_OPTIMUM, silent_loss_notion
-
     notion, p_hat = silent_loss_notion()
     assert md.design(notion, p_hat, progress=False).method == "column_generation"
     named = md.design(notion, p_hat, backend="cdd", max_vertices=10**12, progress=False)
