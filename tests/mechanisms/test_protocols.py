@@ -1,6 +1,11 @@
 """The deployed LDP frequency oracles (issue 21): their privacy level, entries checked by
 hand against the papers' definitions, their estimators against Monte Carlo and against
-Wang et al.'s closed forms, and the designed optimum against every one of them."""
+Wang et al.'s closed forms, and the designed optimum against every one of them.
+
+Hardening: bad input is refused by the argument's name, extreme valid input gets the
+right answer (checked against an independent value), and sizes that cannot be computed
+raise TooLargeError by name (the bad-input battery itself is tests/test_fuzz.py).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import pytest
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
+from tests.helpers import K3, P3
 
 
 def protocols(k, eps):
@@ -269,3 +275,88 @@ def test_designed_optima_beat_every_protocol(k, eps):
     for oracle in protocols(k, eps):
         assert md.measures.bayes_vulnerability(oracle, prior) <= bayes + 1e-9, oracle.protocol
         assert md.mutual_information(oracle, prior) <= information + 1e-9, oracle.protocol
+
+
+# -- protocols -------------------------------------------------------------------------
+
+
+def test_grr_at_a_tiny_epsilon_has_the_closed_form_estimator():
+    eps = 1e-300
+    oracle = md.mechanisms.generalized_randomized_response(3, eps)
+    # p − q = (1 − e^{−ε})/(1 + 2e^{−ε}) = ε/3 to first order: E[v, v] = (2/3)/(ε/3).
+    assert oracle.estimator[0, 0] == pytest.approx(2.0 / eps, rel=1e-9)
+    assert oracle.estimator[0, 1] == pytest.approx(-1.0 / eps, rel=1e-9)
+    assert oracle.variance(P3, 10) == math.inf  # exact: p and q round together
+
+
+@pytest.mark.parametrize(("build", "slope"), [
+    # p − q ≈ slope · ε as ε → 0 (closed forms of each protocol's p and q).
+    (lambda e: md.mechanisms.generalized_randomized_response(3, e), 1 / 3),
+    (lambda e: md.unary_encoding(3, e), 1 / 4),
+    (lambda e: md.unary_encoding(3, e, optimized=False), 1 / 4),
+    (lambda e: md.subset_selection(3, e), 1 / 3),
+    (lambda e: md.hadamard_response(3, e), 1 / 4),
+    (lambda e: md.local_hashing(3, e, md.mechanisms.hash_family(3, 2), buckets=2), 1 / 4),
+])
+def test_protocols_at_tiny_epsilons(build, slope):
+    eps = 1e-300
+    oracle = build(eps)
+    _, q = oracle.support
+    # E = (1[v ∈ supp y] − q)/(p − q): its extreme entries are (1 − q)/(slope ε) and
+    # −q/(slope ε).
+    assert oracle.estimator.max() * eps == pytest.approx((1 - q) / slope, rel=1e-9)
+    assert oracle.estimator.min() * eps == pytest.approx(-q / slope, rel=1e-9)
+    with pytest.raises(UnsupportedError, match="epsilon"):
+        build(5e-324)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: md.unary_encoding(10**12, 1.0),
+    lambda: md.subset_selection(10**12, 1.0),
+    lambda: md.mechanisms.generalized_randomized_response(10**12, 1.0),
+    lambda: md.mechanisms.hash_family(3, 2, size=10**12),
+])
+def test_huge_protocols_are_too_large_at_once(call):
+    with pytest.raises(TooLargeError):
+        call()
+
+
+def test_estimation_mse_with_a_huge_estimator_entry_is_infinite():
+    estimator = np.linalg.inv(K3)
+    base = md.estimation_mse(K3, P3, 100, estimator=estimator)
+    assert base == pytest.approx(md.estimation_mse(K3, P3, 100), rel=1e-12)
+    estimator[0, 0] = 1e308
+    assert md.estimation_mse(K3, P3, 100, estimator=estimator) == math.inf  # exact: limit
+    # Scaled down, the error scales by the square: the same computation is homogeneous.
+    small = np.linalg.inv(K3) * 1e-100
+    shifted = md.estimation_mse(K3, P3, 100, estimator=small, target="distribution")
+    assert math.isfinite(shifted)
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"epsilon": -1.0}, "epsilon"), ({"epsilon": math.nan}, "epsilon"),
+    ({"epsilon": "0.5"}, "epsilon"), ({"epsilon": None}, "epsilon"),
+    ({"support": (1.5, 0.2)}, "support"), ({"support": "abc"}, "support"),
+    ({"support": (0.5,)}, "support"), ({"support": [math.nan, 0.2]}, "support"),
+])
+def test_frequency_oracle_fields_are_checked(kwargs, name):
+    grr = md.mechanisms.generalized_randomized_response(3, 1.0)
+    args = {"protocol": "GRR", "epsilon": 1.0, "estimator": grr.estimator,
+            "support": grr.support, **kwargs}
+    with pytest.raises(InvalidInputError, match=name):
+        md.mechanisms.FrequencyOracle(grr.matrix, **args)
+
+
+@pytest.mark.parametrize("seed", ["3", True, -1, 2.5, math.nan])
+def test_hash_family_seed_is_checked(seed):
+    with pytest.raises(InvalidInputError, match="seed"):
+        md.mechanisms.hash_family(3, 2, seed=seed)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: md.mechanisms.generalized_randomized_response(3, 1.0).estimate([[0, 1], [1]]),
+    lambda: md.local_hashing(3, 1.0, [[0.5, 0.5], [1.0]], buckets=2),
+])
+def test_ragged_reports_and_hashes_are_refused(call):
+    with pytest.raises(InvalidInputError, match=r"reports|hashes"):
+        call()
