@@ -1,8 +1,15 @@
-"""Tests of the Dobrushin coefficient and the closed form Ξ(ε, c) of Theorem 1."""
+"""Contraction bounds (mechdesign.bounds.contraction, Dobrushin paper): the LP over
+(ε, c)-PML kernels against the closed form Ξ(ε, c) of Theorem 1, Theorem 2's witness,
+Lemmas 1 and 7, Proposition 2's Γ, the SDPI corollaries and their comparators, and
+Example 3's minimax bound.
+
+Ξ itself is tested in tests/notions/test_pml.py, Remark 2's and Example 1's kernels in
+tests/mechanisms/test_closed_forms.py, η_TV in tests/measures/test_leakage.py and η_χ² in
+tests/measures/test_contraction.py.
+"""
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -11,157 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mechdesign as md
-from tests.conftest import distributions, kernels, random_kernel
-
-
-def _remark2_kernel(epsilon: float, c: float, n: int, q: int) -> np.ndarray:
-    """Remark 2 / eq. (33)-(34) of the Dobrushin paper, written out from the paper."""
-    e = math.exp(epsilon)
-    denominator = 1 + e * (1 - n * c)
-    m_low = (1 - e * c * q) / denominator
-    m_high = e * (1 - c * q) / denominator
-    p = np.array([m_high] * q + [m_low] * (n - q))
-    return np.column_stack([p, 1 - p])
-
-
-def test_dobrushin_coefficient_against_pairwise_loop():
-    rng = np.random.default_rng(0)
-    k = rng.dirichlet(np.ones(5), size=6)
-    expected = max(
-        0.5 * sum(abs(k[i, y] - k[j, y]) for y in range(5))
-        for i, j in itertools.combinations(range(6), 2)
-    )
-    assert md.dobrushin_coefficient(k) == pytest.approx(expected, rel=1e-14)
-    assert md.dobrushin_coefficient(np.eye(3)) == pytest.approx(1.0, abs=1e-12)
-    assert md.dobrushin_coefficient(np.full((3, 2), 0.5)) == pytest.approx(0.0, abs=1e-12)
-    assert md.dobrushin_coefficient([[0.3, 0.7]]) == pytest.approx(0.0, abs=1e-12)
-
-
-@given(st.data())
-def test_dobrushin_coefficient_is_the_tv_contraction_coefficient(data):
-    """TV(PK, QK) ≤ η_TV(K) TV(P, Q) for all P, Q (eq. 2 and 9)."""
-    k = data.draw(kernels())
-    p = data.draw(distributions(k.shape[0]))
-    q = data.draw(distributions(k.shape[0]))
-    eta = md.dobrushin_coefficient(k)
-    assert md.total_variation(p @ k, q @ k) <= eta * md.total_variation(p, q) + 1e-12
-
-
-@given(kernels(), st.floats(0.05, 1.0))
-def test_theorem1_holds_for_every_kernel(k, fraction):
-    """Theorem 1: a kernel whose (ε,c)-PML level is ε has η_TV(K) ≤ Ξ(ε, c)."""
-    n = k.shape[0]
-    c = fraction / n
-    eps = md.pml_capacity(k, c)
-    assert md.dobrushin_coefficient(k) <= md.dobrushin_bound(eps, c, n) * (1 + 1e-9) + 1e-12
-
-
-# Remark 2 with q needs m ≥ 0 and M ≤ 1, i.e. e^ε c max(q, N − q) ≤ 1; q = ⌊N/2⌋ is the
-# best choice and is valid iff e^ε c ⌈N/2⌉ ≤ 1.
-REMARK2_CASES = [
-    (n, c_fraction, eps)
-    for n in (2, 3, 5, 8)
-    for c_fraction in (0.01, 0.5, 1.0)
-    for eps in (0.1, 0.6, 1.3, 4.0)
-    if math.exp(eps) * (c_fraction / n) * math.ceil(n / 2) <= 1
-]
-
-
-@pytest.mark.parametrize(("n", "c_fraction", "eps"), REMARK2_CASES)
-def test_remark2_kernel_attains_the_bound(n, c_fraction, eps):
-    """Remark 2's kernel with q = ⌊N/2⌋ is (ε,c)-PML with level exactly ε and attains Ξ."""
-    c = c_fraction / n
-    k = _remark2_kernel(eps, c, n, n // 2)
-    assert md.pml_capacity(k, c) == pytest.approx(eps, rel=1e-12)
-    assert md.dobrushin_coefficient(k) == pytest.approx(md.dobrushin_bound(eps, c, n), rel=1e-12)
-
-
-@pytest.mark.parametrize(("n", "c_fraction", "eps"), [(3, 0.5, 1.3), (3, 1.0, 0.6), (5, 1.0, 0.6)])
-def test_remark2_has_no_valid_q_for_odd_n_just_below_the_threshold(n, c_fraction, eps):
-    """For odd N and log(2/((N+1)c)) < ε < log(2/(Nc)) (Theorem 3's regime), every q of
-    Remark 2 gives an entry outside [0, 1]: "q = ⌊N/2⌋ works whenever ε < log(2/(Nc))"
-    holds for even N only. (Ξ is still attained there, by a three-level kernel.)"""
-    c = c_fraction / n
-    assert eps < math.log(2 / (n * c))
-    for q in range(1, n):
-        p = _remark2_kernel(eps, c, n, q)[:, 0]
-        assert p.min() < 0 or p.max() > 1
-
-
-@pytest.mark.parametrize("n", [3, 5, 7, 9])
-@pytest.mark.parametrize("c_fraction", [0.1, 0.4, 0.8])
-def test_remark2_odd_n_left_end_has_the_two_middle_q(n, c_fraction):
-    """Errata ledger, Dobrushin Remark 2: the empty range for odd N is open on the left.
-    At ε = log(2/((N+1)c)) the paper's kernel (written out in _remark2_kernel) has
-    entries in [0, 1] exactly for q = (N ± 1)/2, and the library lists those two."""
-    c = c_fraction / n
-    eps = math.log(2 / ((n + 1) * c))
-    if eps <= 0:
-        pytest.skip("ε must be positive")
-    valid = [q for q in range(1, n)
-             if _remark2_kernel(eps, c, n, q).min() >= -1e-12
-             and _remark2_kernel(eps, c, n, q).max() <= 1 + 1e-12]
-    assert valid == [(n - 1) // 2, (n + 1) // 2]
-    assert md.mechanisms.extremal_binary_valid_q(eps, c, n) == valid
-    # Just inside the open range, none is valid (and the library agrees).
-    inside = eps + 1e-6
-    assert md.mechanisms.extremal_binary_valid_q(inside, c, n) == []
-
-
-def test_example1_binary_mechanism():
-    """Dobrushin paper Example 1, eq. (35); c → 0 is Warner's randomized response."""
-    eps, c = 0.9, 0.2
-    e = math.exp(eps)
-    k = np.array([[e * (1 - c), 1 - e * c], [1 - e * c, e * (1 - c)]]) / (e * (1 - 2 * c) + 1)
-    assert md.pml_capacity(k, c) == pytest.approx(eps, rel=1e-12)
-    assert md.dobrushin_coefficient(k) == pytest.approx(md.dobrushin_bound(eps, c, 2), rel=1e-12)
-    rr = np.array([[e, 1], [1, e]]) / (e + 1)
-    assert md.dobrushin_coefficient(rr) == pytest.approx((e - 1) / (e + 1), rel=1e-14)
-
-
-def test_bound_special_values():
-    eps = 0.8
-    e = math.exp(eps)
-    # c → 0: the LDP value of Kairouz et al. (eq. 13).
-    assert md.dobrushin_bound(eps, 1e-15, 4) == pytest.approx((e - 1) / (e + 1), rel=1e-12)
-    # c = 1/N: e^ε − 1 (Remark 1), capped at 1.
-    assert md.dobrushin_bound(0.3, 0.25, 4) == pytest.approx(math.expm1(0.3), rel=1e-14)
-    assert md.dobrushin_bound(2.0, 0.25, 4) == pytest.approx(1.0, abs=1e-12)
-    # The bound reaches 1 exactly at ε = log(2/(Nc)) (Theorem 2's threshold).
-    n, c = 5, 0.05
-    threshold = math.log(2 / (n * c))
-    assert md.dobrushin_bound(threshold, c, n) == pytest.approx(1.0, rel=1e-14)
-    assert md.dobrushin_bound(threshold * 0.999, c, n) < 1.0
-    assert md.dobrushin_bound(threshold + 1, c, n) == pytest.approx(1.0, abs=1e-12)
-    assert md.dobrushin_bound(0.0, c, n) == pytest.approx(0.0, abs=1e-12)
-    assert md.dobrushin_bound(math.inf, c, n) == pytest.approx(1.0, abs=1e-12)
-    assert md.dobrushin_bound(800.0, c, n) == pytest.approx(1.0, abs=1e-12)  # no overflow
-
-
-@given(st.floats(0.0, 10.0), st.floats(0.0, 10.0), st.floats(0.01, 1.0), st.integers(1, 20))
-def test_bound_monotone_in_epsilon(e1, e2, fraction, n):
-    c = fraction / n
-    low, high = sorted((e1, e2))
-    assert md.dobrushin_bound(low, c, n) <= md.dobrushin_bound(high, c, n) + 1e-15
-
-
-@pytest.mark.parametrize(
-    ("args", "fragment"),
-    [
-        ((-0.1, 0.1, 4), "epsilon must be >= 0"),
-        ((math.nan, 0.1, 4), "epsilon must be >= 0"),
-        ((1.0, 0.0, 4), "c must satisfy"),
-        ((1.0, 0.3, 4), "c must satisfy"),
-        ((1.0, -0.1, 4), "c must satisfy"),
-        ((1.0, 0.1, 0), "n must be a positive integer"),
-        ((1.0, 0.1, 2.5), "n must be a positive integer"),
-        (("1", 0.1, 4), "epsilon must be a real number"),
-    ],
-)
-def test_bound_validation(args, fragment):
-    with pytest.raises(md.InvalidInputError, match=fragment):
-        md.dobrushin_bound(*args)
-
+from tests.helpers import random_kernel
 
 # -- the maximal Dobrushin coefficient by LP ------------------------------------------------
 
@@ -444,22 +301,6 @@ def test_k1_attains_xi_of_example2():
     assert float(md.max_dobrushin(md.PML(eps, c=c), 10)) == pytest.approx(7 / 8, abs=1e-10)
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 6, 8])
-def test_every_valid_remark2_kernel_passes_audit_and_attains(n):
-    for c in (0.01 / n, 0.3 / n, 1.0 / n):
-        for eps in (0.05, 0.5, 1.2, 3.0):
-            qs = md.mechanisms.extremal_binary_valid_q(eps, c, n)
-            for q in qs:
-                k = md.mechanisms.extremal_binary_mechanism(eps, c, n, q)
-                assert md.PML(eps, c=c).level(k) <= eps + 1e-12
-                assert md.dobrushin_coefficient(k) == pytest.approx(
-                    md.dobrushin_bound(eps, c, n), rel=1e-12
-                )
-            for q in set(range(1, n)) - set(qs):
-                with pytest.raises(md.InvalidInputError, match="Valid q"):
-                    md.mechanisms.extremal_binary_mechanism(eps, c, n, q)
-
-
 # -- Example 3: private minimax risk ----------------------------------------------------------
 
 
@@ -493,50 +334,6 @@ def test_private_minimax_lower_bound_values_and_monotonicity():
         md.bounds.private_minimax_lower_bound(10, 0.2, eps, 0.1)
 
 
-# -- η_χ² ------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("crossover", [0.0, 0.1, 0.25, 0.4, 0.5])
-def test_chi_squared_contraction_of_the_binary_symmetric_channel(crossover):
-    """η_χ²(BSC(δ)) = (1 − 2δ)² (Polyanskiy & Wu, Example 33.x); η_TV = |1 − 2δ|."""
-    k = np.array([[1 - crossover, crossover], [crossover, 1 - crossover]])
-    result = md.measures.chi_squared_contraction(k)
-    assert result.lower_bound == pytest.approx((1 - 2 * crossover) ** 2, abs=1e-9)
-    assert result.dobrushin_coefficient == pytest.approx(abs(1 - 2 * crossover), abs=1e-15)
-
-
-@given(kernels(min_size=2, max_size=4))
-def test_chi_squared_contraction_is_below_dobrushin_and_certified(k):
-    result = md.measures.chi_squared_contraction(k, n_starts=4)
-    assert 0.0 <= result.lower_bound <= result.dobrushin_coefficient + 1e-9
-    assert md.measures.maximal_correlation(k, result.prior) ** 2 == pytest.approx(
-        result.lower_bound, abs=1e-12
-    )
-
-
-def test_maximal_correlation_against_the_variational_definition():
-    """ρ_m = sup E[f(X) g(Y)] over centred unit-variance f, g: for f from the SVD and the
-    best g the correlation equals the singular value, and random f never exceed it."""
-    rng = np.random.default_rng(2)
-    k = random_kernel(rng, 4, 3)
-    p = rng.dirichlet(np.ones(4))
-    rho = md.measures.maximal_correlation(k, p)
-    joint = p[:, None] * k
-    p_y = joint.sum(axis=0)
-    best = 0.0
-    for _ in range(3000):
-        f = rng.normal(size=4)
-        f -= p @ f
-        f /= math.sqrt(p @ f**2)
-        g = (joint.T @ f) / p_y  # E[f(X) | Y], the best g for this f (normalised below)
-        g -= p_y @ g
-        norm = math.sqrt(p_y @ g**2)
-        if norm > 0:
-            best = max(best, float(f @ joint @ (g / norm)))
-    assert best <= rho + 1e-12
-    assert best >= rho - 1e-3
-
-
 @given(st.integers(2, 6), st.floats(0.01, 1.5), st.integers(0, 10**6))
 def test_known_prior_maximum_is_at_most_e_eps_minus_one(n, eps, seed):
     """For one known prior P, p_i ≤ e^ε P·p and 1 − p_j ≤ e^ε (1 − P·p) add up to
@@ -565,16 +362,6 @@ def test_known_binary_prior_closed_form(a, eps):
     assert float(value) == pytest.approx((e - 1) / (e * a), abs=1e-10)
 
 
-def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
-    """Z-channel [[1 − p, p], [0, 1]]: with P = a e_0 + (1 − a) e_1, ρ_m² → 1 − p as a → 0
-    (the mass of row 0 where row 1 is zero), which is η_TV, the cap: η_χ² = 1 − p, a
-    supremum not attained in the interior (found by the independent reference test)."""
-    k = np.array([[0.7, 0.3], [0.0, 1.0]])
-    result = md.measures.chi_squared_contraction(k)
-    assert result.lower_bound == pytest.approx(0.7, abs=1e-8)
-    assert result.lower_bound <= 0.7 + 1e-12
-
-
 @pytest.mark.parametrize(
     ("call", "fragment"),
     [
@@ -597,29 +384,6 @@ def test_chi_squared_contraction_of_the_z_channel_is_a_boundary_limit():
 def test_contraction_bad_input_names_the_argument(call, fragment):
     with pytest.raises(md.InvalidInputError, match=fragment):
         call()
-
-
-def test_theorem1_on_a_constant_kernel_regression():
-    # Hypothesis found it: rounding made pml_capacity −2.2e-16 for a constant kernel,
-    # and dobrushin_bound rejected that ε. The capacity's exact lower end is 0.
-    k = np.full((2, 3), 1 / 3)
-    eps = md.pml_capacity(k, 1 / 6)
-    assert eps == pytest.approx(0.0, abs=1e-12)
-    assert md.dobrushin_coefficient(k) <= md.dobrushin_bound(eps, 1 / 6, 2) + 1e-12
-
-
-def test_remark2_q_at_equality_is_valid_despite_rounding():
-    # ε = log(10/3), c = 0.05, N = 10: e^ε c (N − q) = 1 exactly for q = 4 (and q = 6 by
-    # symmetry), which rounds to 1 + 2e-16 in floating point. Remark 2's kernel then has an
-    # entry exactly 0 or 1 and still attains Ξ = 7/8 at level ε.
-    eps, c, n = math.log(10 / 3), 0.05, 10
-    assert md.mechanisms.extremal_binary_valid_q(eps, c, n) == [4, 5, 6]
-    for q in (4, 6):
-        kernel = md.mechanisms.extremal_binary_mechanism(eps, c, n, q)
-        assert kernel.matrix.min() >= 0.0
-        assert kernel.matrix.max() <= 1.0
-        assert md.dobrushin_coefficient(kernel) == pytest.approx(7 / 8, abs=1e-12)
-        assert md.pml_capacity(kernel, c=c) <= eps + 1e-12
 
 
 # -- errata ledger (issue 25) ---------------------------------------------------------------

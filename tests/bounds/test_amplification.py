@@ -1,4 +1,9 @@
-"""Tests of Rényi-LDP amplification (f_α paper, Sec. III, V–VI)."""
+"""Tests of Rényi-LDP amplification (f_α paper, Sec. III, V–VI).
+
+Hardening: bad input is refused by the argument's name, extreme valid input gets the
+right answer (checked against an independent value), and sizes that cannot be computed
+raise TooLargeError by name (the bad-input battery itself is tests/test_fuzz.py).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import pytest
 from hypothesis import given
 
 import mechdesign as md
-from tests.conftest import kernels
+from tests.helpers import K3, K23, kernels
 
 EXAMPLE12 = [  # (N, ε, k) of Fig. 2
     (5, math.log(2), 2),
@@ -243,3 +248,27 @@ def test_fano_plane_channel_is_k_singular_without_disjoint_rows():
     assert all(len(set(a) & set(b)) == 1 for a, b in itertools.combinations(lines, 2))
     assert md.bounds.disjoint_support_pair(kernel) is None
     assert md.dobrushin_coefficient(kernel) == pytest.approx(2 / 3, abs=1e-12)
+
+
+@pytest.mark.parametrize("alpha", [1e3, 1e8, 1e308])
+def test_amplification_bound_tends_to_log_gamma_max(alpha):
+    result = md.bounds.rldp_amplification_bound(K23, K3, alpha)
+    gamma_max = result.gamma_max
+    # φ = log(η R_α g) / (α − 1) with log R_α = α log Γ − log(Γ − 1) + O(e^{−700}).
+    eta, tv = result.eta_tv, md.measures.pinsker_f_alpha_inverse(result.epsilon_f, alpha)
+    expected = (alpha * math.log(gamma_max) - math.log(gamma_max - 1.0)
+                + math.log(eta * tv)) / (alpha - 1.0)
+    assert result.bound == pytest.approx(expected, rel=1e-9)
+    assert result.bound == pytest.approx(math.log(gamma_max), rel=1e-2)
+
+
+def test_amplification_bound_is_continuous_where_r_alpha_overflows():
+    below = md.bounds.rldp_amplification_bound(K23, K3, 800.0).bound   # R_α finite
+    above = md.bounds.rldp_amplification_bound(K23, K3, 820.0).bound   # R_α overflows
+    assert above == pytest.approx(below, rel=1e-4)
+
+
+def test_float32_kernels_are_accepted_by_the_amplification_bound():
+    got = md.bounds.rldp_amplification_bound(K23.astype(np.float32), K3.astype(np.float32), 2.0)
+    want = md.bounds.rldp_amplification_bound(K23, K3, 2.0)
+    assert got.bound == pytest.approx(want.bound, rel=1e-5)

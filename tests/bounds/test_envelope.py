@@ -1,4 +1,12 @@
-"""Tests of the privacy profile and the DP failure probability (envelope paper, Sec. II-B)."""
+"""Tests of the PML envelopes and the leakage distribution (envelope paper): the paper's
+examples, Theorems 1 and 5, quantiles, Algorithm 1 against the closed form, the
+composition bound, and bad input. The privacy profile is tested in
+tests/measures/test_profile.py.
+
+Hardening: bad input is refused by the argument's name, extreme valid input gets the
+right answer (checked against an independent value), and sizes that cannot be computed
+raise TooLargeError by name (the bad-input battery itself is tests/test_fuzz.py).
+"""
 
 from __future__ import annotations
 
@@ -11,81 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mechdesign as md
-from tests.conftest import distributions, kernels, random_kernel
-
-
-def _profile_by_events(k: np.ndarray, eps: float) -> float:
-    """max over pairs and over every event E of K_x(E) − e^ε K_x'(E), by enumeration."""
-    n, m = k.shape
-    best = 0.0
-    for x, x_other in itertools.permutations(range(n), 2):
-        for size in range(m + 1):
-            for event in itertools.combinations(range(m), size):
-                cols = list(event)
-                best = max(best, k[x, cols].sum() - math.exp(eps) * k[x_other, cols].sum())
-    return best
-
-
-def _failure_by_loop(k: np.ndarray, eps: float) -> float:
-    n, m = k.shape
-    best = 0.0
-    for x, x_other in itertools.permutations(range(n), 2):
-        total = 0.0
-        for y in range(m):
-            if k[x, y] == 0:
-                continue
-            loss = math.inf if k[x_other, y] == 0 else math.log(k[x, y] / k[x_other, y])
-            if loss > eps:
-                total += k[x, y]
-        best = max(best, total)
-    return best
-
-
-@given(kernels(min_size=2, max_size=4), st.floats(0.0, 3.0))
-def test_privacy_profile_is_the_best_event(k, eps):
-    assert md.privacy_profile(k, eps) == pytest.approx(_profile_by_events(k, eps), abs=1e-12)
-    assert md.measures.dp_failure_probability(k, eps) == pytest.approx(
-        _failure_by_loop(k, eps), abs=1e-12
-    )
-
-
-@given(kernels(min_size=2, max_size=5), st.floats(0.01, 3.0), st.integers(2, 6))
-def test_profile_lower_bounds_failure_and_eq4_upper_bounds_it(k, eps, multiple):
-    """δ*(ε) ≤ P{L > ε} (Sec. II-B), and (ε, δ*)-DP gives P{L > kε} ≤ δ*/(1 − e^{−(k−1)ε})
-    (eq. 4)."""
-    delta = md.privacy_profile(k, eps)
-    assert delta <= md.measures.dp_failure_probability(k, eps) + 1e-12
-    bound = delta / -math.expm1(-(multiple - 1) * eps)
-    assert md.measures.dp_failure_probability(k, multiple * eps) <= bound + 1e-12
-
-
-def test_pure_dp_has_zero_profile_and_hockey_stick_identity():
-    """A kernel with LDP level ε has δ*(ε) = 0, and δ*(ε) is the largest E_{e^ε}."""
-    rr = md.randomized_response(4, 1.0)
-    assert md.privacy_profile(rr, 1.0) == pytest.approx(0.0, abs=1e-15)
-    assert md.measures.dp_failure_probability(rr, 1.0) == pytest.approx(0.0, abs=1e-12)
-    assert md.privacy_profile(rr, 0.0) == pytest.approx(md.dobrushin_coefficient(rr), abs=1e-15)
-    k = md.reproduce.PAPER_EXAMPLES["envelope-example1"].mechanism.matrix
-    eps = 0.3
-    expected = max(
-        md.measures.hockey_stick_divergence(k[x], k[x_other], math.exp(eps))
-        for x, x_other in itertools.permutations(range(4), 2)
-    )
-    assert md.privacy_profile(k, eps) == pytest.approx(expected, abs=1e-14)
-
-
-def test_infinite_epsilon_and_zeros():
-    k = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
-    # mass of row 0 where row 1 is 0
-    assert md.privacy_profile(k, math.inf) == pytest.approx(0.5, abs=1e-12)
-    assert md.measures.dp_failure_probability(k, math.inf) == pytest.approx(0.0, abs=1e-12)
-    assert md.measures.dp_failure_probability(k, 5.0) == pytest.approx(0.5, abs=1e-12)
-    assert md.privacy_profile(k, 800.0) == pytest.approx(0.5, abs=1e-12)  # no overflow
-    with pytest.raises(md.InvalidInputError, match="epsilon must be >= 0"):
-        md.privacy_profile(k, -1.0)
-    with pytest.raises(md.InvalidInputError, match="row-stochastic"):
-        md.measures.dp_failure_probability([[0.5, 0.6]], 1.0)
-
+from tests.helpers import K3, K32, P3, distributions, kernels, random_kernel
 
 # -- the PML side: quantiles, ψ1/ψ2, envelopes (Sec. II-C to V) ------------------------
 
@@ -335,30 +269,6 @@ def test_lower_bound_is_not_the_envelope_without_condition20():
     assert md.pml_envelope(md.randomized_response(8, 4.0), prior, 0.38) > bounds.lower + 1.0
 
 
-def test_dp_epsilon_inverts_the_privacy_profile():
-    """ε_DP(δ) of k-RR is Balle et al.'s log((α − δ)/β) (Sec. V-B); in general the
-    profile at dp_epsilon is δ, and is above δ just below it."""
-    rr = md.randomized_response(5, 1.0)
-    alpha, beta = rr.matrix[0, 0], rr.matrix[0, 1]
-    for delta in (0.01, 0.1, 0.2):  # below α − β = 0.256, where the log is positive
-        assert md.measures.dp_epsilon(rr, delta) == pytest.approx(
-            math.log((alpha - delta) / beta), abs=1e-13
-        )
-    assert md.measures.dp_epsilon(rr, alpha - beta) == pytest.approx(0.0, abs=1e-12)
-    assert md.measures.dp_epsilon(rr, 0.9) == pytest.approx(0.0, abs=1e-12)
-    rng = np.random.default_rng(3)
-    for _ in range(20):
-        k = random_kernel(rng, 3, 4, zeros=0.2)
-        for delta in (0.05, 0.3):
-            eps = md.measures.dp_epsilon(k, delta)
-            if math.isinf(eps):
-                assert md.privacy_profile(k, 700.0) > delta
-                continue
-            assert md.privacy_profile(k, eps) <= delta + 1e-12
-            if eps > 1e-9:
-                assert md.privacy_profile(k, eps * (1 - 1e-9)) > delta - 1e-12
-
-
 def test_four_level_prior():
     """Sec. V-B: blocks of k/4 at (1 − 3ρ, 1 − ρ, 1 + ρ, 1 + 3ρ)/k."""
     np.testing.assert_allclose(
@@ -446,3 +356,45 @@ def test_theorem5_degenerate_cases():
             level, abs=1e-14
         )
         assert md.pml_envelope(rr4, uniform, delta) == pytest.approx(level, abs=1e-12)
+
+
+@pytest.mark.parametrize("eps", [700.0, 800.0, 1e308])
+def test_randomized_response_envelope_for_a_huge_epsilon(eps):
+    # k-RR tends to the identity: α → 1, β → 0, q = p and ℓ(X → j) = −log p_j.
+    r = md.bounds.randomized_response_envelope(eps, P3, 0.5)
+    p = np.sort(P3)
+    assert r.upper == pytest.approx(min(math.log(3 / 0.5), -math.log(p[0])), rel=1e-12)
+    assert r.dp_epsilon == pytest.approx(eps + math.log(0.5), rel=1e-12)
+    assert r.lower <= r.upper + 1e-12
+
+
+@pytest.mark.parametrize("eps", [1e-300, 5e-324])
+def test_randomized_response_envelope_for_a_tiny_epsilon(eps):
+    # ℓ(X → j) = −log(1 − (1 − e^{−ε})(1 − p_j)) ≈ ε (1 − p_j): upper = ε (1 − p_1).
+    r = md.bounds.randomized_response_envelope(eps, P3, 0.5)
+    assert r.upper == pytest.approx(eps * (1 - 0.2), rel=1e-9, abs=1e-323)
+    # θ₁, θ₂ do not depend on ε through α − β: their ε → 0 limits (continuity).
+    reference = md.bounds.randomized_response_envelope(1e-12, P3, 0.5)
+    assert r.theta1 == pytest.approx(reference.theta1, abs=1e-9)
+    assert r.theta2 == pytest.approx(reference.theta2, abs=1e-9)
+    assert r.n == reference.n
+
+
+def test_randomized_response_envelope_below_q1_has_zero_regime_bounds():
+    r = md.bounds.randomized_response_envelope(1.0, P3, 1e-300)
+    assert r.n == 1
+    assert r.theta1 == pytest.approx(0.0, abs=0.0)  # exact: N = 1 has only the third regime
+    assert r.theta2 == pytest.approx(0.0, abs=0.0)  # exact: as above
+    assert r.lower == pytest.approx(math.log(r.alpha / r.q[0]), rel=1e-12)
+
+
+def test_leakage_cdf_at_infinite_levels():
+    dist = md.bounds.leakage_distribution(K3, P3)
+    assert dist.cdf(math.inf) == pytest.approx(1.0, rel=1e-12)
+    assert dist.cdf(-math.inf) == pytest.approx(0.0, abs=0.0)  # exact: no outcome below -inf
+    assert dist.tail(-math.inf) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_conditional_maximal_leakage_accepts_float32_kernels():
+    got = md.bounds.conditional_maximal_leakage(K3.astype(np.float32), K32.astype(np.float32), P3)
+    assert got == pytest.approx(md.bounds.conditional_maximal_leakage(K3, K32, P3), rel=1e-6)
