@@ -1,6 +1,11 @@
 """Auditing a sampler (issue 22): the OpenDP #480 miscalibration is caught, a correct
 implementation raises a false alarm no more often than the confidence allows, outputs
-may be any hashable values, and the equality test against a claimed kernel."""
+may be any hashable values, and the equality test against a claimed kernel.
+
+Hardening: bad input is refused by the argument's name, extreme valid input gets the
+right answer (checked against an independent value), and sizes that cannot be computed
+raise TooLargeError by name (the bad-input battery itself is tests/test_fuzz.py).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ import pytest
 
 import mechdesign as md
 from mechdesign.cli import main
-from mechdesign.errors import InvalidInputError
+from mechdesign.errors import InvalidInputError, TooLargeError
+from tests.helpers import K2
 
 
 def krr_sampler(k, stay):
@@ -165,3 +171,43 @@ def test_cli_audit_samples(tmp_path, capsys):
     bad.write_text("0,1,2\n")
     assert main(["audit-samples", str(bad)]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+# -- sample audit ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("eps", [math.nan, -1.0, -math.inf, "0.5", True])
+def test_exceeds_refuses_a_bad_epsilon(eps):
+    audit = md.accounting.audit_pairs([0, 1] * 20, [0, 0, 1, 1] * 10)
+    with pytest.raises(InvalidInputError, match="epsilon"):
+        audit.exceeds(eps)
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"outputs": None}, "outputs"), ({"outputs": 5}, "outputs"), ({"outputs": True}, "outputs"),
+    ({"claimed": "abc"}, "claimed"), ({"claimed": [[0.5, 0.6], [0.5, 0.5]]}, "claimed"),
+])
+def test_audit_pairs_names_its_arguments(kwargs, name):
+    args = {"inputs": [0, 1] * 20, "outputs": [0, 0, 1, 1] * 10, **kwargs}
+    with pytest.raises(InvalidInputError, match=name):
+        md.accounting.audit_pairs(**args)
+
+
+@pytest.mark.parametrize("inputs", [True, 5, 0.5 + 1j, [], [0]])
+def test_audit_samples_names_inputs(inputs):
+    with pytest.raises(InvalidInputError, match="inputs"):
+        md.audit_samples(lambda x, size, rng: rng.integers(0, 2, size), 20, inputs=inputs)
+
+
+def test_audit_samples_refuses_too_many_draws_before_drawing():
+    with pytest.raises(TooLargeError, match="n_samples"):
+        md.audit_samples(md.Mechanism(K2), 10**12, rng=0)
+
+
+def test_a_claimed_subnormal_probability_gives_p_value_zero():
+    # Input 0 produces output 1 a quarter of the time; the claim gives it 5e-324:
+    # the χ² statistic is beyond every double, its p-value the limit 0.
+    claimed = np.array([[1.0, 5e-324], [0.25, 0.75]])
+    audit = md.audit_samples(md.Mechanism(K2), 200, rng=0, claimed=claimed)
+    assert audit.p_value == pytest.approx(0.0, abs=1e-300)
+    assert md.audit_samples(md.Mechanism(K2), 200, rng=0, claimed=K2).p_value > 1e-3
