@@ -6,11 +6,15 @@ own (``decimal``'s correctly rounded ``exp`` at 50 digits, stepped down two unit
 place), the ratio, the distance and the utility loss are recomputed from ``.numerators`` with
 ``fractions.Fraction`` and Python ints, and the sampler is tested against the rational law by
 a chi-squared test and by exact support checks.
+
+The rational kernel's JSON: an exact round trip, certified again on loading, and
+refusals by name (Mechanism's JSON is tested in tests/test_kernel.py).
 """
 
 from __future__ import annotations
 
 import decimal
+import json
 import math
 import re
 from fractions import Fraction
@@ -22,7 +26,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mechdesign as md
-from tests.conftest import K2, K3, K23, K32, kernels
+from mechdesign.errors import InvalidInputError
+from tests.helpers import K2, K3, K23, K32, kernels
 
 _DIGITS = decimal.Context(prec=50)
 
@@ -621,3 +626,24 @@ def test_pml_refuses_an_epsilon_below_the_kernel_level():
         md.rational_mechanism(K3, 0.01, prior=[0.5, 0.3, 0.2])
     with pytest.raises(md.InvalidInputError, match="prior"):
         md.rational_mechanism(K3, 1.0, prior=[0.5, 0.5])
+
+
+def test_rational_round_trip_is_certified_again():
+    rational = md.rational_mechanism(md.randomized_response(4, 1.0), 1.0)
+    back = md.deployment.RationalMechanism.from_json(rational.to_json())
+    assert np.array_equal(back.numerators, rational.numerators)
+    assert back.denominator == rational.denominator
+    assert back.ratio == rational.ratio          # exact: Fractions
+    assert back.level <= 1.0
+    # a tampered document no longer certifies: one row made sharper
+    document = json.loads(rational.to_json())
+    row = document["numerators"][0]
+    row[0] += 10**8
+    row[1] -= 10**8
+    with pytest.raises(InvalidInputError, match="does not certify"):
+        md.deployment.RationalMechanism.from_json(json.dumps(document))
+    document["numerators"][0][0] += 1                       # rows no longer sum to D
+    with pytest.raises(InvalidInputError, match="sum to the denominator"):
+        md.deployment.RationalMechanism.from_json(json.dumps(document))
+    with pytest.raises(InvalidInputError, match=r"mechdesign\.rational_mechanism"):
+        md.deployment.RationalMechanism.from_json(md.randomized_response(2, 1.0).to_json())
