@@ -1,4 +1,6 @@
-"""The HiGHS boundary: every model mechdesign creates is silent, at the C level."""
+"""The HiGHS boundary (mechdesign._solvers.highs): every model mechdesign creates is
+silent, at the C level; a solver's status reaches the caller; the dual sign convention.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +13,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from mechdesign._solvers.highs import Model, highspy, new_model  # the one import of highspy
+from mechdesign._solvers.highs import (  # the one import of highspy
+    Model,
+    highspy,
+    new_model,
+    solve_linear_program,
+)
 from mechdesign.errors import SolverError
 
 # Build an LP, a MIP and a warm-started master exactly as the package does, in a fresh
@@ -189,3 +196,26 @@ def test_error_statuses_are_not_retried():
         model.solve("a test LP")
     assert info.value.status == "Unbounded"
     assert len(calls) == 1
+
+
+# -- solver failures and bad input ------------------------------------------------------------
+
+
+def test_highs_status_reaches_the_caller():
+    import scipy.sparse as sp
+
+    # x0 + x1 = 1 and x0 + x1 = 2 with x >= 0: infeasible.
+    a = sp.csc_array(np.array([[1.0, 1.0], [1.0, 1.0]]))
+    with pytest.raises(SolverError) as info:
+        solve_linear_program(np.ones(2), a, np.array([1.0, 2.0]), np.array([1.0, 2.0]))
+    assert info.value.status == "Infeasible"
+
+
+def test_highs_dual_sign_convention():
+    import scipy.sparse as sp
+
+    # max x0 + 2 x1 s.t. x0 + x1 = 1: optimum 2, dual λ = 2 with λ ≥ costs.
+    a = sp.csc_array(np.array([[1.0, 1.0]]))
+    solution = solve_linear_program(np.array([1.0, 2.0]), a, np.ones(1), np.ones(1))
+    assert solution.objective == pytest.approx(2.0, abs=1e-12)
+    assert solution.row_dual == pytest.approx([2.0], abs=1e-12)
