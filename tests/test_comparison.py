@@ -184,7 +184,7 @@ def test_compare_at_forty_and_ten_thousand_inputs_gives_every_protocol_an_exact_
         assert table.loc["OUE", "mse_blue"] < table.loc["OUE", "mse"] or k > 4096
 
 
-# -- comparison, datasets, reports ------------------------------------------------------
+# -- hardening: bad input by name, extreme but valid input ----------------------------
 
 
 def test_compare_names_its_arguments():

@@ -410,7 +410,7 @@ def test_a_composition_whose_finite_losses_carry_almost_no_mass():
 TINY = np.array([[1.0, 5e-324, 0.0], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7]])
 
 
-# -- accounting ------------------------------------------------------------------------
+# -- hardening: bad input by name, extreme but valid input ----------------------------
 
 
 @pytest.mark.parametrize("bad", [

@@ -173,7 +173,7 @@ def test_cli_audit_samples(tmp_path, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
-# -- sample audit ----------------------------------------------------------------------
+# -- hardening: bad input by name, extreme but valid input ----------------------------
 
 
 @pytest.mark.parametrize("eps", [math.nan, -1.0, -math.inf, "0.5", True])

@@ -128,7 +128,7 @@ def test_robust_ldp_mechanism_names_name_and_ball():
             md.mechanisms.ir_distance_bound(bad, (2, 2))
 
 
-# -- mechanisms ------------------------------------------------------------------------
+# -- hardening: bad input by name, extreme but valid input ----------------------------
 
 
 def test_remark2_in_log_space_at_large_epsilon():

@@ -277,7 +277,7 @@ def test_designed_optima_beat_every_protocol(k, eps):
         assert md.mutual_information(oracle, prior) <= information + 1e-9, oracle.protocol
 
 
-# -- protocols -------------------------------------------------------------------------
+# -- hardening: bad input by name, extreme but valid input ----------------------------
 
 
 def test_grr_at_a_tiny_epsilon_has_the_closed_form_estimator():

@@ -21,7 +21,7 @@ from mechdesign.optimal import (
 )
 from tests.helpers import mutual_information_of_columns
 
-# -- the pipeline's column sources, progress and Ctrl-C -------------------------------------
+# -- the column sources ------------------------------------------------------------------
 
 
 def test_sources_are_registered_by_notion_type():
