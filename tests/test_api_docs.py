@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 import mechdesign as md
+from tests.helpers import ROOT
 
-BUILD = Path(__file__).resolve().parent.parent / "docs" / "build_api.py"
+BUILD = ROOT / "docs" / "build_api.py"
 
 
 def _build_module():

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mechdesign as md
-from tests.conftest import distributions, kernels
+from tests.helpers import distributions, kernels
 
 
 @settings(max_examples=40, deadline=None)

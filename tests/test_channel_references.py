@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 import mechdesign as md
 from mechdesign.measures.channels import ALPHA_LEAKAGE_TOL
-from tests.conftest import distributions, kernels
+from tests.helpers import distributions, kernels
 
 # ---------------------------------------------------------------------------------------------
 # Oracles

@@ -1,5 +1,6 @@
 """md.compare and `mechdesign compare` (issue 21): the designed optima beside the deployed
-protocols, one tidy table."""
+protocols, one tidy table; its arguments refused by name.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 import mechdesign as md
 from mechdesign.cli import main
 from mechdesign.comparison import COMPARE_COLUMNS
-from mechdesign.errors import InvalidInputError
+from mechdesign.errors import InvalidInputError, TooLargeError
+from tests.helpers import P3, ROOT
 
 
 def test_zipf_prior_by_hand():
@@ -118,11 +120,10 @@ def test_cli_compare(capsys, tmp_path):
 def test_protocols_benchmark_runs_on_its_smallest_setting(tmp_path):
     import subprocess
     import sys
-    from pathlib import Path
 
     import pandas as pd
 
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "protocols.py"
+    script = ROOT / "benchmarks" / "protocols.py"
     done = subprocess.run(
         [sys.executable, str(script), "--k", "4", "--epsilon", "1", "2", "--priors",
          "uniform", "zipf", "--out", str(tmp_path)],
@@ -169,7 +170,7 @@ def test_compare_adds_the_blue_error_and_the_estimation_optimum():
 
 def test_compare_at_forty_and_ten_thousand_inputs_gives_every_protocol_an_exact_error():
     # k = 40: the protocols past the dense cap are implicit rows with the closed forms
-    # (checked against the dense kernels in tests/test_oracles.py); k = 10⁴: every row
+    # (checked against the dense kernels in tests/mechanisms/test_oracles.py); k = 10⁴: every row
     # implicit, no designed rows asked for.
     from mechdesign.mechanisms.oracles import implicit_protocols
 
@@ -181,6 +182,22 @@ def test_compare_at_forty_and_ten_thousand_inputs_gives_every_protocol_an_exact_
             assert table.loc[name, "mse"] == pytest.approx(build().mse(prior, 1000), rel=1e-12)
         assert math.isfinite(table.loc["OUE", "mse_blue"]) or k > 4096
         assert table.loc["OUE", "mse_blue"] < table.loc["OUE", "mse"] or k > 4096
+
+
+# -- hardening: bad input by name, extreme but valid input ----------------------------
+
+
+def test_compare_names_its_arguments():
+    rr = {"rr": md.randomized_response(3, 1.0)}
+    for utilities in (None, 1.0, "bayes", ("abc",), (1,)):
+        with pytest.raises(InvalidInputError, match="utilities"):
+            md.compare(md.LDP(1.0), P3, mechanisms=rr, utilities=utilities, n=100)
+    with pytest.raises(InvalidInputError, match="mechanisms"):
+        md.compare(md.LDP(1.0), P3, mechanisms={"a": "abc"}, utilities=(), n=100)
+    with pytest.raises(InvalidInputError, match="notion"):
+        md.compare(md.LDP(0.0), P3, mechanisms=rr, utilities=(), n=100)
+    with pytest.raises(TooLargeError, match=r"\bk\b"):
+        md.comparison.zipf_prior(10**12)
 
 
 @pytest.mark.parametrize("epsilon", ["1", math.nan, -1.0, None])

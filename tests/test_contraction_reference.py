@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog, minimize
 
 import mechdesign as md
-from tests.conftest import distributions, kernels, random_kernel
+from tests.helpers import distributions, kernels, random_kernel
 
 # HiGHS tolerances for the reference LPs (tighter than the defaults).
 LP_OPTIONS = {

@@ -14,14 +14,12 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import mechdesign as md
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
 
 
 def _instances(slow: bool) -> dict[str, tuple]:

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog, minimize
 
 import mechdesign as md
-from tests.conftest import distributions, kernels, random_kernel
+from tests.helpers import distributions, kernels, random_kernel
 
 # HiGHS tolerances for the reference LPs (tighter than the defaults).
 LP_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}

@@ -52,7 +52,7 @@ from hypothesis import strategies as st
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError, MechDesignError
-from tests.conftest import K2, K3, K23, K32, P3, PHAT, Q3
+from tests.helpers import K2, K3, K23, K32, P3, PHAT, Q3
 
 try:  # the memory guard needs POSIX resource limits
     import resource

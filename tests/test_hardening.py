@@ -1,6 +1,8 @@
 """Hardening (issue 26), the cases fixed so far: what must be refused is refused by name,
 and extreme but valid inputs get the mathematically right answer (each checked against
-a value computed another way)."""
+a value computed another way). The functions of one module have their extreme-input tests
+beside that module's tests (tests/<subpackage>/test_<module>.py); what stays here spans
+several modules, with the by-name tables of bad input and of sizes beyond memory."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.errors import InvalidInputError
+from mechdesign.errors import InvalidInputError, TooLargeError
+from tests.helpers import BALL, K2, K3, K4, K23, K32, P3, PHAT, Q3
 
 
 @pytest.mark.parametrize(
@@ -301,3 +304,132 @@ def test_infinite_time_limit_means_none():
     a = md.design(md.LDP(1.0), [0.5, 0.3, 0.2], time_limit=math.inf)
     b = md.design(md.LDP(1.0), [0.5, 0.3, 0.2])
     assert a.utility == pytest.approx(b.utility, rel=1e-12)
+
+
+def _names(message: str, name: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", message) is not None
+
+
+# -- divergences, contraction, amplification, envelope, robust and uncertainty, by name --
+
+REFUSED = [
+    ("f_alpha_from_renyi value list", lambda: md.measures.f_alpha_from_renyi([0.25], 2.0), "value"),
+    ("f_alpha_from_renyi value str", lambda: md.measures.f_alpha_from_renyi("0.5", 2.0), "value"),
+    ("renyi_from_f_alpha value bool", lambda: md.measures.renyi_from_f_alpha(True, 2.0), "value"),
+    ("renyi_from_f_alpha value None", lambda: md.measures.renyi_from_f_alpha(None, 2.0), "value"),
+    ("pinsker_f_alpha t complex", lambda: md.measures.pinsker_f_alpha(np.array([0.5 + 1j]), 2.0),
+     "t"),
+    ("pinsker_f_alpha t bool", lambda: md.measures.pinsker_f_alpha(True, 2.0), "t"),
+    ("pinsker_f_alpha t Mechanism", lambda: md.measures.pinsker_f_alpha(md.Mechanism(K2), 2.0),
+     "t"),
+    ("inverse s str", lambda: md.measures.pinsker_f_alpha_inverse("0.5", 2.0), "s"),
+    ("boundary t complex", lambda: md.measures.f_alpha_tv_lower_boundary(0.5 + 1j, 2.0), "t"),
+    ("f_divergence f arity", lambda: md.measures.f_divergence(P3, Q3, lambda: 0.0), "f"),
+    ("f_divergence f nan", lambda: md.measures.f_divergence(P3, Q3, lambda t: t * math.nan), "f"),
+    ("f_divergence f class", lambda: md.measures.f_divergence(P3, Q3, md.Mechanism), "f"),
+    ("reverse_pinsker f nan",
+     lambda: md.measures.reverse_pinsker(3.0, 0.5, lambda t: t * math.nan), "f"),
+    ("reverse_pinsker v str", lambda: md.measures.reverse_pinsker(3.0, "0.5", md.measures.KL), "v"),
+    ("reverse_pinsker_f_alpha u bool", lambda: md.measures.reverse_pinsker_f_alpha(True, 0.5, 2.0),
+     "u"),
+    ("hockey gamma str", lambda: md.measures.hockey_stick_divergence(P3, Q3, "2"), "gamma"),
+    ("hockey generator gamma bool", lambda: md.measures.hockey_stick_generator(True), "gamma"),
+    ("FGenerator f None", lambda: md.measures.FGenerator("g", None, 0.0, 1.0), "f"),
+    ("FGenerator f_at_zero nan", lambda: md.measures.FGenerator("g", np.abs, math.nan, 1.0),
+     "f_at_zero"),
+    ("FGenerator f_at_zero str", lambda: md.measures.FGenerator("g", np.abs, "0.5", 1.0),
+     "f_at_zero"),
+    ("FGenerator slope -inf",
+     lambda: md.measures.FGenerator("g", np.abs, 0.0, -math.inf), "slope_at_infinity"),
+    ("FGenerator slope list", lambda: md.measures.FGenerator("g", np.abs, 0.0, [1.0]),
+     "slope_at_infinity"),
+    ("reverse_pinsker_kl q_min str", lambda: md.bounds.reverse_pinsker_kl(0.3, "0.5"), "q_min"),
+    ("reverse_pinsker_kl tv bool", lambda: md.bounds.reverse_pinsker_kl(True, 0.1), "tv"),
+    ("asoodeh q_min None", lambda: md.bounds.asoodeh_zhang_kl_bound(1.0, 0.3, None), "q_min"),
+    ("duchi tv str", lambda: md.bounds.duchi_kl_bound(1.0, "0.5"), "tv"),
+    ("pml_sdpi tv bool", lambda: md.bounds.pml_sdpi_bound(1.0, 0.1, 3, True), "tv"),
+    ("pml_sdpi f nan", lambda: md.bounds.pml_sdpi_bound(1.0, 0.1, 3, 0.3, lambda t: t * math.nan),
+     "f"),
+    ("minimax delta list",
+     lambda: md.bounds.private_minimax_lower_bound(100, [0.05], 1.0, 0.1), "delta"),
+    ("minimax separation bool",
+     lambda: md.bounds.private_minimax_lower_bound(100, 0.05, 1.0, 0.1, separation=True),
+     "separation"),
+    ("chi2 contraction seed str",
+     lambda: md.measures.chi_squared_contraction(K3, seed="3"), "seed"),
+    ("chi2 contraction seed bool", lambda: md.measures.chi_squared_contraction(K3, seed=True),
+     "seed"),
+    ("chi2 contraction seed -1", lambda: md.measures.chi_squared_contraction(K3, seed=-1), "seed"),
+    ("max_dobrushin notion class", lambda: md.max_dobrushin(md.LDP, 3), "notion"),
+    ("max_cross notion None", lambda: md.bounds.max_cross_channel_gamma(None, 3), "notion"),
+    ("max_cross n above 1/c", lambda: md.bounds.max_cross_channel_gamma(md.PML(1.0, c=0.1), 10**12),
+     "n"),
+    ("rldp first None", lambda: md.bounds.rldp_amplification_bound(None, K3, 2.0), "first"),
+    ("rldp second str", lambda: md.bounds.rldp_amplification_bound(K23, "abc", 2.0), "second"),
+    ("rldp eta_tv bool", lambda: md.bounds.rldp_amplification_bound(K23, K3, 2.0, eta_tv=True),
+     "eta_tv"),
+    ("rldp eta_tv list", lambda: md.bounds.rldp_amplification_bound(K23, K3, 2.0, eta_tv=[0.5]),
+     "eta_tv"),
+    ("linear_extreme c text",
+     lambda: md.notions.linear_extreme(["1", "0", "2", "0.5"], PHAT, 2.0, 0.05), "c"),
+    ("linear_extreme c bool",
+     lambda: md.notions.linear_extreme([True, False, False, False], PHAT, 2.0, 0.05), "c"),
+    ("linear_extreme radius str",
+     lambda: md.notions.linear_extreme([1.0, 0.0, 2.0, 0.5], PHAT, 2.0, "0.5"), "radius"),
+    ("linear_extreme maximize str",
+     lambda: md.notions.linear_extreme([1.0, 0.0, 2.0, 0.5], PHAT, 2.0, 0.05, maximize="False"),
+     "maximize"),
+    ("robust ball None", lambda: md.robust_ldp_level(K4, None, (2, 2)), "ball"),
+    ("projection ball str", lambda: md.notions.projection_level(K4, "abc", (2, 2)), "ball"),
+    ("conditional_ball ball LDP", lambda: md.notions.conditional_ball(md.LDP(1.0), (2, 2), 0),
+     "ball"),
+    ("conditional_radii ball float", lambda: md.conditional_radii(1.0, (2, 2)), "ball"),
+    ("conditional_lower_bounds P_s = 0",
+     lambda: md.conditional_lower_bounds(md.RenyiBall([0.5, 0.5, 0.0, 0.0], 2.0, 0.05),
+                                         (2, 2)), "ball"),
+    ("ball divergence p text", lambda: BALL.divergence(["0.07", "0.1", "0.26", "0.57"]), "p"),
+    ("ball contains p length", lambda: BALL.contains([0.5, 0.5]), "p"),
+    ("adaptive mechanisms None", lambda: md.bounds.adaptive_composition(None), "mechanisms"),
+    ("adaptive mechanisms str", lambda: md.bounds.adaptive_composition("abc"), "mechanisms"),
+    ("adaptive single kernel", lambda: md.bounds.adaptive_composition(K3), "mechanisms"),
+    ("adaptive complex element", lambda: md.bounds.adaptive_composition([K3, K32 + 1j]),
+     "mechanisms"),
+    ("composition mechanisms None",
+     lambda: md.bounds.composition_envelope_bound(None, P3, 0.2), "mechanisms"),
+    ("conditional leakage second text",
+     lambda: md.bounds.conditional_maximal_leakage(K3, np.asarray(K32).astype(str).tolist(), P3),
+     "second"),
+    ("conditional leakage second bool",
+     lambda: md.bounds.conditional_maximal_leakage(K3, np.eye(3, 2, dtype=bool), P3), "second"),
+    ("conditional leakage second 0-d", lambda: md.bounds.conditional_maximal_leakage(K3, 0.5, P3),
+     "second"),
+    ("cdf t nan", lambda: md.bounds.leakage_distribution(K3, P3).cdf(math.nan), "t"),
+    ("cdf t str", lambda: md.bounds.leakage_distribution(K3, P3).cdf("0.5"), "t"),
+    ("tail t complex", lambda: md.bounds.leakage_distribution(K3, P3).tail(0.5 + 1j), "t"),
+    ("tail t array", lambda: md.bounds.leakage_distribution(K3, P3).tail(np.array([0.25])), "t"),
+]
+
+
+@pytest.mark.parametrize(("label", "call", "name"), REFUSED, ids=[r[0] for r in REFUSED])
+def test_bad_input_is_refused_by_name(label, call, name):
+    with pytest.raises(InvalidInputError) as info:
+        call()
+    assert _names(str(info.value), name), str(info.value)
+
+
+TOO_LARGE = [
+    ("max_dobrushin n", lambda: md.max_dobrushin(md.LDP(1.0), 10**12), "n"),
+    ("decomposable_witness_kernel n", lambda: md.bounds.decomposable_witness_kernel(10**12), "n"),
+    ("chi_squared_contraction n_starts",
+     lambda: md.measures.chi_squared_contraction(K3, n_starts=10**12), "n_starts"),
+    ("block_uniform_channel n", lambda: md.bounds.block_uniform_channel(10**12, 2), "n"),
+    ("circulant_singular_channel n", lambda: md.bounds.circulant_singular_channel(10**12, 2), "n"),
+    ("four_level_prior k", lambda: md.bounds.four_level_prior(10**12, 0.1), "k"),
+]
+
+
+@pytest.mark.parametrize(("label", "call", "name"), TOO_LARGE, ids=[r[0] for r in TOO_LARGE])
+def test_sizes_beyond_memory_raise_too_large_by_name(label, call, name):
+    with pytest.raises(TooLargeError) as info:
+        call()
+    assert _names(str(info.value), name), str(info.value)

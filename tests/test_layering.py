@@ -11,7 +11,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
+from tests.helpers import ROOT
+
+PACKAGE = ROOT / "mechdesign"
 
 #: Bottom to top. Where this departs from GUIDE.md's plan (a measure-level robust audit,
 #: Ξ with the notions) the note on the pipeline issue says why.

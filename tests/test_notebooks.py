@@ -6,13 +6,13 @@ suite is what runs them. A failing cell fails the test with the cell's traceback
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+from tests.helpers import ROOT
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 #: Seconds one cell may run before the notebook test fails.
 CELL_TIMEOUT = 600

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import mechdesign as md
-from tests.conftest import distributions, kernels, random_kernel
+from tests.helpers import distributions, kernels, random_kernel
 
 RTOL = 1e-9
 ATOL = 1e-12

@@ -5,9 +5,10 @@ from __future__ import annotations
 import csv
 import subprocess
 import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "scale.py"
+from tests.helpers import ROOT
+
+SCRIPT = ROOT / "benchmarks" / "scale.py"
 
 
 def test_scale_benchmark_small(tmp_path):

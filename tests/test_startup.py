@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "mechdesign"
+from tests.helpers import ROOT
+
+PACKAGE = ROOT / "mechdesign"
 
 #: Imported on first use only. ``scipy`` as a whole stands for scipy.stats/optimize/sparse.
 HEAVY = ("dp_accounting", "pandas", "matplotlib", "scipy", "cvxpy", "tqdm", "distributed")
@@ -179,7 +181,7 @@ def test_cli_parser_constants_equal_their_sources():
 def test_the_top_level_is_small_and_keeps_the_api_names():
     import mechdesign as md
 
-    api = Path(__file__).resolve().parents[2] / "shared" / "API.md"
+    api = ROOT.parent / "shared" / "API.md"
     assert len(md.__all__) <= 60
     if api.is_file():  # the workplace's reference (not shipped with the package)
         named = set()

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 def test_ruff_check_is_clean():
@@ -47,8 +47,9 @@ def _float_equalities(source: str) -> list[int]:
 
 def test_no_exact_float_equality_in_tests_or_notebooks():
     offenders = []
-    for path in sorted((ROOT / "tests").glob("*.py")):
-        offenders += [f"{path.name}:{line}" for line in _float_equalities(path.read_text())]
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        offenders += [f"{path.relative_to(ROOT)}:{line}"
+                      for line in _float_equalities(path.read_text())]
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(path.read_text())["cells"]
         for index, cell in enumerate(cells):
@@ -74,7 +75,7 @@ def test_no_bare_tolerance_in_library_logic():
     import io
     import tokenize
 
-    package = Path(__file__).resolve().parent.parent / "mechdesign"
+    package = ROOT / "mechdesign"
     found = []
     for path in sorted(package.rglob("*.py")):
         if path.name == "_tolerances.py" or "reproduce" in path.parts:

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import mechdesign as md
 from mechdesign.measures.estimation import blue_error, workload_matrix
+from tests.helpers import ROOT
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "workload_factorization.py"
+SCRIPT = ROOT / "benchmarks" / "workload_factorization.py"
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ here, and only here, into the package's :class:`~mechdesign.status.Status`
 (:data:`STATUS_ACTION`); every one other than optimal becomes a
 :class:`~mechdesign.errors.SolverError` carrying that status and HiGHS's own words.
 
-Sign convention, checked in ``tests/test_design.py``: for ``max c·x s.t. l ≤ A x ≤ u``,
+Sign convention, checked in ``tests/_solvers/test_highs.py``: for ``max c·x s.t. l ≤ A x ≤ u``,
 HiGHS's row duals ``y`` satisfy ``c − Aᵀy = reduced costs`` with ``reduced costs ≤ 0`` on
 columns at their lower bound, so for ``A x = b, x ≥ 0`` the vector ``y`` is feasible for
 the dual ``min b·y s.t. Aᵀy ≥ c``.
@@ -50,7 +50,7 @@ class _QuietHighs(highspy.Highs):
     and the banner corrupted every ``--json`` output. ``enableCallbacks`` is where the
     constructor hands over, so the flag is cleared there first; on versions whose
     constructor does not call it, :func:`new_model` clears it right after construction.
-    ``tests/test_highs.py`` checks in a subprocess that file descriptor 1 stays empty.
+    ``tests/_solvers/test_highs.py`` checks in a subprocess that file descriptor 1 stays empty.
     """
 
     def enableCallbacks(self) -> None:

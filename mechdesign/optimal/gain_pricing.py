@@ -23,7 +23,7 @@ cover every vertex of the section, the best column found attains ``max_v r(v)``:
 pricing is exact, its upper bound is that maximum, and it costs ``O(W N log N)`` per
 family — no mixed-integer program, unlike mutual information
 (:class:`~mechdesign.optimal.patterns.PricingOracle`), whose ``μ`` is not a maximum of
-linear functions. ``tests/test_gain.py`` checks it against brute force over every
+linear functions. ``tests/optimal/test_gain_pricing.py`` checks it against brute force over every
 pattern for ``N ≤ 12``.
 """
 

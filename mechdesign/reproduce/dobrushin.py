@@ -508,7 +508,7 @@ def example3_checks() -> list[Check]:
             math.isclose(tv, delta, rel_tol=EXACT),
             f"TV = {tv:.6f} = 2δ",
             erratum="printed δ; correct 2δ (the two distributions differ by 2δ in two "
-            "coordinates) [tests/test_contraction.py::"
+            "coordinates) [tests/bounds/test_contraction.py::"
             "test_example3_tv_is_two_delta_and_the_corrected_bound_holds]",
         ),
         check_claim(
@@ -528,7 +528,7 @@ def example3_checks() -> list[Check]:
             f"{largest:.4g}, {largest / bound:.2f}× the corrected bound {bound:.4g}",
             erratum="Corollary 1 needs P_θ ∈ Q_X(c), i.e. δ ≤ 1/4 − c; outside it even the "
             "corrected 2δ bound fails (md.bounds.private_minimax_lower_bound refuses c > 1/4 − δ) "
-            "[tests/test_contraction.py::test_example3_needs_delta_at_most_quarter_minus_c]",
+            "[tests/bounds/test_contraction.py::test_example3_needs_delta_at_most_quarter_minus_c]",
         ),
     ]
 
@@ -555,7 +555,7 @@ def eq22_checks() -> list[Check]:
         f"p = (0.1, 0.2, 0.3, 0.9): level {level_free:.4f} > log(2/(Nc)) = {target:.4f}; "
         f"p_i = ½: {level_halves:.4f}",
         erratum="the stated level needs Σ_{i ≤ N−2} p_i = N/2 − 1 (html Lemma 7); the pdf "
-        "fixes p_i = ½ [tests/test_contraction.py::test_eq22_level_needs_the_sum_of_p]",
+        "fixes p_i = ½ [tests/bounds/test_contraction.py::test_eq22_level_needs_the_sum_of_p]",
     )]
 
 

@@ -476,7 +476,7 @@ def example5_checks() -> list[Check]:
             "channel, whose rows all overlap: the ratio of Rényi divergences tends to 1), but "
             "not 'by Example 4', which covers block-diagonal channels only; for α ∈ (0, 1) "
             "it fails (η_α ≤ η_TV = 2/3) [docs/theorems.md, note on Example 5; "
-            "tests/test_amplification.py::"
+            "tests/bounds/test_amplification.py::"
             "test_fano_plane_channel_does_not_contract_renyi_above_one]",
             kind=REASONING,
         ),
@@ -558,7 +558,7 @@ def equation1_checks() -> list[Check]:
             math.isclose(printed_half, true_half, rel_tol=EXACT),
             f"D_α = {true_half:.4f} = log(1 − D_{{f_α}})/(α − 1)",
             erratum="printed log(D_{f_α} + 1)/(α − 1) for every α; for α < 1 "
-            "(f_α = 1 − t^α) correct log(1 − D_{f_α})/(α − 1) [tests/test_divergences.py::"
+            "(f_α = 1 − t^α) correct log(1 − D_{f_α})/(α − 1) [tests/measures/test_divergences.py::"
             "test_printed_transform_is_wrong_below_one; docstring of "
             "md.measures.renyi_from_f_alpha]",
         ),
@@ -626,7 +626,7 @@ def remark10_checks() -> list[Check]:
             f"{g_alpha_inverse_printed(s, alpha):.4f}, generalised inverse "
             f"{md.measures.pinsker_f_alpha_inverse(s, alpha):.4f}",
             erratum="printed h_1 = 2 − 2/α; correct g_α(1/α⁻) = e^(2(α−1)/α²) − 1 (α = 1.5: "
-            "0.5596); the printed inverse is valid but loose [tests/test_divergences.py::"
+            "0.5596); the printed inverse is valid but loose [tests/measures/test_divergences.py::"
             "test_remark_10_printed_h1_is_valid_but_loose]",
         ),
     ]

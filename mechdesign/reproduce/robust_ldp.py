@@ -606,7 +606,7 @@ PRINTED_THETA = {1: "1.1899", 6: "0.7670", 11: "1.4134", 16: "0.6297"}
 EXAMPLE2_ERRATUM = (
     "Theorem 1 applied without its factors α/(α−1) and (α−1)/α gives the printed B_s, and "
     "the printed L and rad_s follow from those radii [notebooks/03_robust_ldp.ipynb; "
-    "tests/test_uncertainty.py::test_example2_from_the_formulas]"
+    "tests/notions/test_uncertainty.py::test_example2_from_the_formulas]"
 )
 
 
@@ -696,7 +696,7 @@ def _examples(folder: Path, settings: Settings) -> ItemResult:
         erratum=f"the displayed arithmetic gives {displayed:.4f}; the printed 1.4591 is "
         f"right, for the correct rad_s1 = {radii[0]:.4f}: 2·{radii[0]:.4f} + {spread:.4f} "
         f"= {2 * radii[0] + spread:.4f} (the check 'Example 5: d' above) "
-        "[tests/test_robust_ldp.py::test_example5_d_from_the_correct_radius]"))
+        "[tests/notions/test_robust.py::test_example5_d_from_the_correct_radius]"))
     printed("Example 5: e^{δ₂} = 1.3707 e^{ε₂} − 0.3707, coefficient 2/d", 2 / ir.d, "1.3707")
     printed("Example 5: optimal ε₂ (= log 2)", ir.epsilon2, f"{eps:.4f}")
     printed("Example 5: I_P̂(X; Q_IR)", ir.utility, "0.0755")
@@ -735,7 +735,7 @@ def _example2_more(lower: NDArray[np.float64], radii: NDArray[np.float64]) -> li
         checks.append(check_printed(
             PAPER, f"Example 2: {name}", float(value), text,
             erratum=f"correct {value:.4f}: the interval [L_u1|s, 1 − L_u2|s] inherits the "
-            "wrong L [tests/test_robust_ldp.py::test_example2_f_prime_vertices]"))
+            "wrong L [tests/notions/test_robust.py::test_example2_f_prime_vertices]"))
     vertices = f_prime_vertices(lower)
     printed_vertices = np.array([[0.7171, 0.2829, 0, 0], [0.1620, 0.8380, 0, 0],
                                  [0, 0, 0.4663, 0.5337], [0, 0, 0.1923, 0.8077]])
@@ -745,7 +745,7 @@ def _example2_more(lower: NDArray[np.float64], radii: NDArray[np.float64]) -> li
         PAPER, "Example 2: the vertices of F′", "4 vertices, as printed to 4 decimals",
         len(vertices) == 4 and distance.min(axis=1).max() < 5e-5, shown,
         erratum="the printed vertices inherit the wrong L; correct " + shown
-        + " [tests/test_robust_ldp.py::test_example2_f_prime_vertices]"))
+        + " [tests/notions/test_robust.py::test_example2_f_prime_vertices]"))
     return checks
 
 

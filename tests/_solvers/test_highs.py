@@ -1,0 +1,235 @@
+"""The HiGHS boundary (mechdesign._solvers.highs): every model mechdesign creates is
+silent, at the C level; a solver's status reaches the caller; the dual sign convention.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from mechdesign._solvers.highs import (  # the one import of highspy
+    Model,
+    highspy,
+    new_model,
+    solve_linear_program,
+)
+from mechdesign.errors import SolverError
+from mechdesign.status import Status
+
+# Build an LP, a MIP and a warm-started master exactly as the package does, in a fresh
+# interpreter (HiGHS writes its banner once per process, from C, to file descriptor 1).
+_SCRIPT = textwrap.dedent(
+    """
+    import numpy as np
+    import mechdesign as md
+    from mechdesign._solvers.highs import new_model
+
+    model = new_model(mip_rel_gap=0.0)
+    model.addVar(0.0, 1.0)
+    integer = md._solvers.highs.highspy.HighsVarType.kInteger
+    model.changeColsIntegrality(1, np.array([0], np.int32), np.array([integer]))
+    model.changeColCost(0, -1.0)
+    model.run()
+    md.design(md.LDP(1.0), np.full(3, 1 / 3))
+    md.design(md.LDP(1.0), np.full(4, 1 / 4), method="column_generation")
+    """
+)
+
+
+def test_no_solver_output_reaches_the_file_descriptors():
+    result = subprocess.run(
+        [sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == ""
+
+
+def _option(model, name):
+    value = model.getOptionValue(name)  # (status, value) from highspy 1.8 on, value before
+    return value[1] if isinstance(value, tuple) else value
+
+
+def test_new_model_applies_options():
+    model = new_model(primal_feasibility_tolerance=1e-9, simplex_strategy=4)
+    assert _option(model, "output_flag") is False
+    assert _option(model, "primal_feasibility_tolerance") == pytest.approx(1e-9, rel=1e-12)
+    assert _option(model, "simplex_strategy") == 4
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("no_such_option", 1), ("primal_feasibility_tolerance", -1.0)]
+)
+def test_new_model_refuses_an_option_by_name(name, value):
+    with pytest.raises(SolverError, match=name) as info:
+        new_model(**{name: value})
+    assert info.value.status is Status.MODEL_ERROR
+    assert info.value.solver_status == "option refused"
+
+
+def test_new_model_is_a_highspy_model():
+    # Callers use highspy's API on it; the subclass must not hide any of it.
+    model = new_model()
+    assert isinstance(model, highspy.Highs)
+    model.addVar(0.0, 2.0)
+    model.changeColCost(0, 1.0)
+    model.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    model.run()
+    assert model.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert np.array(model.getSolution().col_value) == pytest.approx([2.0], abs=1e-12)
+
+
+# -- Model: LPs and MIPs with a known optimum by construction ------------------------------
+
+
+def test_model_lp_meets_its_optimality_conditions():
+    """max c·x s.t. A x = b, x ≥ 0 built from a primal x0 and a dual y0 (c = Aᵀy0 on the
+    support of x0, below it elsewhere): x0 is optimal with value b·y0."""
+    rng = np.random.default_rng(3)
+    a = rng.random((3, 7))
+    x0 = np.array([0.5, 0.0, 1.5, 0.0, 2.0, 0.0, 0.0])
+    y0 = rng.normal(size=3)
+    c = a.T @ y0 - np.where(x0 > 0, 0.0, rng.random(7) + 0.1)
+    b = a @ x0
+    model = Model(primal_feasibility_tolerance=1e-10, dual_feasibility_tolerance=1e-10)
+    for value in b:
+        model.add_row(value, value, [], [])
+    model.add_columns(c, a.T)
+    solution = model.solve("a test LP")
+    assert solution.status is Status.OPTIMAL
+    assert solution.objective == pytest.approx(b @ y0, abs=1e-9)
+    np.testing.assert_allclose(a @ solution.x, b, rtol=0, atol=1e-9)  # primal feasible
+    assert solution.x.min() >= -1e-12
+    reduced = c - a.T @ solution.row_dual
+    assert reduced.max() <= 1e-9  # dual feasible (maximisation)
+    assert np.abs(reduced * solution.x).max() <= 1e-9  # complementary
+
+
+def test_model_raises_with_the_solver_status_after_its_retries():
+    model = Model()
+    model.add_variables(np.zeros(2), math.inf)
+    model.add_row(1.0, 1.0, [0, 1], [1.0, 1.0])
+    model.add_row(2.0, 2.0, [0, 1], [1.0, 1.0])
+    with pytest.raises(SolverError, match="a test LP") as info:
+        model.solve("a test LP")
+    assert info.value.status is Status.INFEASIBLE
+    assert info.value.solver_status == "Infeasible"
+
+
+def test_model_mip_agrees_with_brute_force():
+    """A knapsack: max v·z s.t. w·z ≤ 10, z binary, against every z."""
+    values = np.array([6.0, 5.0, 8.0, 9.0, 6.0, 7.0, 3.0])
+    weights = np.array([2.0, 3.0, 6.0, 7.0, 5.0, 9.0, 4.0])
+    best = max(
+        values @ np.array(z)
+        for z in itertools.product((0, 1), repeat=7)
+        if weights @ np.array(z) <= 10
+    )
+    model = Model(mip_rel_gap=0.0, mip_improving_solution_save=True)
+    model.add_variables(np.zeros(7), np.ones(7), integer=True)
+    model.add_row(-math.inf, 10.0, np.arange(7), weights)
+    model.set_costs(values)
+    model.set_start(np.zeros(7))
+    solution = model.solve("a knapsack", time_limit=60)
+    assert solution.objective == pytest.approx(best, abs=1e-9)
+    assert solution.dual_bound >= solution.objective - 1e-9
+    assert solution.dual_bound == pytest.approx(best, abs=1e-6)
+    for saved in solution.saved:
+        assert weights @ np.round(saved) <= 10 + 1e-9
+
+
+def test_every_highs_model_status_has_an_action():
+    from mechdesign._solvers import highs as _highs
+
+    members = set(_highs.highspy.HighsModelStatus.__members__.values())
+    assert members <= set(_highs.STATUS_ACTION), members - set(_highs.STATUS_ACTION)
+    actions = {action for _, action in _highs.STATUS_ACTION.values()}
+    assert actions == {"optimal", "retry", "limit", "error"}
+    assert all(isinstance(status, Status) for status, _ in _highs.STATUS_ACTION.values())
+    # Only HiGHS's optimal is the package's optimal; its limits are the package's limits.
+    optimal = _highs.highspy.HighsModelStatus.kOptimal
+    assert {s for s, (status, _) in _highs.STATUS_ACTION.items()
+            if status is Status.OPTIMAL} == {optimal}
+    assert _highs.STATUS_ACTION[_highs.highspy.HighsModelStatus.kTimeLimit] == (
+        Status.TIME_LIMIT, "limit")
+
+
+def _flaky_model(first_status):
+    """max x0 + 2 x1 s.t. x0 + x1 = 1, whose first run reports ``first_status`` (the name
+    of a ``highspy.HighsModelStatus`` member)."""
+    import scipy.sparse as sp
+
+    from mechdesign._solvers.highs import Model
+
+    model = Model.from_matrix(np.array([1.0, 2.0]), sp.csc_array(np.ones((1, 2))),
+                              np.ones(1), np.ones(1))
+    real_run, calls = model._run, []
+
+    def run():
+        calls.append(1)
+        status = real_run()
+        return (getattr(highspy.HighsModelStatus, first_status) if len(calls) == 1
+                else status)
+
+    model._run = run
+    return model, calls
+
+
+def test_retry_policy_recovers_a_known_feasible_lp():
+    model, calls = _flaky_model("kSolveError")
+    solution = model.solve("a test LP")  # retry=True: known feasible and bounded
+    assert solution.status is Status.OPTIMAL
+    assert solution.objective == pytest.approx(2.0, abs=1e-12)
+    assert len(calls) == 2  # never solved before: straight to the fallback tolerance
+
+
+def test_no_retry_when_the_caller_does_not_know_feasibility():
+    from mechdesign.errors import SolverError
+
+    model, calls = _flaky_model("kInfeasible")
+    with pytest.raises(SolverError, match=r"a test LP .*\(Infeasible\)") as info:
+        model.solve("a test LP", retry=False)
+    assert info.value.status is Status.INFEASIBLE
+    assert info.value.solver_status == "Infeasible"
+    assert len(calls) == 1
+
+
+def test_error_statuses_are_not_retried():
+    from mechdesign.errors import SolverError
+
+    model, calls = _flaky_model("kUnbounded")
+    with pytest.raises(SolverError) as info:
+        model.solve("a test LP")
+    assert info.value.status is Status.UNBOUNDED
+    assert info.value.solver_status == "Unbounded"
+    assert len(calls) == 1
+
+
+# -- solver failures and bad input ------------------------------------------------------------
+
+
+def test_highs_status_reaches_the_caller():
+    import scipy.sparse as sp
+
+    # x0 + x1 = 1 and x0 + x1 = 2 with x >= 0: infeasible.
+    a = sp.csc_array(np.array([[1.0, 1.0], [1.0, 1.0]]))
+    with pytest.raises(SolverError) as info:
+        solve_linear_program(np.ones(2), a, np.array([1.0, 2.0]), np.array([1.0, 2.0]))
+    assert info.value.status is Status.INFEASIBLE
+    assert info.value.solver_status == "Infeasible"
+
+
+def test_highs_dual_sign_convention():
+    import scipy.sparse as sp
+
+    # max x0 + 2 x1 s.t. x0 + x1 = 1: optimum 2, dual λ = 2 with λ ≥ costs.
+    a = sp.csc_array(np.array([[1.0, 1.0]]))
+    solution = solve_linear_program(np.array([1.0, 2.0]), a, np.ones(1), np.ones(1))
+    assert solution.objective == pytest.approx(2.0, abs=1e-12)
+    assert solution.row_dual == pytest.approx([2.0], abs=1e-12)

@@ -1,0 +1,174 @@
+"""The estimation-optimal design (mechdesign.optimal.estimation): the uniform-prior
+closed form (Ye and Barg's), the design's certificate and audit against every deployed
+protocol, determinism, refusals, and column generation against enumeration, under a
+time limit and at extreme ε.
+
+The pricing's parts are tested in tests/optimal/test_estimation_pricing.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import numpy as np
+import pytest
+
+import mechdesign as md
+from mechdesign.measures.estimation import (
+    blue_error,
+)
+
+
+@pytest.mark.parametrize(("k", "workload", "prior"), [
+    (8, None, "zipf"), (9, "prefix", "uniform"), (10, "all-range", "dirichlet"),
+    (11, None, "dirichlet"), (12, "prefix", "zipf"),
+])
+def test_column_generation_agrees_with_enumeration(k, workload, prior):
+    p = {"zipf": md.comparison.zipf_prior(k), "uniform": np.full(k, 1 / k),
+         "dirichlet": np.random.default_rng(k).dirichlet(np.ones(k))}[prior]
+    error = md.EstimationError(workload)
+    full = md.design(md.LDP(1.0), p, utility=error, method="enumeration")
+    priced = md.design(md.LDP(1.0), p, utility=error, method="column_generation")
+    assert priced.method == "column_generation"
+    assert priced.n_vertices < full.n_vertices  # it did not enumerate
+    assert priced.estimation.status == "optimal"
+    assert priced.utility == pytest.approx(full.utility, rel=1e-8)
+    assert priced.estimation.lower_bound <= full.utility * (1 + 1e-9)
+    assert priced.audit_passed
+    assert priced.utility == pytest.approx(blue_error(priced.mechanism, p, workload), rel=1e-12)
+
+
+def test_auto_prices_large_ldp_and_the_design_is_deterministic():
+    p = md.comparison.zipf_prior(13)
+
+    def run():
+        d = md.design(md.LDP(2.0), p, utility="mse")
+        return d, hashlib.sha256(d.mechanism.matrix.tobytes()).hexdigest()
+
+    (first, a), (_, b) = run(), run()
+    assert first.method == "column_generation"
+    assert a == b
+    assert first.estimation.status == "optimal"
+
+
+def test_a_time_limit_returns_a_certified_kernel():
+    p = md.comparison.zipf_prior(14)
+    d = md.design(md.LDP(1.0), p, utility="mse", method="column_generation",
+                  time_limit=1e-9)
+    assert d.audit_passed
+    report = d.estimation
+    assert report.solver_status == "time limit"
+    assert 0.0 <= report.lower_bound <= d.utility
+    assert d.utility == pytest.approx(blue_error(d.mechanism, p), rel=1e-12)
+
+
+def _closed_form(k: int, eps: float) -> float:
+    e = math.exp(eps)
+    return min((k - 1) ** 2 * (d * e + k - d) ** 2 / (k * d * (k - d) * (e - 1) ** 2)
+               for d in range(1, k)) - (1 - 1 / k)
+
+
+@pytest.mark.parametrize("k", [16, pytest.param(20, marks=pytest.mark.slow)])
+def test_uniform_prior_closed_form_at_larger_k(k):
+    # Ye and Barg's optimum (subset selection with the best size) lies in the bracket,
+    # and the design reaches it: k = 16 by the brute-force pricing bound, k = 20 by the
+    # semidefinite relaxation (tight at the uniform prior). (``"auto"`` solves the
+    # uniform prior by symmetry, at any k: tests/optimal/test_estimation_symmetry.py.)
+    eps = 1.0
+    d = md.design(md.LDP(eps), np.full(k, 1 / k), utility="mse", method="column_generation")
+    closed = _closed_form(k, eps)
+    assert d.estimation.lower_bound <= closed * (1 + 1e-7)
+    assert d.utility == pytest.approx(closed, rel=1e-6)
+
+
+@pytest.mark.parametrize(("eps", "closed"), [(700.0, 0.0), (0.05, None)])
+def test_column_generation_at_extreme_epsilon(eps, closed):
+    # ε = 700: the identity kernel is the limit (error 0 against the users' histogram);
+    # small ε: Ye and Barg's closed form at the uniform prior.
+    k = 14
+    p = np.full(k, 1 / k)
+    d = md.design(md.LDP(eps), p, utility="mse", method="column_generation")
+    assert d.audit_passed
+    assert np.all(np.isfinite(d.mechanism.matrix))
+    expected = _closed_form(k, eps) if closed is None else closed
+    assert d.utility == pytest.approx(expected, rel=1e-6, abs=1e-9)
+    assert d.estimation.lower_bound <= d.utility
+    assert d.estimation.status == "optimal"
+
+
+# -- the estimation-optimal design -----------------------------------------------------------
+
+
+def _subset_selection_optimum(k, eps):
+    """Ye and Barg (IEEE T-IT 2018): at the uniform prior the histogram optimum over
+    ε-LDP is subset selection with the best subset size d, n·MSE (i.i.d. convention)
+    min_d (k−1)²(d e^ε + k − d)² / (k d (k−d)(e^ε − 1)²); against the users' histogram
+    less 1 − 1/k."""
+    e = math.exp(eps)
+    iid = min((k - 1) ** 2 * (d * e + k - d) ** 2 / (k * d * (k - d) * (e - 1) ** 2)
+              for d in range(1, k))
+    return iid - (1 - 1 / k)
+
+
+@pytest.mark.parametrize(("k", "eps"), [(4, 0.5), (5, 1.0), (6, 2.0), (7, 1.0)])
+def test_uniform_prior_histogram_optimum_is_the_closed_form(k, eps):
+    d = md.design(md.LDP(eps), np.full(k, 1 / k), utility="mse")
+    assert d.utility == pytest.approx(_subset_selection_optimum(k, eps), rel=1e-8)
+    assert d.estimation.status == "optimal"
+    assert d.estimation.lower_bound <= d.utility <= d.estimation.upper_bound + 1e-12
+
+
+@pytest.mark.parametrize("workload", [None, "prefix", "all-range"])
+@pytest.mark.parametrize("notion", [md.LDP(1.0), md.PML(0.8, prior=md.comparison.zipf_prior(6))],
+                         ids=repr)
+def test_the_design_is_certified_audited_and_beats_every_protocol(notion, workload):
+    p = md.comparison.zipf_prior(6)
+    d = md.design(notion, p, utility=md.EstimationError(workload))
+    assert d.audit_passed
+    assert d.method == "enumeration"
+    assert d.estimation.status == "optimal"
+    report = d.estimation
+    assert report.lower_bound <= d.utility <= report.upper_bound + 1e-12
+    assert report.gap <= 1e-8 * max(1.0, d.utility)
+    # The utility is recomputed from the kernel, independently of the weights.
+    assert d.utility == pytest.approx(blue_error(d.mechanism, p, workload), rel=1e-12)
+    # Every column is w_v v with v a p-normalised vertex of the notion.
+    np.testing.assert_allclose(d.vertices @ p, 1.0, rtol=1e-12)
+    np.testing.assert_allclose(d.mechanism.matrix.sum(axis=1), 1.0, atol=1e-12)
+    e = d.estimator
+    np.testing.assert_allclose(d.mechanism.matrix @ e, np.eye(6), atol=1e-9)
+    assert d.mse(1000) == pytest.approx(
+        md.estimation_mse(d.mechanism, p, 1000, estimator="blue", workload=workload),
+        rel=1e-9)
+    if isinstance(notion, md.LDP):
+        for protocol in (md.mechanisms.generalized_randomized_response(6, 1.0),
+                         md.unary_encoding(6, 1.0),
+                         md.subset_selection(6, 1.0), md.hadamard_response(6, 1.0)):
+            assert blue_error(protocol, p, workload) >= report.lower_bound - 1e-9
+
+
+def test_an_estimation_design_is_deterministic():
+    def digest():
+        d = md.design(md.LDP(1.0), md.comparison.zipf_prior(7),
+                      utility=md.EstimationError("prefix"))
+        return hashlib.sha256(d.mechanism.matrix.tobytes()
+                              + np.float64(d.utility).tobytes()).hexdigest()
+
+    assert digest() == digest()
+
+
+def test_estimation_design_refusals_name_the_reason():
+    p = md.comparison.zipf_prior(5)
+    with pytest.raises(md.UnsupportedError, match=r"column generation.*PML"):
+        md.design(md.PML(1.0, prior=p), p, utility="mse", method="column_generation")
+    with pytest.raises(md.InvalidInputError, match="prior"):
+        md.design(md.LDP(1.0), np.array([0.5, 0.5, 0.0]), utility="mse")
+    with pytest.raises(md.InvalidInputError, match="prior"):
+        md.design(md.LDP(1.0), None, utility="mse")
+    with pytest.raises(md.InvalidInputError, match="workload"):
+        md.EstimationError("cdf")
+    with pytest.raises(md.InvalidInputError, match="shape"):
+        md.EstimationError("marginals")
+    with pytest.raises(md.UnsupportedError, match="estimation"):
+        _ = md.design(md.LDP(1.0), p).estimator  # a mutual-information design

@@ -1,0 +1,106 @@
+"""Pricing for the estimation design (ε-LDP, mechdesign.optimal.estimation_pricing): its
+parts against brute force written here from the definitions.
+
+Independent of the package: the vertices of the ε-LDP section are built here from their
+definition (every two-level vector ``1 + (e^ε − 1) 1_S``, normalised by ``p``), and
+reduced costs from ``r(v) = vᵀGv − λ·v``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+pricing_module = importlib.import_module("mechdesign.optimal.estimation_pricing")
+LdpQuadraticPricing = pricing_module.LdpQuadraticPricing
+
+
+def section_vertices(eps: float, p: np.ndarray) -> np.ndarray:
+    """Every vertex of {v : v_i ≤ e^ε v_j, p·v = 1}, from the definition."""
+    n = p.size
+    rows = []
+    for mask in itertools.product((0.0, 1.0), repeat=n):
+        if 0 < sum(mask) < n:
+            u = 1.0 + math.expm1(eps) * np.array(mask)
+            rows.append(u / (p @ u))
+    return np.array(rows)
+
+
+def random_instance(seed: int, n: int):
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.ones(n))
+    b = rng.normal(size=(n, n))
+    g = b @ b.T / n + rng.uniform(0.1, 2.0) * np.eye(n)
+    dual = rng.normal(size=n) + 2.0 * np.trace(g) / n
+    return p, g, dual
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_brute_force_bound_is_the_maximum_over_every_vertex(seed):
+    n, eps = 7, [0.5, 1.0, 2.0][seed % 3]
+    p, g, dual = random_instance(seed, n)
+    v = section_vertices(eps, p)
+    truth = np.max(np.einsum("mi,ij,mj->m", v, g, v) - v @ dual)
+    bound, found = LdpQuadraticPricing(eps, p).upper_bound(g, dual, tolerance=truth - 1.0)
+    assert bound == pytest.approx(truth, rel=1e-12, abs=1e-12)
+    assert found.shape[0] >= 1  # the maximiser itself is returned
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_local_search_returns_local_maxima_with_their_scores(seed):
+    n, eps = 8, 1.0
+    p, g, dual = random_instance(seed, n)
+    pricing = LdpQuadraticPricing(eps, p)
+    z, r = pricing.heuristic(g, dual, np.eye(n, dtype=bool))
+    v = pricing.points(z)
+    np.testing.assert_allclose(r, np.einsum("mi,ij,mj->m", v, g, v) - v @ dual, rtol=1e-10)
+    assert np.all(np.diff(r) <= 1e-12)  # best first
+    counts = z.sum(axis=1)
+    assert np.all((counts > 0) & (counts < n))
+    # no single flip improves the best pattern
+    best = z[0]
+    for i in range(n):
+        flipped = best.copy()
+        flipped[i] = ~flipped[i]
+        if 0 < flipped.sum() < n:
+            u = pricing.points(flipped[None])[0]
+            assert u @ g @ u - u @ dual <= r[0] + 1e-10 * max(1.0, abs(r[0]))
+    # the best local maximum is within the brute force's maximum
+    w = section_vertices(eps, p)
+    assert r[0] <= np.max(np.einsum("mi,ij,mj->m", w, g, w) - w @ dual) + 1e-10
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_relaxation_bounds_every_vertex(seed):
+    # The semidefinite relaxation (used past the brute force) is an upper bound.
+    n, eps = 8, [0.5, 1.0, 2.0, 3.0][seed]
+    p, g, dual = random_instance(100 + seed, n)
+    v = section_vertices(eps, p)
+    truth = np.max(np.einsum("mi,ij,mj->m", v, g, v) - v @ dual)
+    bound, _ = LdpQuadraticPricing(eps, p)._relaxation(g, dual, tolerance=math.inf)
+    assert bound >= truth - 1e-6 * max(1.0, abs(truth))
+
+
+@pytest.mark.parametrize("eps", [1e-3, 700.0])
+def test_pricing_scores_at_extreme_epsilon_are_finite_and_exact(eps):
+    # The reduced cost is invariant to the scale of u = 1 + (e^ε − 1) z; at ε = 700,
+    # e^{2ε} overflows, so the score must be computed at another scale. Reference: the
+    # vertex from its definition, in exact rationals' stead the two levels {e^{−ε}, 1}
+    # written here, and r = vᵀGv − λ·v.
+    n = 7
+    p, g, dual = random_instance(7, n)
+    pricing = LdpQuadraticPricing(eps, p)
+    z = np.array(list(itertools.product((False, True), repeat=n))[1:-1])
+    u = np.where(z, 1.0, math.exp(-eps))
+    v = u / (u @ p)[:, None]
+    truth = np.einsum("mi,ij,mj->m", v, g, v) - v @ dual
+    r = pricing.scores(z, g, dual)
+    assert np.all(np.isfinite(r))
+    np.testing.assert_allclose(r, truth, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(pricing.patterns_of(pricing.points(z)), z)
+    climbed = pricing._climb(z.copy(), g, dual)
+    assert np.all(pricing.scores(climbed, g, dual) >= truth - 1e-9 * np.abs(truth))

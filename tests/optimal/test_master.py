@@ -1,0 +1,92 @@
+"""The restricted master (mechdesign.optimal.master): its duals price its own columns out,
+pruning keeps the basis, the optimum and the dual, and bad input is refused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mechdesign as md
+from mechdesign.optimal import (
+    LinearisationOracle,
+    PricingOracle,
+    RestrictedMaster,
+    run_column_generation,
+)
+from mechdesign.optimal.master import column_key
+from tests.helpers import ldp_vertices_by_bits, mutual_information_of_columns
+
+
+def test_restricted_master_duals_price_its_own_columns_out():
+    rng = np.random.default_rng(4)
+    n = 6
+    prior = rng.dirichlet(np.ones(n))
+    columns = ldp_vertices_by_bits(1.0, n)
+    values = mutual_information_of_columns(prior, columns)
+    master = RestrictedMaster(n)
+    master.add(columns[:20], values[:20])
+    master.add(columns[20:], values[20:])
+    theta, dual, objective = master.solve()
+    assert np.all(values - columns @ dual <= 1e-9)
+    assert theta @ values == pytest.approx(objective, abs=1e-12)
+    assert dual.sum() == pytest.approx(objective, abs=1e-9)
+
+
+def test_restricted_master_and_loop_refuse_bad_input():
+    master = RestrictedMaster(3)
+    with pytest.raises(md.InvalidInputError, match="shape"):
+        master.add(np.ones((2, 4)) / 4, np.zeros(2))
+    with pytest.raises(md.InvalidInputError, match="shape"):
+        master.add(np.ones((2, 3)) / 3, np.zeros(3))
+    with pytest.raises(md.InvalidInputError, match="finite"):
+        master.add(np.full((1, 3), np.nan), np.zeros(1))
+    with pytest.raises(md.InvalidInputError, match="n"):
+        RestrictedMaster(0)
+    with pytest.raises(md.InvalidInputError, match="gap"):
+        run_column_generation(PricingOracle(md.LDP(1.0), np.full(3, 1 / 3)), gap=float("nan"))
+    with pytest.raises(md.UnsupportedError, match="RobustLDP"):
+        LinearisationOracle(md.LDP(1.0), np.full(3, 1 / 3))
+
+
+# -- column management and dual smoothing ------------------------------------------------
+
+
+def test_pruning_keeps_the_basis_the_optimum_and_the_dual():
+    """RestrictedMaster.prune deletes non-basic columns of least reduced cost: the LP
+    optimum over the kept columns equals scipy's over all of them, the dual still prices
+    every original column out, and a pruned column can be added again."""
+    from scipy.optimize import linprog
+
+    rng = np.random.default_rng(11)
+    n = 7
+    prior = rng.dirichlet(np.ones(n))
+    columns = ldp_vertices_by_bits(1.3, n)
+    values = mutual_information_of_columns(prior, columns)
+    reference = linprog(-values, A_eq=columns.T, b_eq=np.ones(n), bounds=(0, None))
+    master = RestrictedMaster(n)
+    master.add(columns, values)
+    theta, dual, objective = master.solve()
+    keep = 10
+    kept = master.prune(keep, dual)
+    assert kept.shape == (columns.shape[0],)
+    assert master.size == int(kept.sum()) == master.columns.shape[0]
+    assert master.added == columns.shape[0]
+    assert np.all(kept[theta > 0])  # the positive weights are basic, and stay
+    assert master.size <= max(keep, n)
+    reduced = values - columns @ dual
+    dropped = ~kept
+    assert dropped.any()
+    # The kept non-basic columns are the best ones (ties aside).
+    nonbasic_kept = kept & (theta <= 0)
+    if nonbasic_kept.any():
+        assert reduced[nonbasic_kept].min() >= reduced[dropped].max() - 1e-12
+    _, dual2, objective2 = master.solve()
+    assert objective2 == pytest.approx(-reference.fun, abs=1e-10)
+    assert objective == pytest.approx(objective2, abs=1e-12)
+    assert np.all(values - columns @ dual2 <= 1e-9)  # dual feasible for every column
+    assert np.all(master.values - master.columns @ dual2 <= 1e-9)
+    lost = np.flatnonzero(dropped)[0]
+    assert column_key(columns[lost]) not in master.keys
+    master.add(columns[lost:lost + 1], values[lost:lost + 1])
+    assert master.size == int(kept.sum()) + 1
