@@ -153,3 +153,23 @@ def positive_random_kernel(rng, n, m):
 
 BALL = md.RenyiBall(PHAT, 2.0, 0.05)
 K4 = md.mechanisms.secret_randomized_response((2, 2), 1.0).matrix
+
+
+# -- samplers (md.audit_samples and mechdesign audit-samples) --------------------------
+
+
+def krr_sampler(k, stay):
+    """Randomized response that keeps the input with probability ``stay`` and otherwise
+    reports one of the other k − 1 values uniformly, vectorised."""
+
+    def sample(x, size, rng):
+        other = (x + rng.integers(1, k, size=size)) % k
+        return np.where(rng.random(size) < stay, x, other)
+
+    return sample
+
+
+def opendp_480(k, eps):
+    """OpenDP #480: P(y = x) = p + (1 − p) p instead of p = e^ε/(e^ε + k − 1)."""
+    p = math.exp(eps) / (math.exp(eps) + k - 1)
+    return krr_sampler(k, p + (1 - p) * p), p

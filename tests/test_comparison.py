@@ -4,27 +4,15 @@ protocols, one tidy table; its arguments refused by name.
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.cli import main
 from mechdesign.comparison import COMPARE_COLUMNS
 from mechdesign.errors import InvalidInputError, TooLargeError
 from tests.helpers import P3, ROOT
-
-
-def test_zipf_prior_by_hand():
-    weights = [1.0, 2**-1.1, 3**-1.1]
-    np.testing.assert_allclose(md.comparison.zipf_prior(3), np.array(weights) / sum(weights),
-                               rtol=1e-12)
-    prior = md.comparison.zipf_prior(4, 0.5)
-    np.testing.assert_allclose(prior[0] / prior[3], 2.0)
-    with pytest.raises(InvalidInputError, match="exponent"):
-        md.comparison.zipf_prior(3, -1.0)
 
 
 @pytest.mark.parametrize("notion", [md.LDP(1.0), md.LDP(3.0), md.PML(1.0, c=0.05)])
@@ -89,32 +77,6 @@ def test_given_mechanisms_and_refusals():
         md.compare(md.LDP(0.0), prior)
     with pytest.raises(InvalidInputError, match="n"):
         md.compare(md.LDP(1.0), prior, n=0)
-
-
-def test_cli_compare(capsys, tmp_path):
-    assert main(["compare", "--epsilon", "1", "--k", "5", "--prior", "zipf"]) == 0
-    out = capsys.readouterr().out
-    assert "Hadamard response" in out
-    assert "optimal for Bayes vulnerability" in out
-    assert main(["compare", "--epsilon", "0.5", "--k", "4", "--json", "--n", "200"]) == 0
-    payload = json.loads(capsys.readouterr().out)
-    assert payload["n"] == 200
-    assert len(payload["rows"]) == 8
-    grr = next(r for r in payload["rows"] if r["mechanism"] == "GRR")
-    assert grr["mse"] == pytest.approx(
-        md.estimation_mse(md.randomized_response(4, 0.5), np.full(4, 0.25), 200))
-    prior_file = tmp_path / "prior.csv"
-    prior_file.write_text("0.5, 0.25, 0.25\n")
-    assert main(["compare", "--epsilon", "1", "--k", "3", "--prior", str(prior_file),
-                 "--c", "0.1"]) == 0
-    assert "PML" in capsys.readouterr().out
-    # A user's mistake is one line on stderr, exit 2.
-    assert main(["compare", "--epsilon", "1", "--k", "4", "--prior", str(prior_file)]) == 2
-    assert main(["compare", "--epsilon", "1", "--k", "1"]) == 2
-    assert main(["compare", "--epsilon", "-1", "--k", "3"]) == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert err.count("mechdesign: error:") == 3
 
 
 def test_protocols_benchmark_runs_on_its_smallest_setting(tmp_path):

@@ -15,26 +15,8 @@ import numpy as np
 import pytest
 
 import mechdesign as md
-from mechdesign.cli import main
 from mechdesign.errors import InvalidInputError, TooLargeError
-from tests.helpers import K2
-
-
-def krr_sampler(k, stay):
-    """Randomized response that keeps the input with probability ``stay`` and otherwise
-    reports one of the other k − 1 values uniformly, vectorised."""
-
-    def sample(x, size, rng):
-        other = (x + rng.integers(1, k, size=size)) % k
-        return np.where(rng.random(size) < stay, x, other)
-
-    return sample
-
-
-def opendp_480(k, eps):
-    """OpenDP #480: P(y = x) = p + (1 − p) p instead of p = e^ε/(e^ε + k − 1)."""
-    p = math.exp(eps) / (math.exp(eps) + k - 1)
-    return krr_sampler(k, p + (1 - p) * p), p
+from tests.helpers import K2, krr_sampler, opendp_480
 
 
 def test_the_miscalibration_is_caught_quickly():
@@ -148,29 +130,6 @@ def test_refusals():
         md.accounting.audit_pairs([0, 0], [1, 0])
     with pytest.raises(InvalidInputError, match="equal length"):
         md.accounting.audit_pairs([0, 1], [1])
-
-
-def test_cli_audit_samples(tmp_path, capsys):
-    rng = np.random.default_rng(8)
-    buggy, _ = opendp_480(2, 1.0)
-    rows = ["input,output"]
-    for x in (0, 1):
-        rows += [f"{x},{y}" for y in buggy(x, 20_000, rng)]
-    path = tmp_path / "pairs.csv"
-    path.write_text("\n".join(rows) + "\n")
-    assert main(["audit-samples", str(path), "--epsilon", "1"]) == 1  # level exceeded
-    out = capsys.readouterr().out
-    assert "lower confidence bound" in out
-    assert main(["audit-samples", str(path), "--epsilon", "3", "--json"]) == 0
-    import json
-
-    report = json.loads(capsys.readouterr().out)
-    assert report["lower_bound"] > 1.0
-    assert report["exceeds_epsilon"] is False
-    bad = tmp_path / "bad.csv"
-    bad.write_text("0,1,2\n")
-    assert main(["audit-samples", str(bad)]) == 2
-    assert "Traceback" not in capsys.readouterr().err
 
 
 # -- hardening: bad input by name, extreme but valid input ----------------------------

@@ -269,17 +269,6 @@ def test_lower_bound_is_not_the_envelope_without_condition20():
     assert md.pml_envelope(md.randomized_response(8, 4.0), prior, 0.38) > bounds.lower + 1.0
 
 
-def test_four_level_prior():
-    """Sec. V-B: blocks of k/4 at (1 − 3ρ, 1 − ρ, 1 + ρ, 1 + 3ρ)/k."""
-    np.testing.assert_allclose(
-        md.bounds.four_level_prior(8, 0.1),
-        np.repeat([0.7, 0.9, 1.1, 1.3], 2) / 8,
-        rtol=0,
-        atol=1e-15,
-    )
-    assert md.bounds.four_level_prior(20, 0.2).sum() == pytest.approx(1.0, abs=1e-15)
-
-
 # -- composition (Sec. IV-A) --------------------------------------------------------------
 
 

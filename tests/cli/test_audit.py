@@ -12,6 +12,7 @@ import pytest
 
 from mechdesign.cli import main
 from tests.cli.installed import run
+from tests.helpers import opendp_480
 
 
 def test_audit_json(kernel_csv, capsys):
@@ -170,3 +171,26 @@ def test_audit_samples_text_is_grammatical(tmp_path):
     assert done.stdout.startswith("audit of 2 samples: 2 inputs, 1 output\n")
     assert "the samples does" not in done.stdout
     assert "does not exceed the claimed epsilon = 1" in done.stdout
+
+
+def test_cli_audit_samples(tmp_path, capsys):
+    rng = np.random.default_rng(8)
+    buggy, _ = opendp_480(2, 1.0)
+    rows = ["input,output"]
+    for x in (0, 1):
+        rows += [f"{x},{y}" for y in buggy(x, 20_000, rng)]
+    path = tmp_path / "pairs.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["audit-samples", str(path), "--epsilon", "1"]) == 1  # level exceeded
+    out = capsys.readouterr().out
+    assert "lower confidence bound" in out
+    assert main(["audit-samples", str(path), "--epsilon", "3", "--json"]) == 0
+    import json
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["lower_bound"] > 1.0
+    assert report["exceeds_epsilon"] is False
+    bad = tmp_path / "bad.csv"
+    bad.write_text("0,1,2\n")
+    assert main(["audit-samples", str(bad)]) == 2
+    assert "Traceback" not in capsys.readouterr().err

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from mechdesign.cli import main
 from mechdesign.errors import InvalidInputError
 from mechdesign.reproduce import (
     PAPERS,
@@ -17,7 +16,6 @@ from mechdesign.reproduce import (
     falpha,
     items,
     reproduce,
-    robust_ldp,
 )
 from mechdesign.reproduce._core import Check
 
@@ -36,26 +34,6 @@ def test_every_paper_has_items_and_unknown_papers_are_refused(tmp_path):
 
 
 # -- the command line ---------------------------------------------------------------------
-
-
-def test_cli_reproduce_quick(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(robust_ldp, "find_adult", lambda given=None: None)
-    out = tmp_path / "rep"
-    assert main(["reproduce", "--paper", "robust-ldp", "--quick", "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
-    assert "robust-ldp Fig. 2" in printed.replace("  ", " ")
-    assert "skipped (the Adult CSV was not found" in printed
-    assert "0 differ" in printed
-    assert (out / "summary.md").is_file()
-    assert (out / "robust-ldp" / "fig3_synthetic_nmi.png").is_file()
-
-
-def test_cli_reproduce_refuses_bad_arguments(tmp_path, capsys):
-    with pytest.raises(SystemExit):
-        main(["reproduce", "--paper", "nope"])
-    assert main(["reproduce", "--paper", "robust-ldp", "--workers", "0",
-                 "--out", str(tmp_path)]) == 2
-    assert "workers must be a positive integer" in capsys.readouterr().err
 
 
 def test_interrupted_reproduce_is_one_line_and_leaves_a_partial_summary(tmp_path):
