@@ -1,5 +1,5 @@
-"""Column sources (mechdesign.optimal.sources): registered by notion type, reduced costs
-rescored at a new dual, and an unknown method refused.
+"""Column sources (mechdesign.optimal.sources): reduced costs rescored at a new dual, an
+unknown method refused, and the abstract bases.
 """
 
 from __future__ import annotations
@@ -15,31 +15,12 @@ from hypothesis import strategies as st
 import mechdesign as md
 from mechdesign.optimal import (
     GainPricingOracle,
-    LinearisationOracle,
     Pricing,
     PricingOracle,
 )
 from tests.helpers import mutual_information_of_columns
 
 # -- the column sources ------------------------------------------------------------------
-
-
-def test_sources_are_registered_by_notion_type():
-    from mechdesign.notions import NonRobustLDP, SecretLDP
-    from mechdesign.optimal import source_class
-
-    ball = md.RenyiBall(np.full(4, 0.25), 2.0, 0.01)
-    assert source_class(md.LDP(1.0)) is PricingOracle
-    assert source_class(md.PML(1.0, c=0.1)) is PricingOracle
-    assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2))) is PricingOracle
-    assert source_class(md.RobustLDP(1.0, ball, (2, 2))) is LinearisationOracle
-    assert source_class(SecretLDP(1.0, (2, 2))) is None
-    gain = md.GainUtility.bayes(np.full(4, 0.25))
-    assert source_class(md.LDP(1.0), gain) is GainPricingOracle
-    assert source_class(md.PML(1.0, c=0.1), md.GainUtility) is GainPricingOracle
-    assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2)), gain) is None
-    with pytest.raises(md.UnsupportedError, match="vertex patterns are known"):
-        md.design(SecretLDP(1.0, (2, 2)), np.full(4, 0.25), method="column_generation")
 
 
 def test_column_source_refuses_an_unknown_method():
@@ -66,3 +47,20 @@ def test_rescored_reduced_costs_are_those_at_the_new_dual(seed, n):
     order = np.argsort(-expected, kind="stable")
     assert np.allclose(rescored.reduced_costs, expected[order], atol=1e-12)
     assert np.allclose(rescored.columns, columns[order])
+
+
+def test_the_abstract_bases_declare_what_the_pipeline_reads():
+    from mechdesign.optimal import ColumnSource, PricingSource, check_column_source
+
+    assert {"initial_columns", "values", "heuristic", "price", "describe"} == set(
+        ColumnSource.__abstractmethods__)
+    assert {"from_problem", "supports"} <= set(PricingSource.__abstractmethods__)
+    oracle = PricingOracle(md.LDP(1.0), np.full(3, 1 / 3))
+    assert check_column_source(oracle) is oracle
+    # The defaults a subclass inherits (GainPricingOracle keeps them): no closed-form
+    # dual, no bound besides its exact pricing.
+    gain = GainPricingOracle(md.LDP(1.0), md.GainUtility.bayes(np.full(3, 1 / 3)))
+    assert gain.certified_dual() is None
+    assert gain.upper_bound(1e-6, None) == math.inf
+    with pytest.raises(md.InvalidInputError, match="oracle must be a column source"):
+        check_column_source(object())
