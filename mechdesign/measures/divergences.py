@@ -677,8 +677,9 @@ def renyi_from_f_alpha(value: float, alpha: float) -> float:
     Parameters
     ----------
     value : float
-        ``D_{f_α}``: a real number, ``≥ 0`` for ``α > 1`` (``math.inf`` allowed) and in
-        [0, 1] for ``α < 1`` (at ``α = 1`` it is returned as given); NaN is refused.
+        ``D_{f_α}``: a real number, ``≥ 0`` for ``α ≥ 1`` (``math.inf`` allowed; at
+        ``α = 1`` it is the KL divergence, returned as given) and in [0, 1] for ``α < 1``;
+        NaN is refused.
     alpha : float
         The order, ``α > 0`` and finite (``math.inf`` is refused).
 
@@ -699,11 +700,11 @@ def renyi_from_f_alpha(value: float, alpha: float) -> float:
     v = as_real(value, "value")
     if math.isnan(v):
         raise InvalidInputError(f"value must be a number; got {show(value)}.")
-    if a == 1:
-        return v
-    if a > 1:
+    if a >= 1:
         if v < 0:
-            raise InvalidInputError(f"value must be >= 0 for alpha > 1; got {show(value)}.")
+            raise InvalidInputError(f"value must be >= 0 for alpha >= 1; got {show(value)}.")
+        if a == 1:
+            return v  # D_1 = D_{f_1}: the KL divergence itself
         return math.inf if math.isinf(v) else math.log1p(v) / (a - 1.0)
     if not 0 <= v <= 1:
         raise InvalidInputError(f"value must be in [0, 1] for alpha < 1; got {show(value)}.")

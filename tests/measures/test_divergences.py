@@ -297,6 +297,11 @@ def test_transform_rejects_out_of_range_values():
         md.measures.renyi_from_f_alpha(1.5, 0.5)
     with pytest.raises(md.InvalidInputError, match=">= 0"):
         md.measures.renyi_from_f_alpha(-0.1, 2.0)
+    # At α = 1 the value is a KL divergence: a negative one was returned as D_1 < 0.
+    with pytest.raises(md.InvalidInputError, match=">= 0"):
+        md.measures.renyi_from_f_alpha(-0.1, 1.0)
+    assert md.measures.renyi_from_f_alpha(0.0, 1.0) == 0.0  # exact: returned as given
+    assert math.isinf(md.measures.renyi_from_f_alpha(math.inf, 1.0))
     with pytest.raises(md.InvalidInputError, match="finite"):
         md.measures.renyi_from_f_alpha(0.1, math.inf)
 
