@@ -90,7 +90,7 @@ from mechdesign._tolerances import (
     STOCHASTIC_ATOL,
 )
 from mechdesign._validation import as_distribution, as_float_array, check_choice, show
-from mechdesign.errors import InvalidInputError, SolverError, UnsupportedError
+from mechdesign.errors import InvalidInputError, SolverError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism
 from mechdesign.measures.estimation import (
     WORKLOADS,
@@ -100,11 +100,16 @@ from mechdesign.measures.estimation import (
 )
 from mechdesign.measures.leakage import dobrushin_coefficient
 from mechdesign.notions import LDP, Notion
+from mechdesign.optimal.estimation_bounds import (
+    box_pricing_bound,
+    pricing_free_bound,
+    scaled_lower_bound,
+)
 from mechdesign.optimal.estimation_pricing import LdpQuadraticPricing
 from mechdesign.optimal.estimation_symmetry import invariant_gram, symmetric_design
 from mechdesign.optimal.master import certificate, solve_vertex_lp
 from mechdesign.optimal.result import Certificate, Design, EstimationReport, Timings
-from mechdesign.status import Status, from_cvxpy
+from mechdesign.status import Status
 
 __all__ = ["ESTIMATION_SUPPORT_RTOL", "EstimationError", "design_for_estimation"]
 
@@ -149,6 +154,9 @@ NEWTON_BACKTRACKS = 40
 NEWTON_DECREMENT_RTOL = 1e-20
 #: The Levenberg shift (times the Hessian's largest diagonal) of a singular Newton system.
 KKT_REGULARISATION = 1e-12
+
+#: The most memory an estimation design's polish may need (:func:`check_polish_memory`).
+MAX_POLISH_BYTES = 4 * 2**30
 
 #: Clarabel's tolerances for the A-optimal program (its defaults are 1e-8; the bracket,
 #: not these, decides "optimal").
@@ -255,32 +263,36 @@ def design_for_estimation(
         evidence, _, _, _ = _certify(points, weights, mechanism, p, w)
         conic_seconds = time.perf_counter() - solved
         n_vertices, engine = int(points.shape[0]), "symmetry (uniform prior) + HiGHS"
-        rounds = 0
+        rounds, bound_name = 0, "symmetry (every vertex, exact)"
     elif method == "enumeration":
         vertex_set = notion.cone(n).vertices(backend, max_vertices=max_vertices)
         enumerated = time.perf_counter() - start
         points = vertex_set.points / (vertex_set.points @ p)[:, None]  # p·v = 1
+        check_polish_memory(points.shape[0], n)
         solved = time.perf_counter()
-        weights, solver_status = _first_weights(points, p, w, time_limit)
+        weights, solver_status, solver = _first_weights(points, p, w, time_limit)
         weights = _polish(points, weights, w, gap)
         conic_seconds = time.perf_counter() - solved
         mechanism, used = _mechanism(points, weights, p, w, solver_status)
         evidence, f, _, dual = _certify(points, weights, mechanism, p, w)
         g = evidence.max_dual_violation
-        lower = 2.0 * f - (float(dual.sum()) + max(0.0, g))
-        n_vertices, engine = int(points.shape[0]), f"{vertex_set.backend} + cvxpy/Clarabel"
-        rounds = 0
+        lower = scaled_lower_bound(f, float(dual.sum()) + max(0.0, g))
+        n_vertices = int(points.shape[0])
+        engine = f"{vertex_set.backend} + cvxpy/{solver}"
+        rounds, bound_name = 0, "vertex LP (every vertex)"
     else:
         solved = time.perf_counter()
         enumerated = 0.0
-        points, weights, lower, evidence, solver_status, rounds = _column_generation(
-            LdpQuadraticPricing(notion.epsilon, p), p, w, gap, time_limit, progress)
+        check_polish_memory(None, n)
+        points, weights, lower, bound_name, evidence, solver_status, rounds = (
+            _column_generation(LdpQuadraticPricing(notion.epsilon, p), p, w, gap,
+                               time_limit, progress))
         conic_seconds = time.perf_counter() - solved
         mechanism, used = _mechanism(points, weights, p, w, solver_status)
         n_vertices, engine = int(points.shape[0]), "pattern pricing (local search + DNN relaxation)"
     constant = float(np.sum(w * w * p))
     upper = error.of(mechanism, p)
-    # 2F − L̄ ≤ OPT ≤ F exactly; computed, the bound may exceed F by rounding at an
+    # F²/L̄ ≤ OPT ≤ F exactly; computed, the bound may exceed F by rounding at an
     # optimum (L̄ = F): it is then F. The error is never negative (J ⪯ diag(1/p)).
     lower = min(max(lower - constant, 0.0), upper)
     width = max(upper - lower, 0.0)
@@ -294,7 +306,7 @@ def design_for_estimation(
         )
     report = EstimationReport(workload=w, prior=p, lower_bound=lower, upper_bound=upper,
                               status=status, solver_status=solver_status,
-                              rounds=rounds)
+                              rounds=rounds, lower_bound_source=bound_name)
     return Design(
         notion=notion,
         method=method,
@@ -315,59 +327,140 @@ def design_for_estimation(
     )
 
 
+def check_polish_memory(columns: int | None, n: int) -> None:
+    """Refuse, before allocating, a design whose polish may need more than
+    :data:`MAX_POLISH_BYTES`: its Newton system is dense in the support, which a basic
+    solution keeps to at most ``N(N+1)/2`` columns (:func:`_reduce`), and the reduction
+    itself holds ``columns × N(N+1)/2`` products when an enumeration has more columns."""
+    pairs = n * (n + 1) // 2
+    newton = 3 * 8 * (pairs + n) ** 2  # the KKT matrix, a regularised copy, the factor
+    reduction = 0 if columns is None or columns <= pairs else 8 * columns * pairs
+    needed = max(newton, reduction)
+    if needed > MAX_POLISH_BYTES:
+        raise TooLargeError(
+            f"an estimation design on N = {n} inputs may need {needed / 2**30:.1f} GiB for "
+            f"its Newton polish (a dense system on up to N(N+1)/2 = {pairs:,} support "
+            f"columns), above MAX_POLISH_BYTES = {MAX_POLISH_BYTES / 2**30:.0f} GiB; the "
+            f"largest N it designs is {largest_polish_n()}."
+        )
+
+
+def largest_polish_n() -> int:
+    """The largest N whose polish fits :data:`MAX_POLISH_BYTES` (:func:`check_polish_memory`)."""
+    n = 2
+    while 3 * 8 * ((n + 1) * (n + 2) // 2 + n + 1) ** 2 <= MAX_POLISH_BYTES:
+        n += 1
+    return n
+
+
 def _first_weights(points, p, w, time_limit):
-    """The conic solution the polish starts from: on a restricted set of columns when
-    there are many (the polish then adds every improving vertex), else on all.
+    """The conic solution the polish starts from, its status and the solver that gave it:
+    on a restricted set of columns when there are many (the polish then adds every
+    improving vertex), else on all.
 
     The restricted set: the basic solution of the vertex LP for the linearisation at
     ``J₀ = diag(1/p)`` (the identity kernel's), which makes it feasible, and the
     :data:`FIRST_COLUMNS_PER_INPUT` ``· N`` best vertices of that linearisation. If its
-    optimum does not identify the distribution (``J`` singular), every vertex is used."""
+    optimum does not identify the distribution (``J`` singular), every vertex is used.
+    When every conic solver fails (:func:`_solve_a_optimal`), the polish starts from that
+    basic solution itself if its ``J`` is regular (a vertex basis: k-RR's for ε-LDP)."""
     m, n = points.shape
+    a = w * p  # W J₀⁻¹ with J₀⁻¹ = diag(p)
+    g = np.einsum("mi,ij,mj->m", points, a.T @ a, points)
+    basic, _, _ = solve_vertex_lp(points, g, None)
     if m > FIRST_COLUMNS_PER_INPUT * n * 2:
-        a = w * p  # W J₀⁻¹ with J₀⁻¹ = diag(p)
-        g = np.einsum("mi,ij,mj->m", points, a.T @ a, points)
-        basic, _, _ = solve_vertex_lp(points, g, None)
         best = np.argsort(-g, kind="stable")[:FIRST_COLUMNS_PER_INPUT * n]
         chosen = np.union1d(np.flatnonzero(basic > 0), best)
         try:
-            weights, status = _solve_a_optimal(points[chosen], w, time_limit)
+            weights, status, solver = _solve_a_optimal(points[chosen], p, w, time_limit)
         except SolverError:
             weights = None
-        if weights is not None and math.isfinite(_objective(points[chosen], weights, w)[0]):
+        # an inaccurate solve of the restricted set (measured: 95 times the optimum at
+        # ε = 0.05, N = 8, prefix) is a worse start than a clean solve of every vertex
+        if (weights is not None and status == "optimal"
+                and math.isfinite(_objective(points[chosen], weights, w)[0])):
             out = np.zeros(m)
             out[chosen] = weights
-            return out, status
-    return _solve_a_optimal(points, w, time_limit)
+            return out, status, solver
+    try:
+        return _solve_a_optimal(points, p, w, time_limit)
+    except SolverError:
+        if math.isfinite(_objective(points, basic, w)[0]):
+            return basic, "optimal", "HiGHS (vertex LP start; the conic solvers failed)"
+        raise
+
+
+def _deviations(points: NDArray[np.float64], p: NDArray[np.float64]):
+    """The conditioned coordinates of the A-optimal program: ``Y = (V − 1) Q / s``, the
+    map ``B = (I − p 1ᵀ) Q`` and the scale ``s`` (``Q`` an orthonormal basis of
+    ``p^⊥``, ``s = max |v_i − 1|``), with ``J⁻¹ = p pᵀ + B D_Q⁻¹ Bᵀ`` where
+    ``D_Q = Qᵀ(J − 11ᵀ)Q = s² Σ_v θ_v y_v y_vᵀ`` (:func:`_solve_a_optimal`)."""
+    n = p.shape[0]
+    basis = scipy.linalg.null_space(p[None, :])  # N × (N − 1), orthonormal
+    centred = points - 1.0
+    scale = float(np.abs(centred).max())
+    if not scale > 0:
+        scale = 1.0
+    y = (centred @ basis) / scale
+    b = basis - np.outer(p, np.ones(n) @ basis)
+    return y, b, scale
 
 
 def _solve_a_optimal(
-    points: NDArray[np.float64], w: NDArray[np.float64], time_limit: float | None
-) -> tuple[NDArray[np.float64], str]:
-    """``min tr(W J(θ)⁻¹ Wᵀ)`` over ``θ ≥ 0, Vᵀθ = 1`` by cvxpy and Clarabel."""
+    points: NDArray[np.float64], p: NDArray[np.float64], w: NDArray[np.float64],
+    time_limit: float | None,
+) -> tuple[NDArray[np.float64], str, str]:
+    """``min tr(W J(θ)⁻¹ Wᵀ)`` over ``θ ≥ 0, Vᵀθ = 1`` by cvxpy: Clarabel, then SCS if
+    Clarabel fails. Returns the weights, cvxpy's status and the solver's name.
+
+    **Conditioning.** At small ε every vertex is within ``~ε`` of ``1`` and ``J`` is
+    ``11ᵀ`` plus a term of order ``ε²``: Clarabel failed on ``J`` itself at ε = 0.05
+    (N = 6, Zipf). Every vertex has ``p·v = 1``, so ``Σθ = 1``, ``D = J − 11ᵀ =
+    Σ θ_v (v − 1)(v − 1)ᵀ`` has ``Dp = 0``, and with ``T = [p, Q]`` (``Q`` an orthonormal
+    basis of ``p^⊥``, ``c = Qᵀ1``) ``TᵀJT = [[1, cᵀ], [c, ccᵀ + D_Q]]``, whose inverse by
+    the Schur complement gives ``J⁻¹ = p pᵀ + B D_Q⁻¹ Bᵀ`` with ``B = (I − p1ᵀ)Q``. So
+
+    .. math::
+
+        F = \\lVert W p \\rVert^2 + s^{-2}\\operatorname{tr}\\bigl(W B
+        (\\textstyle\\sum_v \\theta_v y_v y_v^\\top)^{-1} B^\\top W^\\top\\bigr),
+        \\quad \\sum_v \\theta_v = 1,\\ \\sum_v \\theta_v y_v = 0,
+
+    with ``y_v = Qᵀ(v − 1)/s`` of order one (:func:`_deviations`); the constraints are
+    ``Vᵀθ = 1`` rewritten (``pᵀ(v − 1) = 0``)."""
     import cvxpy as cp
 
     m, n = points.shape
+    y, b, _ = _deviations(points, p)
     theta = cp.Variable(m, nonneg=True)
-    outer = np.einsum("mi,mj->ijm", points, points).reshape(n * n, m)
-    j = cp.reshape(outer @ theta, (n, n), order="C")
-    problem = cp.Problem(cp.Minimize(cp.matrix_frac(w.T, j)), [points.T @ theta == 1])
-    options = dict(CONIC_TOLERANCES)
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    try:
-        with warnings.catch_warnings():
-            # "Solution may be inaccurate": the certificate below measures the accuracy.
-            warnings.simplefilter("ignore", UserWarning)
-            problem.solve(solver=cp.CLARABEL, **options)
-    except cp.error.SolverError as exc:
-        raise SolverError(f"Clarabel failed on the A-optimal program: {exc}",
-                          status=Status.NUMERICAL_ERROR, solver_status="solver error") from exc
-    if theta.value is None or problem.status not in ("optimal", "optimal_inaccurate",
-                                                     "user_limit"):
-        raise SolverError(f"Clarabel did not solve the A-optimal program ({problem.status})",
-                          status=from_cvxpy(problem.status), solver_status=str(problem.status))
-    return np.maximum(np.asarray(theta.value, dtype=float), 0.0), str(problem.status)
+    k = n - 1
+    outer = np.einsum("mi,mj->ijm", y, y).reshape(k * k, m)
+    d = cp.reshape(outer @ theta, (k, k), order="C")
+    target = (w @ b).T  # (N − 1) × L
+    target = target / max(float(np.abs(target).max()), np.finfo(float).tiny)
+    problem = cp.Problem(cp.Minimize(cp.matrix_frac(target, d)),
+                         [cp.sum(theta) == 1, y.T @ theta == 0])
+    failures = []
+    for solver, options in ((cp.CLARABEL, dict(CONIC_TOLERANCES)), (cp.SCS, {"eps": 1e-9})):
+        if time_limit is not None:
+            options["time_limit" if solver == cp.CLARABEL else "time_limit_secs"] = float(
+                time_limit)
+        try:
+            with warnings.catch_warnings():
+                # "Solution may be inaccurate": the certificate measures the accuracy.
+                warnings.simplefilter("ignore", UserWarning)
+                problem.solve(solver=solver, **options)
+        except cp.error.SolverError as exc:
+            failures.append(f"{solver}: {exc}")
+            continue
+        if theta.value is not None and problem.status in ("optimal", "optimal_inaccurate",
+                                                          "user_limit"):
+            weights = np.maximum(np.asarray(theta.value, dtype=float), 0.0)
+            if math.isfinite(_objective(points, weights, w)[0]):
+                return weights, str(problem.status), str(solver).title()
+        failures.append(f"{solver}: {problem.status}")
+    raise SolverError(f"no conic solver solved the A-optimal program ({'; '.join(failures)})",
+                      status=Status.NUMERICAL_ERROR, solver_status="; ".join(failures))
 
 
 def _objective(points: NDArray[np.float64], x: NDArray[np.float64], w: NDArray[np.float64]):
@@ -472,11 +565,12 @@ def _reduce(points, support, x):
     basic support Newton's Hessian is regular: ε-LDP N = 12 went from 2,044 columns and
     57 s of singular Newton steps to 78 columns. ``J`` moves by HiGHS's feasibility
     tolerance only; the polish that follows restores the row sums exactly."""
+    n = points.shape[1]
+    if support.shape[0] <= n * (n + 1) // 2:
+        return support, x  # already at most a basic solution's size: nothing to build
     v = points[support]
-    upper = np.triu_indices(v.shape[1])
+    upper = np.triu_indices(n)
     rows = v[:, upper[0]] * v[:, upper[1]]  # s × N(N+1)/2: the entries of v vᵀ
-    if rows.shape[0] <= rows.shape[1]:
-        return support, x
     target = rows.T @ x
     solution = solve_linear_program(np.zeros(rows.shape[0]), sp.csc_array(rows.T), target,
                                     target, known_feasible=True)
@@ -639,20 +733,35 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
     """Column generation over ε-LDP's vertices (module docstring): the fully corrective
     polish on a pool of columns, the pool grown by the local search's improving patterns
     until it finds none, then certified by :meth:`LdpQuadraticPricing.upper_bound` (which
-    may still find columns). A time limit or Ctrl-C stops between rounds with the best
-    lower bound certified so far (0 before the first: the error is never negative).
-    Returns the pool, the weights, the lower bound on ``min F``, the pool's LP
-    certificate and a status."""
+    may still find columns).
+
+    The lower bound is certified from the start: before the first round by a bound that
+    needs no pricing (:func:`~mechdesign.optimal.estimation_bounds.pricing_free_bound` at
+    k-RR's design), after every round by the scaled bound with the box bound on the
+    reduced costs (:func:`~mechdesign.optimal.estimation_bounds.box_pricing_bound`), and at
+    the end by the pricing's own bound; the best one and its name are kept. A time limit
+    (checked between rounds and inside the pricing's relaxation) or Ctrl-C stops with the
+    best certified so far. Returns the pool, the weights, the lower bound on ``min F``, its
+    name, the pool's LP certificate, a status and the number of rounds."""
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
     n = p.shape[0]
     patterns = pricing.initial_patterns()
     points = pricing.points(patterns)
     weights = np.zeros(points.shape[0])
     weights[:n] = np.linalg.solve(points[:n].T, np.ones(n))  # k-RR: feasible, J regular
     seen = {row.tobytes() for row in np.packbits(patterns, axis=1)}
-    lower, status = 0.0, "converged"
+    status = "converged"
+    constant = float(np.sum(w * w * p))  # F − the error
+    _, inverse, _ = _objective(points, weights, w)
+    lower, bound_name = pricing_free_bound(p, pricing.epsilon, w, inverse)
+
+    def improve(value, name):
+        nonlocal lower, bound_name
+        if value > lower:
+            lower, bound_name = value, name
 
     def add(found):
         nonlocal patterns, points, weights
@@ -673,21 +782,26 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
     try:
         precise = False  # polish loosely while the local search still finds columns
         for round_ in range(COLUMN_GENERATION_ROUNDS):
-            if time_limit is not None and time.perf_counter() - start > time_limit:
+            if deadline is not None and time.perf_counter() > deadline:
                 status = "time limit"
                 break
             polish_gap = gap if precise else max(gap, LOOSE_GAP)
             weights = _polish(points, weights, w, polish_gap,
                               POLISH_ROUNDS if precise else LOOSE_POLISH_ROUNDS,
-                              deadline=None if time_limit is None else start + time_limit,
+                              deadline=deadline,
                               decrement=NEWTON_DECREMENT_RTOL if precise else LOOSE_DECREMENT)
             support = np.flatnonzero(weights > 0)
             f, _, g_matrix = _objective(points[support], weights[support], w)
             g = np.einsum("mi,ij,mj->m", points, g_matrix, points)
             _, _, dual = solve_vertex_lp(points, g, None)
+            box = box_pricing_bound(g_matrix, dual, p, pricing.epsilon)
+            improve(scaled_lower_bound(f, float(dual.sum()) + max(0.0, box)),
+                    "pricing (box bound)")
             tolerance = PRICING_TOLERANCE * polish_gap * max(1.0, f)
             bar.update()
             bar.set_postfix(columns=points.shape[0], error=f"{f:.6g}")
+            if f - lower <= 0.5 * gap * max(1.0, f - constant):
+                break  # the bracket already meets the gap: no pricing needed
             found, reduced = pricing.heuristic(g_matrix, dual, patterns[support], round_)
             if not precise:
                 history.append(f)
@@ -698,9 +812,12 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
             if not precise:
                 precise = True
                 continue
-            bound, found = pricing.upper_bound(g_matrix, dual, tolerance)
-            lower = max(lower, 2.0 * f - (float(dual.sum()) + max(0.0, bound)))
+            bound, found, name = pricing.upper_bound(g_matrix, dual, tolerance,
+                                                     deadline=deadline, fallback=box)
+            improve(scaled_lower_bound(f, float(dual.sum()) + max(0.0, bound)), name)
             if not add(found):
+                if deadline is not None and time.perf_counter() > deadline:
+                    status = "time limit"
                 break
         else:
             status = "round limit"
@@ -710,7 +827,7 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
         bar.close()
     mechanism, _ = _mechanism(points, weights, p, w, status)
     evidence, _, _, _ = _certify(points, weights, mechanism, p, w)
-    return points, weights, lower, evidence, status, round_ + 1
+    return points, weights, lower, bound_name, evidence, status, round_ + 1
 
 
 #: ``Design.status`` of an estimation design, from its solver's words (kept verbatim in

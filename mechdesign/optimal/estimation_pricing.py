@@ -57,6 +57,7 @@ import warnings
 import numpy as np
 from numpy.typing import NDArray
 
+from mechdesign.errors import SolverError
 from mechdesign.status import Status, from_cvxpy
 
 __all__ = ["BRUTE_FORCE_MAX_N", "LdpQuadraticPricing"]
@@ -97,6 +98,7 @@ class LdpQuadraticPricing:
     """
 
     def __init__(self, epsilon: float, prior: NDArray[np.float64]) -> None:
+        self.epsilon = float(epsilon)
         self.low = math.exp(-epsilon)  # the levels {ℓ, 1}: the vertex u/(p·u) is
         self.rise = -math.expm1(-epsilon)  # the same as with {1, e^ε}; 1 − ℓ exactly
         self.p = np.asarray(prior, dtype=float)
@@ -183,13 +185,27 @@ class LdpQuadraticPricing:
 
     # -- upper bound -----------------------------------------------------------------
 
-    def upper_bound(self, g_matrix, dual, tolerance: float):
-        """An upper bound on ``max_v r(v)`` over every vertex, and patterns found with
+    def upper_bound(self, g_matrix, dual, tolerance: float, *,
+                    deadline: float | None = None, fallback: float = math.inf):
+        """An upper bound on ``max_v r(v)`` over every vertex, patterns found with
         ``r > tolerance`` (the brute force's, or the local search's from the
-        relaxation's solution), best first."""
+        relaxation's solution), best first, and the bound's name.
+
+        ``fallback`` is a valid bound on the same maximum (the box bound of
+        :mod:`~mechdesign.optimal.estimation_bounds`); it stands for every cardinality the
+        relaxation cannot bound — Clarabel failed on it, or ``deadline``
+        (``time.perf_counter()``) passed — so the result is always a bound, never an
+        exception, and never more than ``fallback``."""
         if self.n <= BRUTE_FORCE_MAX_N:
-            return self._brute_force(g_matrix, dual, tolerance)
-        return self._relaxation(g_matrix, dual, tolerance)
+            bound, found = self._brute_force(g_matrix, dual, tolerance)
+            return bound, found, "pricing (brute force)"
+        bound, found, complete = self._relaxation(g_matrix, dual, tolerance, deadline,
+                                                  fallback)
+        if bound >= fallback:
+            return fallback, found, "pricing (box bound)"
+        name = "pricing (DNN relaxation)" if complete else (
+            "pricing (DNN relaxation; box bound where it failed or ran out of time)")
+        return bound, found, name
 
     def _brute_force(self, g_matrix, dual, tolerance):
         n = self.n
@@ -210,33 +226,51 @@ class LdpQuadraticPricing:
         z, r = np.vstack(found_z), np.concatenate(found_r)
         return best, z[np.argsort(-r, kind="stable")]
 
-    def _relaxation(self, g_matrix, dual, tolerance):
+    def _relaxation(self, g_matrix, dual, tolerance, deadline=None, fallback=math.inf):
         """Per cardinality ``m``, best-first branch and bound on the relaxation (module
         docstring): a node fixes some ``z_j`` to 1 or 0 (``X_0j = X_00`` or ``0``),
         branches on the most fractional ``z_j = X_0j/X_00`` while its bound exceeds
         ``tolerance``, at most :data:`RELAXATION_NODES` nodes per ``m``. The bound is the
-        largest over closed nodes and open ones (their parent's)."""
+        largest over closed nodes and open ones (their parent's). A cardinality whose
+        relaxation fails, or that the deadline leaves unsolved, is bounded by
+        ``fallback`` (``complete`` is then False)."""
         import heapq
+        import time
 
         p, n = self.p, self.n
         problem = _RelaxedPricing(self.low, self.rise, p, g_matrix, dual)
         screen = _RelaxedPricing(self.low, self.rise, p, g_matrix, dual, nonnegative=False)
         best = -math.inf
+        complete = True
         found = []
+
+        def out_of_time():
+            return deadline is not None and time.perf_counter() > deadline
+
         for m in range(1, n):
+            if out_of_time():
+                best, complete = max(best, fallback), False
+                break
             # a looser relaxation (no X_ij ≥ 0: N² fewer inequalities) closes most sizes
-            value, _ = screen.solve(m, np.zeros(n), np.zeros(n))
+            try:
+                value, _ = screen.solve(m, np.zeros(n), np.zeros(n))
+            except SolverError:
+                value = math.inf  # no screen: the branch and bound decides
             if value <= tolerance:
                 best = max(best, value)
                 continue
-            heap = [(-math.inf, 0, np.zeros(n), np.zeros(n))]  # (−parent bound, id, 1s, 0s)
+            heap = [(-min(value, fallback), 0, np.zeros(n), np.zeros(n))]
             count = 0
-            while heap and count < RELAXATION_NODES:
-                _, _, ones, zeros = heapq.heappop(heap)
+            while heap and count < RELAXATION_NODES and not out_of_time():
+                parent, _, ones, zeros = heapq.heappop(heap)
                 if ones.sum() > m or zeros.sum() > n - m:
                     continue
                 count += 1
-                value, z = problem.solve(m, ones, zeros)
+                try:
+                    value, z = problem.solve(m, ones, zeros)
+                except SolverError:
+                    best, complete = max(best, -parent), False  # the parent's bound stands
+                    continue
                 if value <= tolerance:
                     best = max(best, value)
                     continue
@@ -252,13 +286,17 @@ class LdpQuadraticPricing:
                 for fix_one in (True, False):
                     child_ones, child_zeros = ones.copy(), zeros.copy()
                     (child_ones if fix_one else child_zeros)[j] = 1.0
-                    heapq.heappush(heap, (-value, count * 2 + fix_one, child_ones, child_zeros))
+                    heapq.heappush(heap, (-min(value, fallback), count * 2 + fix_one,
+                                          child_ones, child_zeros))
+            if heap and out_of_time():
+                complete = False
             best = max([best] + [-key for key, *_ in heap])
+        best = min(best, fallback)
         if not found:
-            return best, np.zeros((0, n), dtype=bool)
+            return best, np.zeros((0, n), dtype=bool), complete
         z = np.unique(np.vstack(found), axis=0)
         r = self.scores(z, g_matrix, dual)
-        return best, z[r > tolerance][np.argsort(-r[r > tolerance], kind="stable")]
+        return best, z[r > tolerance][np.argsort(-r[r > tolerance], kind="stable")], complete
 
 
 class _RelaxedPricing:
@@ -290,8 +328,6 @@ class _RelaxedPricing:
     def solve(self, m: int, ones, zeros) -> tuple[float, NDArray[np.float64]]:
         """The relaxation's value and its fractional ``z`` (−inf when infeasible)."""
         import cvxpy as cp
-
-        from mechdesign.errors import SolverError
 
         self.size.value = float(m)
         self.ones.value = ones

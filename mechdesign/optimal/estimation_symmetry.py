@@ -31,10 +31,12 @@ size ``m`` only; with ``λ = (max_m q_m / N) 1`` every vertex has ``vᵀGv − �
 
 .. math::
 
-    \\min F \\ge 2F(J_{d^*}) - \\max_{1 \\le m < N} q_m ,
+    \\min F \\ge \\frac{F(J_{d^*})^2}{\\max_{1 \\le m < N} q_m}
+    \\;\\ge\\; 2F(J_{d^*}) - \\max_{1 \\le m < N} q_m
 
-exact over all ``2^N − 2`` vertices in ``O(N)`` operations; equality (a closed
-bracket) when ``q_{d*} = F`` is the largest.
+(the scaled bound of :mod:`mechdesign.optimal.estimation_bounds`), exact over all
+``2^N − 2`` vertices in ``O(N)`` operations; equality (a closed bracket) when
+``q_{d*} = F`` is the largest.
 
 **The kernel.** The orbit has ``C(N, d)`` columns — 28 million at N = 32, ε = 1. Any
 weights ``π`` on size-``d`` patterns with equal coverage of every element and every pair,
@@ -140,7 +142,7 @@ def size_scores(epsilon: float, n: int, g_pair) -> NDArray[np.float64]:
 
 def symmetric_design(epsilon: float, n: int, alpha: float, beta: float):
     """The optimal size ``d*``, ``F = tr(WᵀW J⁻¹)`` at ``J_{d*}``, the certified lower
-    bound ``2F − max_m q_m`` on ``min F`` (module docstring), and the kernel's patterns
+    bound ``F²/max_m q_m`` on ``min F`` (module docstring), and the kernel's patterns
     (boolean, ``M × N``) and weights (the reports' probabilities)."""
     a, b = orbit_information(epsilon, n)
     best = int(np.argmax(a))
@@ -149,7 +151,7 @@ def symmetric_design(epsilon: float, n: int, alpha: float, beta: float):
     inverse = _inverse((a[best], b[best]), n)
     f = _trace(_product(gram, inverse, n), n)
     g_pair = _product(_product(inverse, gram, n), inverse, n)
-    lower = 2.0 * f - float(size_scores(epsilon, n, g_pair).max())
+    lower = f * f / float(size_scores(epsilon, n, g_pair).max())
     patterns, weights = weighted_design(n, d)
     return d, f, lower, patterns, weights
 

@@ -98,6 +98,12 @@ class EstimationReport:
         stopped (``"converged"``, ``"time limit"``, ``"interrupted"``, ``"round limit"``).
     rounds : int, default 0
         Column generation's rounds (0 for enumeration).
+    lower_bound_source : str, default ""
+        Which bound certifies ``lower_bound``: ``"vertex LP (every vertex)"`` (enumeration),
+        ``"symmetry (every vertex, exact)"``, column generation's ``"pricing (brute force)"``,
+        ``"pricing (DNN relaxation)"``, ``"pricing (box bound)"``, or a bound that needs no
+        pricing, ``"diagonal (no pricing)"`` or ``"trace (no pricing)"``
+        (:mod:`~mechdesign.optimal.estimation_bounds`).
     """
 
     workload: NDArray[np.float64]
@@ -107,6 +113,7 @@ class EstimationReport:
     status: Status
     solver_status: str
     rounds: int = 0
+    lower_bound_source: str = ""
 
     @property
     def gap(self) -> float:

@@ -45,7 +45,8 @@ def test_brute_force_bound_is_the_maximum_over_every_vertex(seed):
     p, g, dual = random_instance(seed, n)
     v = section_vertices(eps, p)
     truth = np.max(np.einsum("mi,ij,mj->m", v, g, v) - v @ dual)
-    bound, found = LdpQuadraticPricing(eps, p).upper_bound(g, dual, tolerance=truth - 1.0)
+    bound, found, name = LdpQuadraticPricing(eps, p).upper_bound(g, dual, tolerance=truth - 1.0)
+    assert name == "pricing (brute force)"
     assert bound == pytest.approx(truth, rel=1e-12, abs=1e-12)
     assert found.shape[0] >= 1  # the maximiser itself is returned
 
@@ -81,7 +82,8 @@ def test_the_relaxation_bounds_every_vertex(seed):
     p, g, dual = random_instance(100 + seed, n)
     v = section_vertices(eps, p)
     truth = np.max(np.einsum("mi,ij,mj->m", v, g, v) - v @ dual)
-    bound, _ = LdpQuadraticPricing(eps, p)._relaxation(g, dual, tolerance=math.inf)
+    bound, _, complete = LdpQuadraticPricing(eps, p)._relaxation(g, dual, tolerance=math.inf)
+    assert complete
     assert bound >= truth - 1e-6 * max(1.0, abs(truth))
 
 
@@ -104,3 +106,40 @@ def test_pricing_scores_at_extreme_epsilon_are_finite_and_exact(eps):
     np.testing.assert_array_equal(pricing.patterns_of(pricing.points(z)), z)
     climbed = pricing._climb(z.copy(), g, dual)
     assert np.all(pricing.scores(climbed, g, dual) >= truth - 1e-9 * np.abs(truth))
+
+
+def test_the_relaxation_falls_back_to_the_box_bound_when_it_fails(monkeypatch):
+    # A solver failure on every relaxation is not an exception: the fallback bound stands
+    # (here the box bound of estimation_bounds, itself checked against brute force).
+    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    from mechdesign.errors import SolverError
+
+    n, eps = 8, 1.0
+    p, g, dual = random_instance(200, n)
+    truth = np.max(np.einsum("mi,ij,mj->m", section_vertices(eps, p), g,
+                             section_vertices(eps, p)) - section_vertices(eps, p) @ dual)
+    box = bounds.box_pricing_bound(g, dual, p, eps)
+    assert box >= truth - 1e-9 * max(1.0, abs(truth))
+
+    def fail(self, m, ones, zeros):
+        raise SolverError("made to fail", status="numerical error")
+
+    monkeypatch.setattr(pricing_module._RelaxedPricing, "solve", fail)
+    bound, _, complete = LdpQuadraticPricing(eps, p)._relaxation(g, dual, -math.inf,
+                                                                fallback=box)
+    assert not complete
+    assert bound == pytest.approx(box, rel=1e-12)
+
+
+def test_the_relaxation_stops_at_its_deadline_with_a_valid_bound():
+    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    n, eps = 8, 2.0
+    p, g, dual = random_instance(201, n)
+    v = section_vertices(eps, p)
+    truth = np.max(np.einsum("mi,ij,mj->m", v, g, v) - v @ dual)
+    box = bounds.box_pricing_bound(g, dual, p, eps)
+    bound, _, complete = LdpQuadraticPricing(eps, p)._relaxation(g, dual, -math.inf,
+                                                                deadline=0.0, fallback=box)
+    assert not complete
+    assert bound >= truth - 1e-9 * max(1.0, abs(truth))
+    assert bound == pytest.approx(box, rel=1e-12)
