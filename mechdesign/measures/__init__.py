@@ -31,7 +31,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "reverse_pinsker_f_alpha", "squared_hellinger", "total_variation",
     ),
     "estimation": (
-        "MAX_WORKLOAD_ENTRIES", "WORKLOADS", "blue_error", "blue_estimator",
+        "MAX_WORKLOAD_ENTRIES", "WORKLOADS", "blue_error", "blue_estimator", "error_by_input",
         "information_matrix", "workload_matrix",
     ),
     "leakage": (

@@ -74,6 +74,7 @@ __all__ = [
     "WORKLOADS",
     "blue_error",
     "blue_estimator",
+    "error_by_input",
     "information_matrix",
     "workload_matrix",
 ]
@@ -303,3 +304,64 @@ def blue_error(
         return total - float(np.sum(w * w * p))
     wp = w @ p
     return total - float(wp @ wp)
+
+
+def error_by_input(
+    kernel: Mechanism | ArrayLike,
+    estimator: ArrayLike,
+    workload: str | ArrayLike | None = None,
+    *,
+    shape: tuple[int, ...] | None = None,
+) -> NDArray[np.float64]:
+    """The per-report workload error of a fixed unbiased linear estimator when every user
+    holds input ``x``, one value per input:
+
+    .. math::
+
+        a_x = \\sum_y K_{xy} \\lVert (E W^\\top)_y \\rVert^2
+              - \\lVert W_{:,x} \\rVert^2 .
+
+    A report from input ``x`` contributes the row ``(EWᵀ)_y`` of its output ``y``; its mean
+    is ``(KEWᵀ)_x = W_{:,x}`` because ``KE = I``, so ``a_x`` is its variance. With users'
+    histogram ``f`` the error against that histogram is ``Σ_x f_x a_x`` per report —
+    linear in ``f`` — so the worst case over every input distribution is ``max_x a_x``,
+    the error of a data-independent estimator (``p·a`` is :func:`blue_error` when ``E`` is
+    the BLUE at ``p``).
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
+        must be finite, non-negative and row-stochastic.
+    estimator : array_like, shape (M, N)
+        A linear estimator ``E`` with ``K E = I`` (unbiased) to within ``1e-8`` relative,
+        else InvalidInputError; for example :func:`blue_estimator` at some prior.
+    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, shape (L, N)
+        The queries, as in :func:`workload_matrix`; default the histogram.
+    shape : tuple of int, optional
+        The product alphabet of the ``"marginals"`` workload.
+
+    Returns
+    -------
+    ndarray, shape (N,)
+    """
+    k = as_matrix(kernel)
+    e = as_float_array(estimator, "estimator", ndim=2)
+    if e.shape != (k.shape[1], k.shape[0]):
+        raise InvalidInputError(
+            f"estimator must have shape (M, N) = {(k.shape[1], k.shape[0])}; got {e.shape}."
+        )
+    product = k @ e
+    scale = max(1.0, float(np.abs(e).max()))
+    if np.abs(product - np.eye(k.shape[0])).max() > UNBIASED_RTOL * scale:
+        raise InvalidInputError(
+            "estimator must be unbiased for the kernel (K E = I); the largest entry of "
+            f"K E − I is {show(float(np.abs(product - np.eye(k.shape[0])).max()))}."
+        )
+    w = workload_matrix(workload, k.shape[0], shape=shape)
+    rows = e @ w.T  # M × L
+    return k @ np.sum(rows * rows, axis=1) - np.sum(w * w, axis=0)
+
+
+#: An estimator is unbiased when ``K E`` is within this of ``I`` (times max(1, max|E|)).
+UNBIASED_RTOL = 1e-8

@@ -89,12 +89,20 @@ from mechdesign._tolerances import (
     ESTIMATION_STEP_RTOL,
     STOCHASTIC_ATOL,
 )
-from mechdesign._validation import as_distribution, as_float_array, check_choice, show
+from mechdesign._validation import (
+    as_distribution,
+    as_float_array,
+    check_choice,
+    check_int,
+    show,
+)
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism
 from mechdesign.measures.estimation import (
     WORKLOADS,
     blue_error,
+    blue_estimator,
+    error_by_input,
     information_matrix,
     workload_matrix,
 )
@@ -176,20 +184,51 @@ class EstimationError:
         The linear queries (:func:`~mechdesign.measures.estimation.workload_matrix`).
     shape : tuple of int, optional
         The product alphabet of ``"marginals"``.
+    worst_case : bool, default False
+        Minimise the largest error over every input distribution (the minimax design)
+        instead of the error at a prior: ``design(notion, None, utility=EstimationError(...,
+        worst_case=True, inputs=N))``. The estimator is then data-independent.
+    inputs : int, optional
+        N, for a worst-case design (no prior fixes it); refused otherwise.
 
     Notes
     -----
     The prior passed to ``design`` is the input distribution the estimator assumes and
     the inputs follow; the error is against the users' own histogram, per report
-    (``Design.utility``; ``Design.mse(n)`` divides by ``n``). The worst case over input
-    distributions with a data-independent estimator is not offered yet.
+    (``Design.utility``; ``Design.mse(n)`` divides by ``n``).
+
+    **The worst case** (``worst_case=True``). A kernel ``K`` with an unbiased linear
+    estimator ``E`` has error ``Σ_x f_x a_x`` per report against a histogram ``f``
+    (:func:`~mechdesign.measures.estimation.error_by_input`), so its worst case is
+    ``max_x a_x``. For every prior ``p`` the BLUE at ``p`` is best at ``p``, so the minimax
+    error is at least ``OPT(p)``, the optimum at ``p``, for every ``p``; the design solves
+    the uniform prior, returns its kernel with the BLUE at the uniform prior (a fixed,
+    data-independent estimator), and certifies ``[lower bound of OPT(uniform),
+    max_x a_x]``. The bracket closes when the uniform prior is least favourable and its
+    optimum equalises the error over inputs — for ε-LDP with a workload whose Gram
+    matrix is ``αI + β11ᵀ`` (the histogram) it always does: the uniform optimum is a
+    single size of subset selection (:mod:`mechdesign.optimal.estimation_symmetry`),
+    invariant under every permutation, so its ``a_x`` are all equal. Other workloads get
+    a certified bracket that may stay open (status ``"feasible"``): the least favourable
+    prior is then not searched for.
     """
 
     workload: object = None
     shape: tuple[int, ...] | None = None
+    worst_case: bool = False
+    inputs: int | None = None
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.worst_case, bool):
+            raise InvalidInputError(
+                f"worst_case must be True or False; got {show(self.worst_case)}.")
+        if self.inputs is not None:
+            if not self.worst_case:
+                raise InvalidInputError(
+                    "inputs applies to worst_case=True only (a prior fixes N otherwise); "
+                    f"got inputs={show(self.inputs)}.")
+            object.__setattr__(self, "inputs", check_int(self.inputs, "inputs", low=2))
         workload = self.workload
         if isinstance(workload, str):
             check_choice(workload, "workload", WORKLOADS)
@@ -206,7 +245,9 @@ class EstimationError:
             )
         if label == "marginals" and self.shape is None:
             raise InvalidInputError("workload='marginals' needs shape (prod = N).")
-        object.__setattr__(self, "name", f"estimation error ({label}, n·MSE per report)")
+        kind = "worst-case " if self.worst_case else ""
+        object.__setattr__(self, "name",
+                           f"{kind}estimation error ({label}, n·MSE per report)")
 
     def matrix(self, n: int) -> NDArray[np.float64]:
         """The workload ``W`` (L × N) on ``n`` inputs."""
@@ -292,6 +333,11 @@ def design_for_estimation(
         n_vertices, engine = int(points.shape[0]), "pattern pricing (local search + DNN relaxation)"
     constant = float(np.sum(w * w * p))
     upper = error.of(mechanism, p)
+    if error.worst_case:
+        # the design at the uniform prior, with its BLUE kept fixed: the worst case over
+        # inputs is max_x a_x; OPT(uniform) is a lower bound on the minimax error
+        upper = float(error_by_input(mechanism, blue_estimator(mechanism, p), w).max())
+        bound_name = f"{bound_name} at the uniform prior"
     # F²/L̄ ≤ OPT ≤ F exactly; computed, the bound may exceed F by rounding at an
     # optimum (L̄ = F): it is then F. The error is never negative (J ⪯ diag(1/p)).
     lower = min(max(lower - constant, 0.0), upper)

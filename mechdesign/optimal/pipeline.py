@@ -287,12 +287,27 @@ def _design_for_estimation(notion, prior, utility, *, backend, method, max_verti
     :func:`~mechdesign.optimal.estimation.design_for_estimation`."""
     error = EstimationError() if isinstance(utility, str) else utility
     notion = check_notion(notion)
+    size = notion.input_size
+    if error.worst_case:
+        if prior is not None:
+            raise InvalidInputError(
+                "prior must be None for a worst-case estimation design (it minimises the "
+                f"largest error over every input distribution); got {show(prior)}.")
+        n = error.inputs if error.inputs is not None else size
+        if n is None:
+            raise InvalidInputError(
+                "a worst-case estimation design needs N: EstimationError(..., "
+                "worst_case=True, inputs=N).")
+        if size is not None and size != n:
+            raise InvalidInputError(
+                f"inputs = {n} does not match the notion's alphabet of {size} inputs.")
+        prior = np.full(n, 1.0 / n)  # the design is solved here (class docstring)
     if prior is None:
         raise InvalidInputError(
             "prior is required for an estimation design (the input distribution the "
-            "estimator assumes)."
+            "estimator assumes); for the worst case over every distribution use "
+            "EstimationError(..., worst_case=True, inputs=N) with prior=None."
         )
-    size = notion.input_size
     p = as_distribution(prior, "prior", size)
     if p.shape[0] < 2:
         raise InvalidInputError(f"design needs at least N = 2 inputs; got N = {p.shape[0]}.")

@@ -172,3 +172,72 @@ def test_estimation_design_refusals_name_the_reason():
         md.EstimationError("marginals")
     with pytest.raises(md.UnsupportedError, match="estimation"):
         _ = md.design(md.LDP(1.0), p).estimator  # a mutual-information design
+
+
+@pytest.mark.parametrize("eps", [1.0, 2.0, 4.0])
+def test_worst_case_histogram_design_is_subset_selection_and_certified(eps):
+    # The minimax error over every input distribution at k = 40 equals Ye and Barg's
+    # optimum at the uniform prior (closed form, computed here), and no deployed protocol
+    # with its standard (data-independent) estimator is below the certified lower bound:
+    # their worst case is their error at the worst point mass.
+    k = 40
+    d = md.design(md.LDP(eps), None, utility=md.EstimationError(worst_case=True, inputs=k))
+    report = d.estimation
+    assert report.status == "optimal"
+    assert d.utility == pytest.approx(_closed_form(k, eps), rel=1e-9)
+    assert report.lower_bound <= d.utility
+    assert d.audit_passed
+    # the worst case of the designed kernel with its fixed estimator, recomputed here
+    kernel = d.mechanism.matrix
+    r = kernel.mean(axis=0)
+    j = kernel @ (kernel / r).T
+    rows = (kernel / r).T @ np.linalg.inv(j)  # the BLUE at the uniform prior, M × N
+    worst = np.max(kernel @ np.sum(rows * rows, axis=1) - 1.0)
+    assert worst == pytest.approx(d.utility, rel=1e-8)
+    for oracle in (md.mechanisms.oracles.PureOracle.subset(k, eps),
+                   md.mechanisms.oracles.PureOracle.unary(k, eps)):
+        protocol_worst = max(oracle.mse(np.eye(k)[x], 1) for x in range(k))
+        assert protocol_worst >= report.lower_bound * (1 - 1e-12)
+
+
+def test_worst_case_bracket_for_a_workload_without_symmetry():
+    # Prefix: no permutation symmetry, so the bracket may stay open; it must still hold:
+    # k-RR with its BLUE at the uniform prior is a feasible data-independent design.
+    k, eps = 6, 1.0
+    error = md.EstimationError("prefix", worst_case=True, inputs=k)
+    d = md.design(md.LDP(eps), None, utility=error)
+    report = d.estimation
+    assert report.lower_bound <= d.utility
+    assert report.lower_bound_source.endswith("at the uniform prior")
+    krr = (math.exp(eps) * np.eye(k) + (1 - np.eye(k))) / (math.exp(eps) + k - 1)
+    uniform = np.full(k, 1 / k)
+    estimator = md.measures.estimation.blue_estimator(krr, uniform)
+    krr_worst = md.measures.estimation.error_by_input(krr, estimator, "prefix").max()
+    assert report.lower_bound <= krr_worst * (1 + 1e-12)
+
+
+def test_error_by_input_averages_to_the_blue_error_and_refuses_a_biased_estimator():
+    rng = np.random.default_rng(5)
+    kernel = rng.dirichlet(np.ones(7), size=5)
+    p = rng.dirichlet(np.ones(5))
+    estimator = md.measures.estimation.blue_estimator(kernel, p)
+    for workload in (None, "prefix"):
+        a = md.measures.estimation.error_by_input(kernel, estimator, workload)
+        assert np.all(a >= -1e-12)  # variances
+        assert p @ a == pytest.approx(blue_error(kernel, p, workload), rel=1e-10)
+    with pytest.raises(md.errors.InvalidInputError, match="unbiased"):
+        md.measures.estimation.error_by_input(kernel, 2 * estimator)
+    with pytest.raises(md.errors.InvalidInputError, match="shape"):
+        md.measures.estimation.error_by_input(kernel, estimator.T)
+
+
+def test_worst_case_design_refusals_name_the_argument():
+    with pytest.raises(md.errors.InvalidInputError, match="inputs applies"):
+        md.EstimationError(inputs=4)
+    with pytest.raises(md.errors.InvalidInputError, match="worst_case"):
+        md.EstimationError(worst_case=1)
+    with pytest.raises(md.errors.InvalidInputError, match="needs N"):
+        md.design(md.LDP(1.0), None, utility=md.EstimationError(worst_case=True))
+    with pytest.raises(md.errors.InvalidInputError, match="prior must be None"):
+        md.design(md.LDP(1.0), np.full(4, 0.25),
+                  utility=md.EstimationError(worst_case=True, inputs=4))
