@@ -20,6 +20,7 @@ from mechdesign._validation import (
     as_real,
     check_epsilon,
     check_positive_int,
+    check_real,
     show,
 )
 from mechdesign.accounting.shuffle import local_epsilon_for, shuffle_epsilon
@@ -65,6 +66,10 @@ SHUFFLE_MAX_LOCAL_EPSILON = 10.0
 
 #: :func:`compare` with ``shuffle``: bisection steps (designs) for a designed row's ε₀.
 SHUFFLE_DESIGN_STEPS = 12
+
+#: compare's seconds per designed row by default: an estimation design at k = 40 then
+#: returns within a minute at any ε, with its certified bracket in the row's note.
+COMPARE_TIME_LIMIT = 45.0
 
 #: :func:`compare` builds a protocol's dense kernel up to this many entries (k × outputs:
 #: 2²⁴ doubles, 128 MB); a larger one is its implicit oracle's row.
@@ -124,6 +129,7 @@ def compare(
     n: int = 1000,
     workload: str | ArrayLike | None = None,
     shuffle: tuple[int, float] | None = None,
+    time_limit: float | None = COMPARE_TIME_LIMIT,
 ) -> pd.DataFrame:
     """The designed optimum for each utility beside the deployed LDP protocols.
 
@@ -179,6 +185,11 @@ def compare(
         mechanism stays at its own level. Two columns are added, ``local_epsilon`` and
         ``central_epsilon``, and the rows are ranked by ``mse_blue`` (``mse`` where no
         BLUE error is computed, missing last).
+    time_limit : float or None, default :data:`COMPARE_TIME_LIMIT`
+        Seconds for each designed row (``None``: no limit); with ``shuffle`` they are
+        shared equally by the bisection's designs. A design stopped by it is the best
+        certified so far: its ``note`` gives the certified bracket of an estimation
+        design (``lower ≤ optimum ≤ the row's error``) and its status.
 
     Returns
     -------
@@ -224,16 +235,23 @@ def compare(
     # the histogram's identity is never built (k may be 10⁴): None stands for it
     histogram = workload is None or (isinstance(workload, str) and workload == "histogram")
     queries = None if histogram else workload_matrix(workload, p.shape[0])
+    if time_limit is not None:
+        time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
     for utility in utilities:
         if isinstance(utility, str) and utility == "mse":
             utility = EstimationError(workload if workload is None or isinstance(
                 workload, str) else queries)
         if behind is None:
-            result = design(notion, p, utility=utility)
+            result = design(notion, p, utility=utility, time_limit=time_limit)
         else:
-            result = _shuffled_design(notion, p, utility, behind)
+            result = _shuffled_design(notion, p, utility, behind, time_limit)
+        note = f"method {result.method}"
+        if result.estimation is not None:
+            report = result.estimation
+            note += (f"; {report.status}, certified bracket [{report.lower_bound:.6g}, "
+                     f"{report.upper_bound:.6g}] per report ({report.lower_bound_source})")
         rows.append(_row(f"optimal for {result.utility_name}", "designed", result.mechanism,
-                         notion, p, count, f"method {result.method}", queries))
+                         notion, p, count, note, queries))
     if mechanisms is None:
         for name in deployed_protocols(k, eps):
             local = eps if behind is None else _protocol_epsilon(name, k, eps, behind)
@@ -362,19 +380,21 @@ def _protocol_epsilon(name: str, k: int, central: float, behind: tuple[int, floa
     return local_epsilon_for(central, delta, users, family, ceiling=SHUFFLE_MAX_LOCAL_EPSILON)
 
 
-def _shuffled_design(notion: LDP, prior, utility, behind: tuple[int, float]):
+def _shuffled_design(notion: LDP, prior, utility, behind: tuple[int, float],
+                     time_limit: float | None = None):
     """The design at the largest ε₀ (in SHUFFLE_DESIGN_STEPS bisection steps, from the ε₀
     any ε₀-LDP randomizer affords up to SHUFFLE_MAX_LOCAL_EPSILON) whose kernel meets the
-    central target."""
+    central target; ``time_limit`` is shared equally by the designs."""
     users, delta = behind
     central = notion.epsilon
+    each = None if time_limit is None else time_limit / (SHUFFLE_DESIGN_STEPS + 1)
     low = local_epsilon_for(central, delta, users, "any",
                             ceiling=SHUFFLE_MAX_LOCAL_EPSILON)
-    best = design(LDP(low), prior, utility=utility)
+    best = design(LDP(low), prior, utility=utility, time_limit=each)
     high = SHUFFLE_MAX_LOCAL_EPSILON
     for _ in range(SHUFFLE_DESIGN_STEPS):
         mid = 0.5 * (low + high)
-        trial = design(LDP(mid), prior, utility=utility)
+        trial = design(LDP(mid), prior, utility=utility, time_limit=each)
         if shuffle_epsilon(trial.mechanism, users, delta).epsilon <= central:
             low, best = mid, trial
         else:

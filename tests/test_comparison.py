@@ -171,3 +171,22 @@ def test_every_deployed_protocol_builder_refuses_a_bad_epsilon_by_name(epsilon):
     for build in builders.values():
         with pytest.raises(InvalidInputError, match="epsilon"):
             build()
+
+
+def test_compare_estimation_row_is_time_limited_and_carries_its_bracket():
+    # k = 40 at the ε a shuffler allows: the designed row stops at its limit with a
+    # certified bracket in its note; it starts from k-RR's columns, so it is never worse
+    # than GRR, and its lower bound is below every protocol's error with the BLUE.
+    k, n = 40, 1000
+    prior = md.comparison.zipf_prior(k)
+    table = md.comparison.compare(md.LDP(7.761092185974121), prior, utilities=("mse",),
+                                  n=n, time_limit=2.0)
+    designed = table[table["kind"] == "designed"].iloc[0]
+    assert "certified bracket" in designed["note"]
+    lower = float(designed["note"].split("certified bracket [")[1].split(",")[0])
+    protocols = table[table["kind"] == "protocol"]["mse_blue"].dropna()
+    assert lower / n <= protocols.min() * (1 + 1e-9)
+    grr = table[table["mechanism"].str.startswith("GRR")]["mse_blue"].iloc[0]
+    assert designed["mse_blue"] <= grr * (1 + 1e-9)
+    with pytest.raises(md.errors.InvalidInputError, match="time_limit"):
+        md.comparison.compare(md.LDP(1.0), prior, utilities=(), time_limit=-1.0)

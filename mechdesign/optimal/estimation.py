@@ -38,11 +38,16 @@ solved with cvxpy (``matrix_frac``; the conic solver Clarabel).
 where ``L*`` is the optimum of the vertex LP ``max Σ_v θ_v g_v`` s.t. ``Vᵀθ = 1,
 θ ≥ 0`` with ``g_v = vᵀGv`` — the same LP as mutual information's, with ``g`` for ``μ``
 (``tr(GJ) = F(J)``). For any ``λ``, ``L* ≤ λ·1 + max(0, max_v (g_v − λ·v))``: every
-feasible ``θ`` has ``Σθ = p·(Vᵀθ) = 1``. HiGHS's dual of that LP gives ``λ``, so the
-returned bracket ``[2F − L̄, F]`` (less ``tr(W diag(p) Wᵀ)``) is certified over every
-enumerated vertex, whatever the conic solver's accuracy; the design is ``"optimal"``
-when its width is within ``gap`` (relative). At an optimum the current weights solve
-the LP (the KKT conditions), so the width is the conic solver's own residual.
+feasible ``θ`` has ``Σθ = p·(Vᵀθ) = 1``. HiGHS's dual of that LP gives ``λ``. Scaling
+the linearisation point (:mod:`mechdesign.optimal.estimation_bounds`) sharpens
+``2F − L̄`` to ``F²/L̄`` (larger by ``(F − L̄)²/L̄``, and positive), so the returned
+bracket ``[F²/L̄, F]`` (less ``tr(W diag(p) Wᵀ)``) is certified over every enumerated
+vertex, whatever the conic solver's accuracy; the design is ``"optimal"`` when its
+width is within ``gap`` (relative), and ``EstimationReport.lower_bound_source`` names
+the bound. At an optimum the current weights solve the LP (the KKT conditions), so the
+width is the conic solver's own residual. The conic program is solved in conditioned
+coordinates (:func:`_solve_a_optimal`; it failed at ε = 0.05 before), by Clarabel and
+then SCS, and the polish starts from the vertex LP's basic solution when both fail.
 
 **Column generation** (ε-LDP, ``method="column_generation"``, and ``"auto"`` from N =
 :data:`AUTO_COLUMN_GENERATION_N`): the same polish over a pool of vertices, started
@@ -51,8 +56,13 @@ of positive reduced cost ``vᵀGv − λ·v`` (``λ`` the pool's LP dual) that a
 finds (:mod:`mechdesign.optimal.estimation_pricing`); when it finds none, an upper bound
 ``δ̄`` on the reduced cost over *every* vertex (brute force up to N = 18, a semidefinite
 relaxation with branch and bound beyond) certifies ``L* ≤ 1·λ + max(0, δ̄)`` and the
-bracket above. The relaxation is not always tight: past N = 18 the bracket is typically
-~2e-4 of the error wide (status ``"feasible, gap …"``), the kernel's error exact.
+bracket above. The relaxation is not always tight: past N = 18 the bracket may stay open
+(status ``"feasible"``), the kernel's error exact. Before any pricing, and whenever the
+relaxation fails or the time limit leaves it unsolved, bounds that need no relaxation
+stand in (:mod:`mechdesign.optimal.estimation_bounds`): the lower end is positive from
+the first round on, and a failure of the conic solver is never an exception once a
+bracket exists. Designs whose polish could need more than :data:`MAX_POLISH_BYTES` are
+refused with :class:`~mechdesign.errors.TooLargeError` before anything is allocated.
 
 **Symmetry** (``method="auto"``, ε-LDP, a uniform prior, a workload with
 ``WᵀW = αI + β11ᵀ`` such as the histogram): the program is invariant under every
@@ -60,14 +70,14 @@ permutation of the inputs, so an optimum is a single size of subset selection, c
 over every vertex in ``O(N)`` and realised as a weighted cyclic design
 (:mod:`mechdesign.optimal.estimation_symmetry`): N = 128 in 2 s.
 
+**The worst case** over input distributions (``EstimationError(worst_case=True)``,
+``prior=None``): see :class:`EstimationError`.
+
 Scope today: workloads of full rank N (the design's estimator is the BLUE of the whole
 histogram, so the mechanism must identify it; one-way marginals are refused by name);
-column generation for ε-LDP only (other notions enumerate). Measured on this 2-core
-machine (ε-LDP, ε = 1, Zipf(1.1), histogram): enumeration N = 8 (254 vertices) 0.1 s,
-N = 12 (4,094) 3.8 s, N = 14 (16,382) 8.3 s, N = 16 (65,534) 3.5 min; column generation
-N = 14 0.9 s, N = 16 1.4 s (prefix 4.5 s), N = 20 6.5 s (bracket 2e-4), N = 24 28 s
-(bracket 3.4e-4), N = 32 a bracket 7e-4 wide at a 2-minute limit; the prefix workload at
-N = 32 has no certified bound after 2 minutes (the Newton polish on ~N²/2 columns).
+column generation for ε-LDP only (other notions enumerate). Timings and brackets at
+k = 40 and 128, at every ε, beside the code before these bounds:
+``benchmarks/estimation_robust.py`` (its table is ``benchmarks/results/estimation_robust.md``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,148 @@
+"""Estimation design at the ε a shuffler allows and at larger k: each instance run with
+today's code and with a baseline revision, one after the other in this run.
+
+Instances (ε-LDP, Zipf(1.1) prior, ``utility=EstimationError(workload)``, ``time_limit``
+seconds): k = 40 histogram and prefix at ε ∈ {0.5, 1, 2, 4, 7.761092185974121}, k = 128
+histogram at ε ∈ {1, 4}, k = 1,000 histogram at ε = 2; and the worst case over input
+distributions at k = 40, ε ∈ {1, 2, 4}, next to subset selection's and OUE's worst case
+with their standard estimators (each protocol's error at its worst point mass).
+
+Each row: the certified bracket ``[lower, upper]`` on ``n·MSE`` per report against the
+users' histogram, its relative width, which bound certifies the lower end, the seconds,
+the peak memory of its process (``resource.getrusage``; every instance runs in a fresh
+subprocess), and the same for the baseline (``--baseline REV``, default 8652adc: the
+code before the bounds of ``mechdesign/optimal/estimation_bounds.py``), whose failures
+are reported as they happened.
+
+Run: ``python benchmarks/estimation_robust.py [--baseline 8652adc] [--time-limit 60]
+[--large-time-limit 600] [--quick] [--out benchmarks/results/estimation_robust.md]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: One instance in a subprocess: prints one JSON line.
+INSTANCE = r"""
+import json, resource, sys, time
+import numpy as np
+import mechdesign as md
+k, eps, workload, limit = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+worst = workload.startswith("worst-case ")
+name = workload.removeprefix("worst-case ")
+start = time.perf_counter()
+try:
+    if worst:
+        error = md.EstimationError(None if name == "histogram" else name, worst_case=True,
+                                   inputs=k)
+        d = md.design(md.LDP(eps), None, utility=error, time_limit=limit)
+    else:
+        error = md.EstimationError(None if name == "histogram" else name)
+        d = md.design(md.LDP(eps), md.comparison.zipf_prior(k), utility=error,
+                      time_limit=limit)
+    r = d.estimation
+    out = {"upper": d.utility, "lower": r.lower_bound, "status": str(r.status),
+           "stopped": r.solver_status, "bound": getattr(r, "lower_bound_source", "")}
+except Exception as exc:  # reported as it happened
+    out = {"error": f"{type(exc).__name__}: {str(exc)[:90]}"}
+out["seconds"] = time.perf_counter() - start
+out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["module"] = md.__file__
+print(json.dumps(out))
+"""
+
+
+def worktree(rev: str) -> Path:
+    """A worktree of ``rev`` (created once, reused)."""
+    folder = Path(tempfile.gettempdir()) / f"mechdesign-baseline-{rev}"
+    if not folder.exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder),
+                        rev], check=True, capture_output=True)
+    return folder
+
+
+def run(folder: Path, k: int, eps: float, workload: str, limit: float, timeout: float):
+    """One instance with the code in ``folder`` (``cwd`` first on ``sys.path``)."""
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    try:
+        done = subprocess.run([sys.executable, "-c", INSTANCE, str(k), repr(eps), workload,
+                               repr(limit)], env=env, cwd=folder, capture_output=True,
+                              text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"not finished in {timeout:g} s", "seconds": timeout}
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
+        return {"error": f"crashed: {tail[:90]}"}
+    out = json.loads(lines[-1])
+    if not Path(out["module"]).resolve().is_relative_to(folder.resolve()):
+        raise RuntimeError(f"{folder} imported {out['module']}")
+    return out
+
+
+def cell(result: dict) -> str:
+    if "error" in result:
+        return f"{result['error']} ({result.get('seconds', float('nan')):.0f} s)"
+    width = (result["upper"] - result["lower"]) / max(abs(result["upper"]), 1e-300)
+    return (f"[{result['lower']:.6g}, {result['upper']:.6g}] rel. {width:.1e}, "
+            f"{result['seconds']:.0f} s, {result['peak_mb']:.0f} MB")
+
+
+def protocols_worst_case(k: int, eps: float) -> str:
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    from mechdesign.mechanisms.oracles import PureOracle
+
+    cells = []
+    for oracle in (PureOracle.subset(k, eps), PureOracle.unary(k, eps)):
+        worst = max(oracle.mse(np.eye(k)[x], 1) for x in range(k))
+        cells.append(f"{oracle.protocol}: {worst:.6g}")
+    return "; ".join(cells)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", default="8652adc")
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--large-time-limit", type=float, default=600.0)
+    parser.add_argument("--quick", action="store_true", help="k = 40 histogram only")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results"
+                        / "estimation_robust.md")
+    args = parser.parse_args()
+    base = worktree(args.baseline)
+    shuffler = 7.761092185974121
+    cases = [(40, eps, "histogram", args.time_limit) for eps in (0.5, 1, 2, 4, shuffler)]
+    if not args.quick:
+        cases += [(40, eps, "prefix", args.time_limit) for eps in (0.5, 1, 2, 4, shuffler)]
+        cases += [(128, eps, "histogram", args.large_time_limit) for eps in (1, 4)]
+        cases += [(1000, 2.0, "histogram", args.large_time_limit)]
+    cases += [(40, eps, "worst-case histogram", args.time_limit) for eps in (1, 2, 4)]
+    lines = ["| k | ε | workload | today | baseline " + args.baseline + " |",
+             "|---|---|---|---|---|"]
+    for k, eps, workload, limit in cases:
+        timeout = 3 * limit + 60
+        today = run(ROOT, k, eps, workload, limit, timeout)
+        if workload.startswith("worst-case"):
+            then = protocols_worst_case(k, eps) + " (the baseline has no worst case)"
+        else:
+            then = cell(run(base, k, eps, workload, limit, timeout))
+        line = (f"| {k} | {eps:g} | {workload} | {cell(today)} [{today.get('bound', '')}] "
+                f"| {then} |")
+        print(line, flush=True)
+        lines.append(line)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
