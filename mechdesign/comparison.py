@@ -48,6 +48,7 @@ from mechdesign.priors import zipf_prior
 __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_DENSE_MAX_ENTRIES",
+    "COMPARE_TIME_LIMIT",
     "SHUFFLE_DESIGN_STEPS",
     "SHUFFLE_MAX_LOCAL_EPSILON",
     "compare",

@@ -299,11 +299,41 @@ def blue_error(
     inverse = _inverse(information_matrix(k, p))
     if inverse is None:
         return math.inf
-    total = float(np.sum((w @ inverse) * w))
+    error = _histogram_error(k, p, w, inverse)
     if target == "histogram":
-        return total - float(np.sum(w * w * p))
+        return error
     wp = w @ p
-    return total - float(wp @ wp)
+    return error + float(np.sum(w * w * p)) - float(wp @ wp)
+
+
+def _histogram_error(k, p, w, inverse) -> float:
+    """``tr(W (J⁻¹ − P) Wᵀ)`` (``P = diag p``) without the cancellation of subtracting
+    two numbers of order one when the error is far smaller (large ε: ``e^{−ε}``).
+
+    ``J⁻¹ − P = J⁻¹(I − JP)`` and its transpose give
+    ``J⁻¹ = P + S + (I − JP)ᵀ J⁻¹ (I − JP)`` with ``S = P − PJP``. With the posteriors
+    ``q_y = P k_y / r_y``, ``S = Σ_y r_y (diag q_y − q_y q_yᵀ)`` (the covariances) and
+    ``(I − JP)_ij = Σ_y K_iy (δ_ij − q_yj)``; the diagonals need ``1 − q_yi =
+    Σ_{j≠i} p_j K_jy / r_y``, summed directly (prefix and suffix sums of non-negative
+    terms), so every entry is computed to relative accuracy and the error is the sum of
+    two positive semidefinite forms."""
+    seen = (p @ k) > 0
+    k = k[:, seen]
+    r = p @ k
+    mass = p[:, None] * k  # p_i K_iy
+    zero = np.zeros((1, mass.shape[1]))
+    before = np.vstack([zero, np.cumsum(mass, axis=0)[:-1]])  # Σ_{j<i}, no subtraction
+    after = np.vstack([np.cumsum(mass[::-1], axis=0)[::-1][1:], zero])  # Σ_{j>i}
+    others = before + after  # Σ_{j≠i} p_j K_jy
+    posterior = mass / r  # q_yi, N × M
+    covariance = -(posterior * r) @ posterior.T  # −Σ_y r_y q_y q_yᵀ
+    np.fill_diagonal(covariance, np.sum(mass * others / r, axis=1))
+    residual = -(k / r) @ mass.T  # −Σ_y K_iy q_yj, then the diagonal
+    np.fill_diagonal(residual, np.sum(k * others / r, axis=1))
+    c = residual @ w.T  # N × L
+    first = float(np.sum((w @ covariance) * w))
+    second = float(np.sum((inverse @ c) * c))
+    return first + second
 
 
 def error_by_input(

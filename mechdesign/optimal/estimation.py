@@ -321,8 +321,16 @@ def design_for_estimation(
         points = vertex_set.points / (vertex_set.points @ p)[:, None]  # p·v = 1
         check_polish_memory(points.shape[0], n)
         solved = time.perf_counter()
-        weights, solver_status, solver = _first_weights(points, p, w, time_limit)
-        weights = _polish(points, weights, w, gap)
+        deadline = None if time_limit is None else start + time_limit
+        try:
+            weights, solver_status, solver = _first_weights(points, p, w, time_limit)
+        except KeyboardInterrupt:  # Ctrl-C: the vertex LP's start, certified below
+            weights, solver_status, solver = _lp_start(points, p, w), "interrupted", "HiGHS"
+        else:
+            try:
+                weights = _polish(points, weights, w, gap, deadline=deadline)
+            except KeyboardInterrupt:  # the conic solution stands, certified below
+                solver_status = "interrupted"
         conic_seconds = time.perf_counter() - solved
         mechanism, used = _mechanism(points, weights, p, w, solver_status)
         evidence, f, _, dual = _certify(points, weights, mechanism, p, w)
@@ -423,7 +431,7 @@ def _first_weights(points, p, w, time_limit):
     m, n = points.shape
     a = w * p  # W J₀⁻¹ with J₀⁻¹ = diag(p)
     g = np.einsum("mi,ij,mj->m", points, a.T @ a, points)
-    basic, _, _ = solve_vertex_lp(points, g, None)
+    basic = solve_vertex_lp(points, g, None)[0]
     if m > FIRST_COLUMNS_PER_INPUT * n * 2:
         best = np.argsort(-g, kind="stable")[:FIRST_COLUMNS_PER_INPUT * n]
         chosen = np.union1d(np.flatnonzero(basic > 0), best)
@@ -441,9 +449,33 @@ def _first_weights(points, p, w, time_limit):
     try:
         return _solve_a_optimal(points, p, w, time_limit)
     except SolverError:
-        if math.isfinite(_objective(points, basic, w)[0]):
-            return basic, "optimal", "HiGHS (vertex LP start; the conic solvers failed)"
+        start = _lp_start(points, p, w)
+        if math.isfinite(_objective(points, start, w)[0]):
+            return start, "optimal", "HiGHS (vertex LP start; the conic solvers failed)"
         raise
+
+
+def _lp_start(points, p, w):
+    """Feasible weights to start from without a conic solve: k-RR's when the points hold
+    every singleton vertex (one coordinate above the others: ε-LDP's; ``J`` regular),
+    else the basic solution of the vertex LP for the linearisation at
+    ``J₀ = diag(1/p)`` (the identity kernel's; ``J`` regular unless the basis is
+    degenerate)."""
+    n = points.shape[1]
+    top = points.max(axis=1, keepdims=True)
+    raised = points > points.min(axis=1, keepdims=True) + 0.5 * (top - points.min(
+        axis=1, keepdims=True))
+    single = np.flatnonzero(raised.sum(axis=1) == 1)
+    owners = np.argmax(raised[single], axis=1)
+    if np.unique(owners).shape[0] == n:
+        first = single[np.unique(owners, return_index=True)[1]]
+        weights = np.zeros(points.shape[0])
+        weights[first] = np.linalg.solve(points[first].T, np.ones(n))
+        if np.all(weights >= 0):
+            return weights
+    a = w * p  # W J₀⁻¹ with J₀⁻¹ = diag(p)
+    g = np.einsum("mi,ij,mj->m", points, a.T @ a, points)
+    return solve_vertex_lp(points, g, None)[0]
 
 
 def _deviations(points: NDArray[np.float64], p: NDArray[np.float64]):
