@@ -60,7 +60,7 @@ from numpy.typing import NDArray
 from mechdesign.errors import SolverError
 from mechdesign.status import Status, from_cvxpy
 
-__all__ = ["BRUTE_FORCE_MAX_N", "LdpQuadraticPricing"]
+__all__ = ["BRUTE_FORCE_MAX_N", "RELAXATION_MAX_N", "LdpQuadraticPricing"]
 
 #: Scoring every pattern is the upper bound up to this N (2^N − 2 patterns).
 BRUTE_FORCE_MAX_N = 18
@@ -76,6 +76,11 @@ LOCAL_SEARCH_MAX_FLIPS_PER_INPUT = 4
 CLIMB_GAIN_RTOL = 1e-12
 #: A relaxed z_j within this of 0 or 1 is integral (no branching on it).
 INTEGRAL_ATOL = 1e-6
+#: The relaxation is solved up to this N; beyond, one of its semidefinite programs takes
+#: minutes (an interior point on an (N+1)² matrix: measured 40 s at N = 96, a few at
+#: N = 64 — ``time_limit`` could not be kept), so the box bound of
+#: :mod:`~mechdesign.optimal.estimation_bounds` is the pricing's bound.
+RELAXATION_MAX_N = 64
 #: Branch-and-bound nodes of the relaxation per cardinality.
 RELAXATION_NODES = 16
 #: The margin added to the value of a relaxation Clarabel solved "inaccurately".
@@ -199,6 +204,8 @@ class LdpQuadraticPricing:
         if self.n <= BRUTE_FORCE_MAX_N:
             bound, found = self._brute_force(g_matrix, dual, tolerance)
             return bound, found, "pricing (brute force)"
+        if self.n > RELAXATION_MAX_N:
+            return fallback, np.zeros((0, self.n), dtype=bool), "pricing (box bound)"
         bound, found, complete = self._relaxation(g_matrix, dual, tolerance, deadline,
                                                   fallback)
         if bound >= fallback:
