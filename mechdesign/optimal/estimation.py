@@ -77,7 +77,7 @@ Scope today: workloads of full rank N (the design's estimator is the BLUE of the
 histogram, so the mechanism must identify it; one-way marginals are refused by name);
 column generation for ε-LDP only (other notions enumerate). Timings and brackets at
 k = 40 and 128, at every ε, beside the code before these bounds:
-``benchmarks/estimation_robust.py`` (its table is ``benchmarks/results/estimation_robust.md``).
+``benchmarks/estimation_robust.py``, whose table the README reproduces.
 """
 
 from __future__ import annotations
@@ -123,7 +123,11 @@ from mechdesign.optimal.estimation_bounds import (
     pricing_free_bound,
     scaled_lower_bound,
 )
-from mechdesign.optimal.estimation_pricing import LdpQuadraticPricing
+from mechdesign.optimal.estimation_pricing import (
+    BRUTE_FORCE_MAX_N,
+    RELAXATION_MAX_N,
+    LdpQuadraticPricing,
+)
 from mechdesign.optimal.estimation_symmetry import invariant_gram, symmetric_design
 from mechdesign.optimal.master import certificate, solve_vertex_lp
 from mechdesign.optimal.result import Certificate, Design, EstimationReport, Timings
@@ -865,6 +869,7 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
         return bool(fresh)
 
     round_ = -1
+    last = None  # (F, G, λ) of the last polished pool
     history: list[float] = []  # the error after each loose round
     bar = tqdm(desc="estimation column generation", disable=not progress, unit=" rounds")
     try:
@@ -885,6 +890,7 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
             box = box_pricing_bound(g_matrix, dual, p, pricing.epsilon)
             improve(scaled_lower_bound(f, float(dual.sum()) + max(0.0, box)),
                     "pricing (box bound)")
+            last = (f, g_matrix, dual)
             tolerance = PRICING_TOLERANCE * polish_gap * max(1.0, f)
             bar.update()
             bar.set_postfix(columns=points.shape[0], error=f"{f:.6g}")
@@ -909,6 +915,15 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
                 break
         else:
             status = "round limit"
+        if (status == "time limit" and last is not None
+                and BRUTE_FORCE_MAX_N < pricing.n <= RELAXATION_MAX_N
+                and not bound_name.startswith("pricing (DNN")):
+            # stopped before pricing closed the bracket: one relaxation of every size at
+            # the last design (seconds up to N = 64; the time limit's "few seconds")
+            f, g_matrix, dual = last
+            whole = pricing.whole_bound(g_matrix, dual)
+            improve(scaled_lower_bound(f, float(dual.sum()) + max(0.0, whole)),
+                    "pricing (DNN relaxation, one program)")
     except KeyboardInterrupt:
         status = "interrupted"
     finally:

@@ -214,6 +214,19 @@ class LdpQuadraticPricing:
             "pricing (DNN relaxation; box bound where it failed or ran out of time)")
         return bound, found, name
 
+    def whole_bound(self, g_matrix, dual) -> float:
+        """The relaxation of every cardinality at once — one semidefinite program, a
+        looser bound than the per-cardinality branch and bound — or ``inf`` when
+        Clarabel fails on it. It stands for the sizes a deadline leaves unsolved."""
+        n = self.n
+        problem = _RelaxedPricing(self.low, self.rise, self.p, g_matrix, dual,
+                                  cardinality=False)
+        try:
+            value, _ = problem.solve(0, np.zeros(n), np.zeros(n))
+        except SolverError:
+            return math.inf
+        return value
+
     def _brute_force(self, g_matrix, dual, tolerance):
         n = self.n
         best = -math.inf
@@ -256,7 +269,9 @@ class LdpQuadraticPricing:
 
         for m in range(1, n):
             if out_of_time():
-                best, complete = max(best, fallback), False
+                # the sizes left: the one-program relaxation (seconds), else the fallback
+                rest = min(self.whole_bound(g_matrix, dual), fallback)
+                best, complete = max(best, rest), False
                 break
             # a looser relaxation (no X_ij ≥ 0: N² fewer inequalities) closes most sizes
             try:
@@ -310,7 +325,8 @@ class _RelaxedPricing:
     """The doubly non-negative relaxation of ``max_{|z| = m} r(z)`` with some ``z_j``
     fixed (module docstring), compiled once by cvxpy and solved by Clarabel."""
 
-    def __init__(self, low, rise, p, g_matrix, dual, nonnegative: bool = True) -> None:
+    def __init__(self, low, rise, p, g_matrix, dual, nonnegative: bool = True,
+                 cardinality: bool = True) -> None:
         import cvxpy as cp
 
         n = p.shape[0]
@@ -325,9 +341,10 @@ class _RelaxedPricing:
         z_part, first, scale = x[1:, 1:], x[0, 1:], x[0, 0]
         diagonal = cp.diag(x)[1:]
         constraints = [a @ x @ a == 1, diagonal == first,
-                       cp.sum(first) == self.size * scale,
-                       cp.sum(z_part, axis=1) == self.size * diagonal,
                        first >= self.ones * scale, first <= self.free * scale]
+        if cardinality:
+            constraints += [cp.sum(first) == self.size * scale,
+                            cp.sum(z_part, axis=1) == self.size * diagonal]
         if nonnegative:
             constraints.append(z_part >= 0)
         self.problem = cp.Problem(cp.Maximize(cp.trace(m_matrix @ x)), constraints)
