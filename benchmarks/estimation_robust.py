@@ -18,7 +18,7 @@ A run still going at ``1.5 × time_limit + 30`` seconds is stopped and reported 
 having kept its limit.
 
 Run: ``python benchmarks/estimation_robust.py [--baseline 8652adc] [--time-limit 60]
-[--large-time-limit 300] [--quick] [--out benchmarks/results/estimation_robust.md]``.
+[--large-time-limit 180] [--quick] [--out benchmarks/results/estimation_robust.md]``.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", default="8652adc")
     parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--large-time-limit", type=float, default=300.0)
+    parser.add_argument("--large-time-limit", type=float, default=180.0)
     parser.add_argument("--quick", action="store_true", help="k = 40 histogram only")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results"
                         / "estimation_robust.md")

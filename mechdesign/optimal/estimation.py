@@ -163,6 +163,11 @@ LOOSE_DECREMENT = 1e-12
 #: 3 minutes), far inside the relaxation's bracket.
 STALL_ROUNDS = 10
 
+#: The share of ``time_limit`` column generation keeps, past the brute force and up to
+#: the relaxation's largest N, for the one relaxation of every cardinality that bounds the
+#: last design when the limit stops it (seconds at N = 40).
+WHOLE_BOUND_RESERVE = 0.1
+
 #: Bisection steps of the Frank–Wolfe line search.
 LINE_SEARCH_STEPS = 60
 
@@ -838,8 +843,11 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
     n = p.shape[0]
+    relaxed = BRUTE_FORCE_MAX_N < n <= RELAXATION_MAX_N
+    # the last share of the limit is kept for one relaxation of every size at the end
+    share = 1.0 - WHOLE_BOUND_RESERVE if relaxed else 1.0
+    deadline = None if time_limit is None else start + share * time_limit
     patterns = pricing.initial_patterns()
     points = pricing.points(patterns)
     weights = np.zeros(points.shape[0])
@@ -915,8 +923,7 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
                 break
         else:
             status = "round limit"
-        if (status == "time limit" and last is not None
-                and BRUTE_FORCE_MAX_N < pricing.n <= RELAXATION_MAX_N
+        if (status == "time limit" and last is not None and relaxed
                 and not bound_name.startswith("pricing (DNN")):
             # stopped before pricing closed the bracket: one relaxation of every size at
             # the last design (seconds up to N = 64; the time limit's "few seconds")

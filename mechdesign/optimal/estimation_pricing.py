@@ -267,11 +267,19 @@ class LdpQuadraticPricing:
         def out_of_time():
             return deadline is not None and time.perf_counter() > deadline
 
+        rest = None  # the bound of what the deadline leaves: computed once, when it passes
+
+        def remaining():
+            # the one-program relaxation (seconds; the caller keeps a share of its time
+            # limit for it), else the fallback
+            nonlocal rest
+            if rest is None:
+                rest = min(self.whole_bound(g_matrix, dual), fallback)
+            return rest
+
         for m in range(1, n):
             if out_of_time():
-                # the sizes left: the one-program relaxation (seconds), else the fallback
-                rest = min(self.whole_bound(g_matrix, dual), fallback)
-                best, complete = max(best, rest), False
+                best, complete = max(best, remaining()), False
                 break
             # a looser relaxation (no X_ij ≥ 0: N² fewer inequalities) closes most sizes
             try:
@@ -310,9 +318,11 @@ class LdpQuadraticPricing:
                     (child_ones if fix_one else child_zeros)[j] = 1.0
                     heapq.heappush(heap, (-min(value, fallback), count * 2 + fix_one,
                                           child_ones, child_zeros))
+            unsolved = max([-key for key, *_ in heap], default=-math.inf)
             if heap and out_of_time():
                 complete = False
-            best = max([best] + [-key for key, *_ in heap])
+                unsolved = min(unsolved, remaining())  # both bound the open nodes
+            best = max(best, unsolved)
         best = min(best, fallback)
         if not found:
             return best, np.zeros((0, n), dtype=bool), complete
