@@ -27,10 +27,9 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from scale import ROOT, baseline_worktree  # the same worktree of a revision
 
 #: One instance in a subprocess: prints one JSON line.
 INSTANCE = r"""
@@ -60,15 +59,6 @@ out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 out["module"] = md.__file__
 print(json.dumps(out))
 """
-
-
-def worktree(rev: str) -> Path:
-    """A worktree of ``rev`` (created once, reused)."""
-    folder = Path(tempfile.gettempdir()) / f"mechdesign-baseline-{rev}"
-    if not folder.exists():
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder),
-                        rev], check=True, capture_output=True)
-    return folder
 
 
 def run(folder: Path, k: int, eps: float, workload: str, limit: float, timeout: float):
@@ -122,7 +112,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results"
                         / "estimation_robust.md")
     args = parser.parse_args()
-    base = worktree(args.baseline)
+    base = baseline_worktree(args.baseline)
     shuffler = 7.761092185974121
     cases = [(40, eps, "histogram", args.time_limit) for eps in (0.5, 1, 2, 4, shuffler)]
     if not args.quick:

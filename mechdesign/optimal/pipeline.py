@@ -137,7 +137,9 @@ def design(
         :class:`~mechdesign.notions.LDP`, :class:`~mechdesign.notions.PML`, or any object
         with the same interface.
     prior : array_like, shape=(N,), optional
-        The input distribution; required for mutual information (it also fixes N).
+        The input distribution; required for mutual information (it also fixes N) and
+        for an estimation design, except the worst case over every distribution
+        (``EstimationError(..., worst_case=True, inputs=N)``), which takes None.
     utility : "mutual_information", "bayes" or Utility
         ``"mutual_information"`` (default; ``"mi"`` too), ``"bayes"`` (Bayes
         vulnerability, the probability that the MAP guess of X from Y is right:
