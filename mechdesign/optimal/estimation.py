@@ -538,7 +538,8 @@ def _solve_a_optimal(
     problem = cp.Problem(cp.Minimize(cp.matrix_frac(target, d)),
                          [cp.sum(theta) == 1, y.T @ theta == 0])
     failures = []
-    for solver, options in ((cp.CLARABEL, dict(CONIC_TOLERANCES)), (cp.SCS, {"eps": 1e-9})):
+    for solver, options in ((cp.CLARABEL, dict(CONIC_TOLERANCES)),
+                            (cp.SCS, {"eps_abs": 1e-9, "eps_rel": 1e-9})):
         if time_limit is not None:
             options["time_limit" if solver == cp.CLARABEL else "time_limit_secs"] = float(
                 time_limit)
@@ -547,7 +548,8 @@ def _solve_a_optimal(
                 # "Solution may be inaccurate": the certificate measures the accuracy.
                 warnings.simplefilter("ignore", UserWarning)
                 problem.solve(solver=solver, **options)
-        except cp.error.SolverError as exc:
+        except (cp.error.SolverError, TypeError, ValueError) as exc:
+            # a solver that fails, or an older release that takes other options: the next
             failures.append(f"{solver}: {exc}")
             continue
         if theta.value is not None and problem.status in ("optimal", "optimal_inaccurate",

@@ -264,3 +264,22 @@ def test_a_time_limited_design_past_the_brute_force_keeps_a_valid_bracket():
     assert full.estimation.status == "optimal"
     assert limited.estimation.lower_bound <= full.utility * (1 + 1e-9)
     assert full.estimation.lower_bound <= limited.utility * (1 + 1e-9)
+
+
+def test_when_every_conic_solver_fails_the_polish_starts_from_k_rr(monkeypatch):
+    # Clarabel and SCS both failing is not an exception: k-RR's weights (the singleton
+    # vertices) start the Newton and Frank–Wolfe polish, which reaches the optimum.
+    from mechdesign.errors import SolverError
+
+    def failing(*args, **kwargs):
+        raise SolverError("made to fail", status="numerical error")
+
+    p = md.comparison.zipf_prior(6)
+    reference = md.design(md.LDP(1.0), p, utility="mse", method="enumeration")
+    monkeypatch.setattr(estimation, "_solve_a_optimal", failing)
+    d = md.design(md.LDP(1.0), p, utility="mse", method="enumeration")
+    assert "vertex LP start" in d.backend
+    assert d.audit_passed
+    assert d.estimation.lower_bound <= reference.utility * (1 + 1e-9)
+    assert d.utility >= reference.estimation.lower_bound * (1 - 1e-9)
+    assert d.utility == pytest.approx(reference.utility, rel=1e-6)
