@@ -348,8 +348,8 @@ def error_by_input(
 
     .. math::
 
-        a_x = \\sum_y K_{xy} \\lVert (E W^\\top)_y \\rVert^2
-              - \\lVert W_{:,x} \\rVert^2 .
+        a_x = \\sum_y K_{xy} \\lVert (E W^\\top)_y - W_{:,x} \\rVert^2
+            = \\sum_y K_{xy} \\lVert (E W^\\top)_y \\rVert^2 - \\lVert W_{:,x} \\rVert^2 .
 
     A report from input ``x`` contributes the row ``(EWᵀ)_y`` of its output ``y``; its mean
     is ``(KEWᵀ)_x = W_{:,x}`` because ``KE = I``, so ``a_x`` is its variance. With users'
@@ -389,8 +389,14 @@ def error_by_input(
             f"K E − I is {show(float(np.abs(product - np.eye(k.shape[0])).max()))}."
         )
     w = workload_matrix(workload, k.shape[0], shape=shape)
-    rows = e @ w.T  # M × L
-    return k @ np.sum(rows * rows, axis=1) - np.sum(w * w, axis=0)
+    rows = e @ w.T  # M × L: the report's contribution (EWᵀ)_y
+    # the variance about the mean W_{:,x} itself, not E‖·‖² − ‖mean‖², which cancels to
+    # nothing when the error is far below ‖W_{:,x}‖² (ε = 700: 1e-303 against 1)
+    out = np.empty(k.shape[0])
+    for x in range(k.shape[0]):
+        deviation = rows - w[:, x]
+        out[x] = k[x] @ np.sum(deviation * deviation, axis=1)
+    return out
 
 
 #: An estimator is unbiased when ``K E`` is within this of ``I`` (times max(1, max|E|)).

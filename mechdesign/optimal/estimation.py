@@ -889,10 +889,17 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
                 status = "time limit"
                 break
             polish_gap = gap if precise else max(gap, LOOSE_GAP)
-            weights = _polish(points, weights, w, polish_gap,
-                              POLISH_ROUNDS if precise else LOOSE_POLISH_ROUNDS,
-                              deadline=deadline,
-                              decrement=NEWTON_DECREMENT_RTOL if precise else LOOSE_DECREMENT)
+            try:
+                polished = _polish(points, weights, w, polish_gap,
+                                   POLISH_ROUNDS if precise else LOOSE_POLISH_ROUNDS,
+                                   deadline=deadline, decrement=(
+                                       NEWTON_DECREMENT_RTOL if precise else LOOSE_DECREMENT))
+            except SolverError:
+                # the polish lost feasibility to rounding (ε = 1e-3: J ≈ 11ᵀ): the last
+                # feasible weights and the bracket certified so far stand
+                status = "numerical error"
+                break
+            weights = polished
             support = np.flatnonzero(weights > 0)
             f, _, g_matrix = _objective(points[support], weights[support], w)
             g = np.einsum("mi,ij,mj->m", points, g_matrix, points)
@@ -954,4 +961,5 @@ _DESIGN_STATUS: dict[str, Status] = {
     "time limit": Status.TIME_LIMIT,
     "round limit": Status.ITERATION_LIMIT,
     "interrupted": Status.INTERRUPTED,
+    "numerical error": Status.NUMERICAL_ERROR,
 }
