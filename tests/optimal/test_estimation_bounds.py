@@ -283,3 +283,19 @@ def test_when_every_conic_solver_fails_the_polish_starts_from_k_rr(monkeypatch):
     assert d.estimation.lower_bound <= reference.utility * (1 + 1e-9)
     assert d.utility >= reference.estimation.lower_bound * (1 - 1e-9)
     assert d.utility == pytest.approx(reference.utility, rel=1e-6)
+
+
+def test_a_tiny_epsilon_returns_a_bracket_not_an_exception():
+    # ε = 1e-3: J ≈ 11ᵀ + O(ε²), and the polish loses feasibility to rounding; the design
+    # stops with the last feasible weights and its certified bracket, never worse than
+    # k-RR (its start), with the reason in its status.
+    k, eps = 30, 1e-3
+    p = md.comparison.zipf_prior(k)
+    d = md.design(md.LDP(eps), p, utility="mse", method="column_generation", time_limit=60)
+    report = d.estimation
+    assert d.audit_passed
+    assert 0.0 < report.lower_bound <= d.utility
+    krr = (math.exp(eps) * np.eye(k) + (1 - np.eye(k))) / (math.exp(eps) + k - 1)
+    assert d.utility <= md.measures.estimation.blue_error(krr, p) * (1 + 1e-9)
+    if report.solver_status == "numerical error":
+        assert d.status == "numerical error"
