@@ -183,9 +183,10 @@ def test_compare_estimation_row_is_time_limited_and_carries_its_bracket():
                                   n=n, time_limit=2.0)
     designed = table[table["kind"] == "designed"].iloc[0]
     assert "certified bracket" in designed["note"]
+    # the note prints 6 significant digits: compare to that precision
     lower = float(designed["note"].split("certified bracket [")[1].split(",")[0])
     protocols = table[table["kind"] == "protocol"]["mse_blue"].dropna()
-    assert lower / n <= protocols.min() * (1 + 1e-9)
+    assert lower / n <= protocols.min() * (1 + 1e-5)
     grr = table[table["mechanism"].str.startswith("GRR")]["mse_blue"].iloc[0]
     assert designed["mse_blue"] <= grr * (1 + 1e-9)
     with pytest.raises(md.errors.InvalidInputError, match="time_limit"):

@@ -185,6 +185,10 @@ KKT_REGULARISATION = 1e-12
 #: The most memory an estimation design's polish may need (:func:`check_polish_memory`).
 MAX_POLISH_BYTES = 4 * 2**30
 
+#: SCS's tolerances when Clarabel fails on the A-optimal program (a first-order method:
+#: the polish, not these, makes the weights accurate; the certificate measures them).
+SCS_TOLERANCES = {"eps_abs": 1e-9, "eps_rel": 1e-9}
+
 #: Clarabel's tolerances for the A-optimal program (its defaults are 1e-8; the bracket,
 #: not these, decides "optimal").
 CONIC_TOLERANCES = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10}
@@ -539,7 +543,7 @@ def _solve_a_optimal(
                          [cp.sum(theta) == 1, y.T @ theta == 0])
     failures = []
     for solver, options in ((cp.CLARABEL, dict(CONIC_TOLERANCES)),
-                            (cp.SCS, {"eps_abs": 1e-9, "eps_rel": 1e-9})):
+                            (cp.SCS, dict(SCS_TOLERANCES))):
         if time_limit is not None:
             options["time_limit" if solver == cp.CLARABEL else "time_limit_secs"] = float(
                 time_limit)
