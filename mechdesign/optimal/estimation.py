@@ -46,7 +46,7 @@ vertex, whatever the conic solver's accuracy; the design is ``"optimal"`` when i
 width is within ``gap`` (relative), and ``EstimationReport.lower_bound_source`` names
 the bound. At an optimum the current weights solve the LP (the KKT conditions), so the
 width is the conic solver's own residual. The conic program is solved in conditioned
-coordinates (:func:`_solve_a_optimal`; it failed at ε = 0.05 before), by Clarabel and
+coordinates (:func:`_solve_a_optimal`; Clarabel fails on ``J`` itself at ε = 0.05), by Clarabel and
 then SCS, and the polish starts from the vertex LP's basic solution when both fail.
 
 **Column generation** (ε-LDP, ``method="column_generation"``, and ``"auto"`` from N =
@@ -278,7 +278,13 @@ class EstimationError:
 
     def of(self, kernel: Mechanism | ArrayLike, prior: ArrayLike) -> float:
         """The per-report error of a kernel, by :func:`~mechdesign.measures.estimation.blue_error`
-        (computed from the kernel, independently of the design's weights)."""
+        (computed from the kernel, independently of the design's weights); for a
+        worst-case error, the largest over inputs with the BLUE at ``prior`` kept fixed
+        (:func:`~mechdesign.measures.estimation.error_by_input`)."""
+        if self.worst_case:
+            k = kernel.matrix if isinstance(kernel, Mechanism) else kernel
+            estimator = blue_estimator(k, prior)
+            return float(error_by_input(k, estimator, self.workload, shape=self.shape).max())
         return blue_error(kernel, prior, self.workload, shape=self.shape)
 
 
@@ -363,11 +369,9 @@ def design_for_estimation(
         mechanism, used = _mechanism(points, weights, p, w, solver_status)
         n_vertices, engine = int(points.shape[0]), "pattern pricing (local search + DNN relaxation)"
     constant = float(np.sum(w * w * p))
-    upper = error.of(mechanism, p)
+    upper = error.of(mechanism, p)  # the worst case over inputs, for a worst-case error
     if error.worst_case:
-        # the design at the uniform prior, with its BLUE kept fixed: the worst case over
-        # inputs is max_x a_x; OPT(uniform) is a lower bound on the minimax error
-        upper = float(error_by_input(mechanism, blue_estimator(mechanism, p), w).max())
+        # OPT(uniform) is a lower bound on the minimax error (class docstring)
         bound_name = f"{bound_name} at the uniform prior"
     # F²/L̄ ≤ OPT ≤ F exactly; computed, the bound may exceed F by rounding at an
     # optimum (L̄ = F): it is then F. The error is never negative (J ⪯ diag(1/p)).
