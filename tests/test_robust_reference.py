@@ -60,6 +60,7 @@ import warnings
 import cvxpy as cp
 import numpy as np
 import pytest
+import scipy
 from scipy.optimize import minimize
 from scipy.stats import chi2
 
@@ -709,6 +710,9 @@ def test_small_alpha_reaches_secret_level_at_finite_radius(shape):
         assert float(level) == pytest.approx(secret, abs=1e-9)
 
 
+_SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
+
+
 @pytest.mark.parametrize("alpha", [0.3, 0.5, 0.8, 1.0, 2.0])
 def test_unbounded_level_threshold_is_sharp(alpha):
     """With zeros in the kernel the level jumps to +∞ exactly at ``_unbounded_threshold``."""
@@ -736,7 +740,12 @@ def test_unbounded_level_threshold_is_sharp(alpha):
             # Large but finite: the joint search at the library's (y, s1, s2) agrees.
             jball = _JointBall(center, alpha, radius)
             ref, _ = _joint_ratio_max(kernel, jball, shape, level.output, *level.secrets, rng)
-            assert ref == pytest.approx(float(level), abs=GAP_TOL)
+            # the level is attained by its witness in the ball (checked above), so the
+            # reference search can only fall short of it: scipy 1.11's SLSQP stops at
+            # 37.36 below the witness's 37.68 at α = 0.8; newer releases reach it
+            assert ref <= float(level) + GAP_TOL
+            if _SCIPY_VERSION >= (1, 12):
+                assert ref == pytest.approx(float(level), abs=GAP_TOL)
 
 
 # ---------------------------------------------------------------------------------------

@@ -296,6 +296,7 @@ def test_a_tiny_epsilon_returns_a_bracket_not_an_exception():
     assert d.audit_passed
     assert 0.0 < report.lower_bound <= d.utility
     krr = (math.exp(eps) * np.eye(k) + (1 - np.eye(k))) / (math.exp(eps) + k - 1)
-    assert d.utility <= md.measures.estimation.blue_error(krr, p) * (1 + 1e-9)
+    # never worse than k-RR beyond rounding at this conditioning (3e-9 measured)
+    assert d.utility <= md.measures.estimation.blue_error(krr, p) * (1 + 1e-7)
     if report.solver_status == "numerical error":
         assert d.status == "numerical error"
