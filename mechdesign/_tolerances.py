@@ -20,6 +20,12 @@ PROPORTIONAL_RTOL = 1e-9
 #: singular values below ``RANK_RTOL * largest`` count as zero.
 RANK_RTOL = 1e-10
 
+#: A workload lies in the range of an information matrix (the kernel identifies its
+#: answers) when its component in the null space is below this share of its norm
+#: (:func:`mechdesign.measures.estimation.workload_inverse`): that null space is computed to
+#: about ``1e-16 · cond(J)``, up to ``1e-6`` at RANK_RTOL's largest condition number.
+WORKLOAD_RANGE_RTOL = 1e-6
+
 #: Stopping tolerance of the EM iteration for the maximum-likelihood input estimate:
 #: stop when the largest change of an estimated probability falls below it.
 EM_TOL = 1e-12

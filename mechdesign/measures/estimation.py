@@ -26,22 +26,33 @@ every unbiased ``E``: the ``r rᵀ`` term is the same for all of them. Minimisin
 
 and for any other unbiased ``E = E* + Z`` (``K Z = 0``) ``Eᵀ D E = J⁻¹ + Zᵀ D Z``: the
 cross terms vanish since ``E*ᵀ D Z = J⁻¹ K Z = 0``. So ``E*`` is best in the Loewner
-order — for every workload at once. No unbiased linear estimator exists when ``J`` is
-singular (rank ``K < N``): the error is ``∞``.
+order — for every workload at once. No unbiased linear estimator of ``f`` exists when
+``J`` is singular (rank ``K < N``).
+
+**A workload that asks less** (one-way marginals of a product alphabet: rank below N).
+An estimator ``E_W`` (M × L) of the answers ``f Wᵀ`` is unbiased for every input
+distribution when ``K E_W = Wᵀ``, which is solvable exactly when the rows of ``W`` lie in
+the range of ``K`` — equivalently of ``J`` (``range(K D^{−1/2}) = range(J)``). The same
+weighted least squares gives ``E_W* = D⁻¹Kᵀ J⁺ Wᵀ`` (``K E_W* = J J⁺ Wᵀ = Wᵀ``) with
+``E_W*ᵀ D E_W* = W J⁺ Wᵀ``, best in the Loewner order among them (the cross term is
+``W J⁺ K Z = 0`` for ``K Z = 0``); for a regular ``J`` it is ``E* Wᵀ``. Any generalised
+inverse of ``J`` gives the same ``W J⁻ Wᵀ`` (``W = A J``). A kernel that does not identify
+the answers has error ``∞``.
 
 **Its error per report** (``n · MSE``), for a workload ``W``:
 
 .. math::
 
     n\\,\\mathbb E\\lVert (\\hat f - f) W^\\top \\rVert^2
-    = \\operatorname{tr}(W J^{-1} W^\\top) - \\operatorname{tr}(W \\operatorname{diag}(p) W^\\top)
+    = \\operatorname{tr}(W J^{+} W^\\top) - \\operatorname{tr}(W \\operatorname{diag}(p) W^\\top)
 
 against the users' own histogram ``f`` (the LDP literature's convention, and this
 package's default ``target="histogram"``): given the inputs, the reports are independent
 with ``Σ_x f_x Cov(E_{Y}|x)``, whose trace against ``WᵀW`` is ``Σ_y r_y ‖(E Wᵀ)_y‖²``
 ``− Σ_x p_x ‖(K E Wᵀ)_x‖² = tr(W J⁻¹ Wᵀ) − tr(W diag(p) Wᵀ)`` in expectation over inputs
-drawn from ``p``. Against the distribution ``p`` itself (``target="distribution"``, the
-i.i.d. convention) it is ``tr(W (J⁻¹ − p pᵀ) Wᵀ)``, larger by the multinomial term
+drawn from ``p`` (``J⁺`` for a workload of lower rank, with ``E_W*`` for ``E Wᵀ``).
+Against the distribution ``p`` itself (``target="distribution"``, the i.i.d.
+convention) it is ``tr(W (J⁺ − p pᵀ) Wᵀ)``, larger by the multinomial term
 ``tr(W (diag(p) − p pᵀ) Wᵀ)``, which does not depend on the kernel.
 
 **Workloads** (:func:`workload_matrix`): ``"histogram"`` (``W = I``), ``"prefix"``
@@ -64,7 +75,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._tolerances import RANK_RTOL
+from mechdesign._tolerances import RANK_RTOL, WORKLOAD_RANGE_RTOL
 from mechdesign._validation import as_distribution, as_float_array, check_positive_int, show
 from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -76,6 +87,7 @@ __all__ = [
     "blue_estimator",
     "error_by_input",
     "information_matrix",
+    "workload_inverse",
     "workload_matrix",
 ]
 
@@ -203,13 +215,42 @@ def _inverse(j: NDArray[np.float64]) -> NDArray[np.float64] | None:
     return (vectors / values) @ vectors.T
 
 
-def blue_estimator(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> NDArray[np.float64]:
-    """The best linear unbiased estimator at the prior, ``E = D⁻¹ Kᵀ J⁻¹`` (M × N).
+def workload_inverse(j: NDArray[np.float64], w: NDArray[np.float64]
+                     ) -> NDArray[np.float64] | None:
+    """``J⁺``, the Moore–Penrose inverse of ``J`` (eigenvalues below
+    :data:`~mechdesign._tolerances.RANK_RTOL` times the largest count as zero), when the
+    workload's rows lie in ``J``'s range — the kernel identifies ``W f`` — else None.
 
-    ``f̂ = π̂ E`` is unbiased under every input distribution (``K E = I``) and, among
-    unbiased linear estimators, has the least covariance when the inputs follow
-    ``prior`` — for every workload at once (module docstring). Rows of outputs never
-    reported under the prior are 0.
+    Identified means ``‖W (I − Π)‖ ≤`` :data:`~mechdesign._tolerances.WORKLOAD_RANGE_RTOL`
+    ``· ‖W‖`` (Frobenius; ``Π = J J⁺``): the eigenvectors of a singular ``J``'s null space
+    are computed to about ``1e-16 · cond``, so a workload in the range measures a
+    residual of that order, not zero. For a regular ``J`` this is ``J⁻¹``."""
+    values, vectors = np.linalg.eigh((j + j.T) / 2)
+    kept = values > RANK_RTOL * values[-1]
+    if kept.all():
+        return (vectors / values) @ vectors.T
+    null = vectors[:, ~kept]
+    if np.linalg.norm(w @ null) > WORKLOAD_RANGE_RTOL * np.linalg.norm(w):
+        return None
+    basis = vectors[:, kept]
+    return (basis / values[kept]) @ basis.T
+
+
+def blue_estimator(
+    kernel: Mechanism | ArrayLike,
+    prior: ArrayLike,
+    workload: str | ArrayLike | None = None,
+    *,
+    shape: tuple[int, ...] | None = None,
+) -> NDArray[np.float64]:
+    """The best linear unbiased estimator at the prior: of the histogram,
+    ``E = D⁻¹ Kᵀ J⁻¹`` (M × N); given a ``workload``, of its answers,
+    ``E_W = D⁻¹ Kᵀ J⁺ Wᵀ`` (M × L) — the one to use when the workload has rank below N.
+
+    ``f̂ = π̂ E`` (answers ``π̂ E_W``) is unbiased under every input distribution
+    (``K E = I``; ``K E_W = Wᵀ``) and, among unbiased linear estimators, has the least
+    covariance when the inputs follow ``prior`` — for every workload at once (module
+    docstring). Rows of outputs never reported under the prior are 0.
 
     Parameters
     ----------
@@ -220,32 +261,46 @@ def blue_estimator(kernel: Mechanism | ArrayLike, prior: ArrayLike) -> NDArray[n
     prior : array_like, shape (N,)
         The assumed input distribution p at which the estimator is best: non-negative,
         summing to 1 within ``STOCHASTIC_ATOL``. Unbiasedness does not depend on it.
+    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, optional
+        An (L, N) workload: estimate its answers ``f Wᵀ`` (:func:`workload_matrix`) instead of
+        the histogram; default None, the histogram's estimator (M × N).
+    shape : tuple of int, optional
+        The product alphabet of the ``"marginals"`` workload.
 
     Returns
     -------
-    ndarray, shape (M, N)
-        The estimator ``E``; ``f̂ = π̂ E`` for report frequencies ``π̂`` of shape (M,).
+    ndarray, shape (M, N), or (M, L) given a workload
+        The estimator; ``π̂ E`` for report frequencies ``π̂`` of shape (M,).
 
     Raises
     ------
     InvalidInputError
-        When the kernel cannot identify the input distribution (``J`` singular: rank
-        ``K < N``, or the outputs reported under the prior do not span the inputs): no
+        When the kernel cannot identify what is asked — the input distribution (``J``
+        singular: rank ``K < N``, or the outputs reported under the prior do not span
+        the inputs), or the workload's answers (its rows outside ``J``'s range): no
         unbiased linear estimator exists.
     """
     k = as_matrix(kernel)
     p = as_distribution(prior, "prior", k.shape[0])
-    inverse = _inverse(information_matrix(kernel, p))   # the object: validated once
+    j = information_matrix(kernel, p)   # the object: validated once
+    if workload is None and shape is None:
+        inverse, answers = _inverse(j), np.eye(k.shape[0])
+        asked = "the input distribution"
+    else:
+        answers = workload_matrix(workload, k.shape[0], shape=shape)
+        inverse, asked = workload_inverse(j, answers), "the workload's answers"
     if inverse is None:
         raise InvalidInputError(
-            "kernel cannot identify the input distribution (its information matrix J = "
-            f"K D^-1 K^T is singular, rank {np.linalg.matrix_rank(k)} for N = {k.shape[0]} "
-            "inputs): no unbiased linear estimator exists."
+            f"kernel cannot identify {asked} (its information matrix J = K D^-1 K^T has "
+            f"rank {np.linalg.matrix_rank(j, rtol=RANK_RTOL)} for N = {k.shape[0]} inputs"
+            + ("" if workload is None and shape is None else
+               ", and the workload's rows are not in its range")
+            + "): no unbiased linear estimator exists."
         )
     r = p @ k
-    e = np.zeros((k.shape[1], k.shape[0]))
     seen = r > 0
-    e[seen] = (k[:, seen].T / r[seen, None]) @ inverse
+    e = np.zeros((k.shape[1], answers.shape[0]))
+    e[seen] = (k[:, seen].T / r[seen, None]) @ (inverse @ answers.T)
     return e
 
 
@@ -287,7 +342,9 @@ def blue_error(
     Returns
     -------
     float
-        ``math.inf`` when the kernel cannot identify the input distribution.
+        ``math.inf`` when the kernel cannot identify the workload's answers (its rows
+        outside the range of ``J``; for a workload of rank N, when it cannot identify the
+        input distribution).
     """
     k = as_matrix(kernel)
     p = as_distribution(prior, "prior", k.shape[0])
@@ -296,7 +353,7 @@ def blue_error(
         raise InvalidInputError(
             f"target must be 'histogram' or 'distribution'; got {show(target)}."
         )
-    inverse = _inverse(information_matrix(k, p))
+    inverse = workload_inverse(information_matrix(k, p), w)
     if inverse is None:
         return math.inf
     error = _histogram_error(k, p, w, inverse)
@@ -307,7 +364,7 @@ def blue_error(
 
 
 def _histogram_error(k, p, w, inverse) -> float:
-    """``tr(W (J⁻¹ − P) Wᵀ)`` (``P = diag p``) without the cancellation of subtracting
+    """``tr(W (J⁺ − P) Wᵀ)`` (``P = diag p``) without the cancellation of subtracting
     two numbers of order one when the error is far smaller (large ε: ``e^{−ε}``).
 
     ``J⁻¹ − P = J⁻¹(I − JP)`` and its transpose give
@@ -316,7 +373,9 @@ def _histogram_error(k, p, w, inverse) -> float:
     ``(I − JP)_ij = Σ_y K_iy (δ_ij − q_yj)``; the diagonals need ``1 − q_yi =
     Σ_{j≠i} p_j K_jy / r_y``, summed directly (prefix and suffix sums of non-negative
     terms), so every entry is computed to relative accuracy and the error is the sum of
-    two positive semidefinite forms."""
+    two positive semidefinite forms. With ``J⁺`` for ``J⁻¹`` (a workload of lower rank)
+    the same expansion is ``J⁺ + 2P − PΠ − ΠP`` (``Π = JJ⁺``), and ``ΠWᵀ = Wᵀ`` when
+    the rows of ``W`` lie in ``J``'s range: the identity holds for ``W``."""
     seen = (p @ k) > 0
     k = k[:, seen]
     r = p @ k
@@ -348,12 +407,14 @@ def error_by_input(
 
     .. math::
 
-        a_x = \\sum_y K_{xy} \\lVert (E W^\\top)_y - W_{:,x} \\rVert^2
-            = \\sum_y K_{xy} \\lVert (E W^\\top)_y \\rVert^2 - \\lVert W_{:,x} \\rVert^2 .
+        a_x = \\sum_y K_{xy} \\lVert A_y - W_{:,x} \\rVert^2
+            = \\sum_y K_{xy} \\lVert A_y \\rVert^2 - \\lVert W_{:,x} \\rVert^2,
 
-    A report from input ``x`` contributes the row ``(EWᵀ)_y`` of its output ``y``; its mean
-    is ``(KEWᵀ)_x = W_{:,x}`` because ``KE = I``, so ``a_x`` is its variance. With users'
-    histogram ``f`` the error against that histogram is ``Σ_x f_x a_x`` per report —
+    with ``A = E Wᵀ`` for an estimator of the histogram (``K E = I``) or ``A = E_W`` for
+    one of the workload's answers (``K E_W = Wᵀ``, :func:`blue_estimator` given the
+    workload). A report from input ``x`` contributes the row ``A_y`` of its output ``y``;
+    its mean is ``(KA)_x = W_{:,x}`` by unbiasedness, so ``a_x`` is its variance. With
+    users' histogram ``f`` the error against that histogram is ``Σ_x f_x a_x`` per report —
     linear in ``f`` — so the worst case over every input distribution is ``max_x a_x``,
     the error of a data-independent estimator (``p·a`` is :func:`blue_error` when ``E`` is
     the BLUE at ``p``).
@@ -363,9 +424,12 @@ def error_by_input(
     kernel : Mechanism or array_like, shape (N, M)
         The mechanism ``K[x, y] = P(Y=y | X=x)``: N inputs (rows), M outputs; an array
         must be finite, non-negative and row-stochastic.
-    estimator : array_like, shape (M, N)
-        A linear estimator ``E`` with ``K E = I`` (unbiased) to within ``1e-8`` relative,
-        else InvalidInputError; for example :func:`blue_estimator` at some prior.
+    estimator : array_like, shape (M, N) or (M, L)
+        A linear estimator unbiased, to within ``1e-8`` relative, for the histogram
+        (``K E = I``; shape (M, N)) or for the workload's answers (``K E = Wᵀ``; shape
+        (M, L)), else InvalidInputError; for example :func:`blue_estimator` at some prior.
+        An (M, N) estimator unbiased for the histogram is read as one (they coincide when
+        ``W = I``).
     workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, shape (L, N)
         The queries, as in :func:`workload_matrix`; default the histogram.
     shape : tuple of int, optional
@@ -377,23 +441,36 @@ def error_by_input(
     """
     k = as_matrix(kernel)
     e = as_float_array(estimator, "estimator", ndim=2)
-    if e.shape != (k.shape[1], k.shape[0]):
+    w = workload_matrix(workload, k.shape[0], shape=shape)
+    n, m = k.shape
+    if e.shape[0] != m or e.shape[1] not in (n, w.shape[0]):
         raise InvalidInputError(
-            f"estimator must have shape (M, N) = {(k.shape[1], k.shape[0])}; got {e.shape}."
+            f"estimator must have shape (M, N) = {(m, n)} (of the histogram) or (M, L) = "
+            f"{(m, w.shape[0])} (of the workload's answers); got {e.shape}."
         )
     product = k @ e
     scale = max(1.0, float(np.abs(e).max()))
-    if np.abs(product - np.eye(k.shape[0])).max() > UNBIASED_RTOL * scale:
+
+    def unbiased(target):
+        return (product.shape == target.shape
+                and np.abs(product - target).max() <= UNBIASED_RTOL * scale)
+
+    if unbiased(np.eye(n)):
+        rows = e @ w.T  # M × L: the report's contribution (EWᵀ)_y
+    elif unbiased(w.T):
+        rows = e
+    else:
+        target = np.eye(n) if e.shape[1] == n else w.T
         raise InvalidInputError(
-            "estimator must be unbiased for the kernel (K E = I); the largest entry of "
-            f"K E − I is {show(float(np.abs(product - np.eye(k.shape[0])).max()))}."
+            "estimator must be unbiased for the kernel (K E = I, or K E = W^T for the "
+            "workload's answers); the largest entry of K E − "
+            f"{'I' if e.shape[1] == n else 'W^T'} is "
+            f"{show(float(np.abs(product - target).max()))}."
         )
-    w = workload_matrix(workload, k.shape[0], shape=shape)
-    rows = e @ w.T  # M × L: the report's contribution (EWᵀ)_y
     # the variance about the mean W_{:,x} itself, not E‖·‖² − ‖mean‖², which cancels to
     # nothing when the error is far below ‖W_{:,x}‖² (ε = 700: 1e-303 against 1)
-    out = np.empty(k.shape[0])
-    for x in range(k.shape[0]):
+    out = np.empty(n)
+    for x in range(n):
         deviation = rows - w[:, x]
         out[x] = k[x] @ np.sum(deviation * deviation, axis=1)
     return out

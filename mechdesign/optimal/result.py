@@ -195,9 +195,28 @@ class Design:
     @property
     def estimator(self) -> NDArray[np.float64]:
         """The best linear unbiased estimator at the prior, ``D⁻¹Kᵀ(KD⁻¹Kᵀ)⁻¹`` (M × N),
-        of an estimation design (:func:`~mechdesign.measures.estimation.blue_estimator`)."""
+        of an estimation design (:func:`~mechdesign.measures.estimation.blue_estimator`):
+        ``f̂ = π̂ E``. A design for a workload of rank below N may not identify the
+        histogram; :attr:`workload_estimator` answers its workload."""
         report = self._estimation("estimator")
+        n = report.prior.shape[0]
+        if np.linalg.matrix_rank(report.workload) < n:
+            raise UnsupportedError(
+                f"the design's workload has rank {np.linalg.matrix_rank(report.workload)} "
+                f"< N = {n}: its kernel need not identify the histogram, only the "
+                "workload's answers; use Design.workload_estimator (M x L, answers = "
+                "report frequencies @ it)."
+            )
         return blue_estimator(self.mechanism, report.prior)
+
+    @property
+    def workload_estimator(self) -> NDArray[np.float64]:
+        """The best linear unbiased estimator of the workload's answers at the prior,
+        ``D⁻¹Kᵀ J⁺ Wᵀ`` (M × L), of an estimation design: answers ``= π̂ E_W``
+        (:func:`~mechdesign.measures.estimation.blue_estimator` given the workload; for a
+        workload of rank N it is ``estimator @ Wᵀ``)."""
+        report = self._estimation("workload_estimator")
+        return blue_estimator(self.mechanism, report.prior, report.workload)
 
     def mse(self, n: int) -> float:
         """Expected squared workload error of an estimation design from ``n`` reports,
