@@ -3,7 +3,8 @@ today's code and with a baseline revision, one after the other in this run.
 
 Instances (ε-LDP, Zipf(1.1) prior, ``utility=EstimationError(workload)``, ``time_limit``
 seconds): k = 40 histogram and prefix at ε ∈ {0.5, 1, 2, 4, 7.761092185974121}, k = 128
-histogram at ε ∈ {1, 4}, k = 1,000 histogram at ε = 2; and the worst case over input
+histogram at ε ∈ {1, 4}, k = 1,000 histogram at ε = 2; one-way marginals (a workload of
+rank below k) of 2 × 2 × 2 and 5 × 8 at ε ∈ {1, 4}; and the worst case over input
 distributions at k = 40, ε ∈ {1, 2, 4}, next to subset selection's and OUE's worst case
 with their standard estimators (each protocol's error at its worst point mass).
 
@@ -46,7 +47,11 @@ try:
                                    inputs=k)
         d = md.design(md.LDP(eps), None, utility=error, time_limit=limit)
     else:
-        error = md.EstimationError(None if name == "histogram" else name)
+        if name.startswith("marginals "):  # e.g. "marginals 5x8": one-way, shape (5, 8)
+            shape = tuple(int(size) for size in name.split()[1].split("x"))
+            error = md.EstimationError("marginals", shape=shape)
+        else:
+            error = md.EstimationError(None if name == "histogram" else name)
         d = md.design(md.LDP(eps), md.comparison.zipf_prior(k), utility=error,
                       time_limit=limit)
     r = d.estimation
@@ -119,6 +124,8 @@ def main() -> None:
         cases += [(40, eps, "prefix", args.time_limit) for eps in (0.5, 1, 2, 4, shuffler)]
         cases += [(128, eps, "histogram", args.large_time_limit) for eps in (1, 4)]
         cases += [(1000, 2.0, "histogram", args.large_time_limit)]
+        cases += [(8, eps, "marginals 2x2x2", args.time_limit) for eps in (1, 4)]
+        cases += [(40, eps, "marginals 5x8", args.time_limit) for eps in (1, 4)]
     cases += [(40, eps, "worst-case histogram", args.time_limit) for eps in (1, 2, 4)]
     lines = ["| k | ε | workload | today | baseline " + args.baseline + " |",
              "|---|---|---|---|---|"]
