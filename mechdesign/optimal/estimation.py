@@ -175,10 +175,14 @@ LOOSE_DECREMENT = 1e-12
 #: 3 minutes), far inside the relaxation's bracket.
 STALL_ROUNDS = 10
 
-#: The share of ``time_limit`` column generation keeps, past the brute force and up to
-#: the relaxation's largest N, for the one relaxation of every cardinality that bounds the
-#: last design when the limit stops it (seconds at N = 40).
-WHOLE_BOUND_RESERVE = 0.1
+#: Column generation keeps time, past the brute force and up to the relaxation's largest
+#: N, for the one relaxation of every cardinality that bounds the last design when the
+#: limit stops it: about WHOLE_BOUND_SECONDS_AT_40 · (N/40)⁴ seconds (measured 2.5–5 s
+#: at N = 40 and 30 s at N = 64 on 2 busy cores; an interior point on an (N+1)² matrix),
+#: and only when that is at most WHOLE_BOUND_RESERVE of ``time_limit`` — else the
+#: relaxation is skipped and the limit kept (:func:`_whole_bound_reserve`).
+WHOLE_BOUND_SECONDS_AT_40 = 4.0
+WHOLE_BOUND_RESERVE = 0.5
 
 #: A workload of lower rank: the polish drops weights below this share of the largest
 #: when that costs at most a tenth of the gap (:func:`_drop_vanishing`).
@@ -1075,6 +1079,17 @@ def _subset_selection_start(pricing: LdpQuadraticPricing, w, patterns, points, w
             np.concatenate([np.zeros(points.shape[0]), start]))
 
 
+def _whole_bound_reserve(n: int, time_limit: float | None) -> float:
+    """The seconds column generation keeps at the end of ``time_limit`` for the one
+    relaxation of every size (:data:`WHOLE_BOUND_SECONDS_AT_40`), or 0 when there is no
+    limit, no relaxation at this N, or the estimate exceeds :data:`WHOLE_BOUND_RESERVE`
+    of the limit (then none is solved once the limit has passed)."""
+    if time_limit is None or not BRUTE_FORCE_MAX_N < n <= RELAXATION_MAX_N:
+        return 0.0
+    needed = WHOLE_BOUND_SECONDS_AT_40 * (n / 40) ** 4
+    return needed if needed <= WHOLE_BOUND_RESERVE * time_limit else 0.0
+
+
 def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, progress):
     """Column generation over ε-LDP's vertices (module docstring): the fully corrective
     polish on a pool of columns, the pool grown by the local search's improving patterns
@@ -1093,10 +1108,10 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
 
     start = time.perf_counter()
     n = p.shape[0]
-    relaxed = BRUTE_FORCE_MAX_N < n <= RELAXATION_MAX_N
-    # the last share of the limit is kept for one relaxation of every size at the end
-    share = 1.0 - WHOLE_BOUND_RESERVE if relaxed else 1.0
-    deadline = None if time_limit is None else start + share * time_limit
+    # the end of the limit is kept for one relaxation of every size, if affordable
+    reserve = _whole_bound_reserve(n, time_limit)
+    relaxed = reserve > 0
+    deadline = None if time_limit is None else start + time_limit - reserve
     patterns = pricing.initial_patterns()
     points = pricing.points(patterns)
     weights = np.zeros(points.shape[0])
@@ -1182,7 +1197,8 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
                 precise = True
                 continue
             bound, found, name = pricing.upper_bound(g_matrix, dual, tolerance,
-                                                     deadline=deadline, fallback=box)
+                                                     deadline=deadline, fallback=box,
+                                                     whole=relaxed or time_limit is None)
             improve(scaled_lower_bound(value, float(dual.sum()) + max(0.0, bound)), name)
             if not add(found):
                 if deadline is not None and time.perf_counter() > deadline:

@@ -191,7 +191,8 @@ class LdpQuadraticPricing:
     # -- upper bound -----------------------------------------------------------------
 
     def upper_bound(self, g_matrix, dual, tolerance: float, *,
-                    deadline: float | None = None, fallback: float = math.inf):
+                    deadline: float | None = None, fallback: float = math.inf,
+                    whole: bool = True):
         """An upper bound on ``max_v r(v)`` over every vertex, patterns found with
         ``r > tolerance`` (the brute force's, or the local search's from the
         relaxation's solution), best first, and the bound's name.
@@ -200,14 +201,16 @@ class LdpQuadraticPricing:
         :mod:`~mechdesign.optimal.estimation_bounds`); it stands for every cardinality the
         relaxation cannot bound — Clarabel failed on it, or ``deadline``
         (``time.perf_counter()``) passed — so the result is always a bound, never an
-        exception, and never more than ``fallback``."""
+        exception, and never more than ``fallback``. ``whole``: whether the one relaxation
+        of every size may stand for what the deadline leaves unsolved (it takes seconds at
+        N = 40, half a minute at N = 64); else ``fallback`` does."""
         if self.n <= BRUTE_FORCE_MAX_N:
             bound, found = self._brute_force(g_matrix, dual, tolerance)
             return bound, found, "pricing (brute force)"
         if self.n > RELAXATION_MAX_N:
             return fallback, np.zeros((0, self.n), dtype=bool), "pricing (box bound)"
         bound, found, complete = self._relaxation(g_matrix, dual, tolerance, deadline,
-                                                  fallback)
+                                                  fallback, whole)
         if bound >= fallback:
             return fallback, found, "pricing (box bound)"
         name = "pricing (DNN relaxation)" if complete else (
@@ -246,7 +249,8 @@ class LdpQuadraticPricing:
         z, r = np.vstack(found_z), np.concatenate(found_r)
         return best, z[np.argsort(-r, kind="stable")]
 
-    def _relaxation(self, g_matrix, dual, tolerance, deadline=None, fallback=math.inf):
+    def _relaxation(self, g_matrix, dual, tolerance, deadline=None, fallback=math.inf,
+                    whole=True):
         """Per cardinality ``m``, best-first branch and bound on the relaxation (module
         docstring): a node fixes some ``z_j`` to 1 or 0 (``X_0j = X_00`` or ``0``),
         branches on the most fractional ``z_j = X_0j/X_00`` while its bound exceeds
@@ -274,7 +278,7 @@ class LdpQuadraticPricing:
             # limit for it), else the fallback
             nonlocal rest
             if rest is None:
-                rest = min(self.whole_bound(g_matrix, dual), fallback)
+                rest = min(self.whole_bound(g_matrix, dual) if whole else math.inf, fallback)
             return rest
 
         for m in range(1, n):
