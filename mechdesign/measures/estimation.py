@@ -261,8 +261,8 @@ def blue_estimator(
     prior : array_like, shape (N,)
         The assumed input distribution p at which the estimator is best: non-negative,
         summing to 1 within ``STOCHASTIC_ATOL``. Unbiasedness does not depend on it.
-    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, optional
-        An (L, N) workload: estimate its answers ``f Wᵀ`` (:func:`workload_matrix`) instead of
+    workload : {None, "histogram", "prefix", "all-range", "marginals"} or array_like, shape (L, N)
+        Optional: estimate the answers ``f Wᵀ`` (:func:`workload_matrix`) instead of
         the histogram; default None, the histogram's estimator (M × N).
     shape : tuple of int, optional
         The product alphabet of the ``"marginals"`` workload.

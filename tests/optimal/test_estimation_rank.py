@@ -159,7 +159,7 @@ def test_the_design_answers_the_workload_and_says_the_histogram_is_not_identifie
     a = error_by_input(d.mechanism, estimator, "marginals", shape=shape)
     assert p @ a == pytest.approx(d.utility, rel=1e-9)
     with pytest.raises(md.UnsupportedError, match="workload_estimator"):
-        d.estimator
+        _ = d.estimator
 
 
 def test_column_generation_certifies_the_marginals_of_a_4_by_4_alphabet():
