@@ -784,6 +784,10 @@ def _reduce(points, support, x):
     n = points.shape[1]
     if support.shape[0] <= n * (n + 1) // 2:
         return support, x  # already at most a basic solution's size: nothing to build
+    if n * (n + 1) // 2 > NEWTON_MAX_SUPPORT:
+        # a basic support may be too large for Newton anyway (N ≥ 77), and the LP has
+        # N(N+1)/2 dense rows: 8,256 at N = 128, minutes past a time limit
+        return support, x
     v = points[support]
     upper = np.triu_indices(n)
     rows = v[:, upper[0]] * v[:, upper[1]]  # s × N(N+1)/2: the entries of v vᵀ
