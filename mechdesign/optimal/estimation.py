@@ -958,7 +958,7 @@ def _gradient(points: NDArray[np.float64], w: NDArray[np.float64], f: float,
     ``points``) is the direction the polish steps towards. Any ``X`` gives a valid bound
     ``tr(WX)²/L̄(XXᵀ)``: the solver's accuracy changes the bound's value, not its
     validity. The dual program gets the time to ``deadline`` (``time.perf_counter()``),
-    at least :data:`DUAL_PROGRAM_MIN_SECONDS`."""
+    at least :data:`DUAL_PROGRAM_MIN_SECONDS`, and is skipped once it has passed."""
     if w.shape[0] >= points.shape[1]:
         return f, g_matrix, None
     # J's null space: the eigenvectors of J⁺ (built on J's range) of eigenvalue 0; a
@@ -967,6 +967,8 @@ def _gradient(points: NDArray[np.float64], w: NDArray[np.float64], f: float,
     null = vectors[:, values <= NULL_EIGENVALUE_RTOL * values[-1]]
     if not null.shape[1]:
         return f, g_matrix, None
+    if deadline is not None and time.perf_counter() > deadline:
+        return f, g_matrix, None  # past the limit: compiling the program alone takes seconds
     limit = None if deadline is None else max(deadline - time.perf_counter(),
                                               DUAL_PROGRAM_MIN_SECONDS)
     solved = _dual_program(points, w, limit)
