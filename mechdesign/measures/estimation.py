@@ -224,7 +224,26 @@ def workload_inverse(j: NDArray[np.float64], w: NDArray[np.float64]
     Identified means ``‖W (I − Π)‖ ≤`` :data:`~mechdesign._tolerances.WORKLOAD_RANGE_RTOL`
     ``· ‖W‖`` (Frobenius; ``Π = J J⁺``): the eigenvectors of a singular ``J``'s null space
     are computed to about ``1e-16 · cond``, so a workload in the range measures a
-    residual of that order, not zero. For a regular ``J`` this is ``J⁻¹``."""
+    residual of that order, not zero. For a regular ``J`` this is ``J⁻¹``.
+
+    Parameters
+    ----------
+    j : array_like, shape (N, N)
+        A finite symmetric information matrix (:func:`information_matrix`).
+    w : array_like, shape (L, N)
+        The workload's rows.
+
+    Returns
+    -------
+    ndarray, shape (N, N), or None
+    """
+    j = as_float_array(j, "j", ndim=2)
+    w = as_float_array(w, "w", ndim=2)
+    if j.shape[0] != j.shape[1] or w.shape[1] != j.shape[0]:
+        raise InvalidInputError(
+            f"j must be square (N, N) and w (L, N); got j {j.shape} and w {w.shape}.")
+    if not np.all(np.isfinite(j)) or not np.allclose(j, j.T, rtol=1e-9, atol=0.0):
+        raise InvalidInputError("j must be finite and symmetric (an information matrix).")
     values, vectors = np.linalg.eigh((j + j.T) / 2)
     kept = values > RANK_RTOL * values[-1]
     if kept.all():

@@ -244,7 +244,7 @@ def test_worst_case_design_refusals_name_the_argument():
 
 
 @pytest.mark.parametrize("eps", [1.0, 2.0])
-def test_column_generation_is_never_worse_than_subset_selection_past_the_relaxation(eps):
+def test_column_generation_beats_oue_past_the_relaxation(eps):
     # k = 96, past the relaxation, with a 3 s limit: column generation starts from subset
     # selection (the uniform optimum's size, as a balanced design), so even stopped early
     # its kernel beats OUE with OUE's BLUE (the protocol's closed form, independent of the

@@ -189,3 +189,16 @@ def test_a_worst_case_marginals_design_brackets_the_minimax_error():
     b = error_by_input(kernel, blue_estimator(kernel, uniform, "marginals", shape=shape),
                        "marginals", shape=shape)
     assert report.lower_bound <= b.max() * (1 + 1e-9)
+
+
+def test_workload_inverse_refuses_bad_matrices_by_name():
+    from mechdesign.measures.estimation import workload_inverse
+
+    with pytest.raises(md.InvalidInputError, match="square"):
+        workload_inverse(np.ones((2, 3)), np.ones((1, 3)))
+    with pytest.raises(md.InvalidInputError, match="symmetric"):
+        workload_inverse(np.array([[1.0, 2.0], [0.0, 1.0]]), np.eye(2))
+    # a regular J: the inverse itself; a singular one missing the workload: None
+    j = np.array([[2.0, 1.0], [1.0, 2.0]])
+    np.testing.assert_allclose(workload_inverse(j, np.eye(2)) @ j, np.eye(2), atol=1e-12)
+    assert workload_inverse(np.diag([1.0, 0.0]), np.array([[0.0, 1.0]])) is None
