@@ -16,6 +16,10 @@ STOCHASTIC_ATOL = 1e-9
 #: when merging "similar" outcomes into the reduced mechanism.
 PROPORTIONAL_RTOL = 1e-9
 
+#: Relative tolerance for an information matrix (or another Gram matrix) being symmetric:
+#: a J assembled from floats is symmetric to a few ulps; an asymmetric one is a caller's error.
+SYMMETRY_RTOL = 1e-9
+
 #: Tolerance for a matrix being treated as rank deficient when inverting a mechanism:
 #: singular values below ``RANK_RTOL * largest`` count as zero.
 RANK_RTOL = 1e-10

@@ -75,7 +75,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._tolerances import RANK_RTOL, WORKLOAD_RANGE_RTOL
+from mechdesign._tolerances import RANK_RTOL, SYMMETRY_RTOL, WORKLOAD_RANGE_RTOL
 from mechdesign._validation import as_distribution, as_float_array, check_positive_int, show
 from mechdesign.errors import InvalidInputError, TooLargeError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -242,7 +242,7 @@ def workload_inverse(j: NDArray[np.float64], w: NDArray[np.float64]
     if j.shape[0] != j.shape[1] or w.shape[1] != j.shape[0]:
         raise InvalidInputError(
             f"j must be square (N, N) and w (L, N); got j {j.shape} and w {w.shape}.")
-    if not np.all(np.isfinite(j)) or not np.allclose(j, j.T, rtol=1e-9, atol=0.0):
+    if not np.all(np.isfinite(j)) or not np.allclose(j, j.T, rtol=SYMMETRY_RTOL, atol=0.0):
         raise InvalidInputError("j must be finite and symmetric (an information matrix).")
     values, vectors = np.linalg.eigh((j + j.T) / 2)
     kept = values > RANK_RTOL * values[-1]
