@@ -77,6 +77,20 @@ EXACT_SCREEN_ATOL = 1e-6
 #: A designed mechanism passes its audit when its privacy level is ≤ ε + this.
 AUDIT_ATOL = 1e-9
 
+#: A kernel meets a clone mass ``r`` (``CloneLDP``) when its own is ≥ ``r (1 − this)``:
+#: the rounding of a designed kernel's columns, relative.
+CLONE_AUDIT_RTOL = 1e-9
+
+#: Relative resolution of a shuffled target's frontier (the least clone mass for a local
+#: ε₀, and the frontier's ends), and the margin a designed clone mass is raised by so that
+#: its kernel's rounding (CLONE_AUDIT_RTOL) keeps the target met.
+CLONE_FRONTIER_RTOL = 1e-9
+
+#: A shuffled target's frontier is drawn at the central ε less this (relative), so that
+#: ``shuffle_epsilon`` of a designed kernel — the upper end of a bisection to
+#: EPSILON_RTOL = 1e-9 — never reads above the target.
+CLONE_EPSILON_MARGIN = 1e-8
+
 #: The LP optimality certificate holds when every dual constraint λ·v ≥ μ(v) is violated
 #: by at most this and the primal and dual objectives agree to within it (both relative
 #: to max(1, |objective|)).

@@ -16,6 +16,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "sample_audit": (
         "AUDIT_MAX_DRAWS", "SampleAudit", "audit_pairs", "audit_samples",
     ),
+    "shuffle_design": (
+        "SHUFFLED_MAX_DESIGNS", "FrontierPoint", "Shuffled", "ShuffledReport",
+    ),
     "shuffle": (
         "DEDUP_DIGITS", "EPSILON_RTOL", "EXACT_MAX_WORK", "LOCAL_EPSILON_RTOL", "MAX_USERS",
         "MIN_RATE", "PLD_MAX_CELLS", "ROUNDS_MAX_PAIRS", "TAIL_MASS", "Reduction",

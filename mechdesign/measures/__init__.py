@@ -35,9 +35,10 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "information_matrix", "workload_matrix",
     ),
     "leakage": (
-        "bayes_vulnerability", "dobrushin_coefficient", "event_leakage", "g_vulnerability",
-        "information_density", "ldp_level", "maximal_leakage", "mutual_information",
-        "pml_capacity", "pml_level", "pointwise_leakage", "renyi_ldp_level",
+        "bayes_vulnerability", "clone_mass", "dobrushin_coefficient", "event_leakage",
+        "g_vulnerability", "information_density", "ldp_level", "maximal_leakage",
+        "mutual_information", "pml_capacity", "pml_level", "pointwise_leakage",
+        "renyi_ldp_level",
     ),
     "profile": (
         "dp_epsilon", "dp_failure_probability", "privacy_profile",

@@ -34,6 +34,7 @@ from mechdesign.measures.divergences import renyi_divergence_rows
 
 __all__ = [
     "bayes_vulnerability",
+    "clone_mass",
     "dobrushin_coefficient",
     "event_leakage",
     "g_vulnerability",
@@ -338,6 +339,45 @@ def ldp_level(kernel: KernelLike) -> float:
     if np.any(col_min[used] == 0):
         return math.inf
     return float(np.max(np.log(col_max[used]) - np.log(col_min[used])))
+
+
+def clone_mass(kernel: KernelLike) -> float:
+    """The clone mass of a kernel: the largest ``r`` with every used column ``c`` of
+    ``K`` satisfying ``min(c) ≥ r (c₍₁₎ + c₍₂₎)`` (its two largest entries),
+
+    .. math::
+
+        r(K) = \\min_y \\frac{\\min_x K[x, y]}{c_{(1)} + c_{(2)}}, \\qquad
+        c = K[:, y].
+
+    It is the smallest over row pairs ``(x₀, x₁)`` of ``min_y min_x K[x, y]/(K[x₀, y] +
+    K[x₁, y])``, the probability with which another user's report is a clone of each of
+    the pair's two rows in Feldman, McMillan & Talwar's clone reduction of shuffling
+    [1]_ (``mechdesign.accounting.shuffle``). ``r ≤ 1/2``; k-RR at ε₀ has ``1/(e^{ε₀} +
+    1)``, any ε₀-LDP kernel at least ``e^{−ε₀}/2``. All-zero columns are ignored.
+
+    Parameters
+    ----------
+    kernel : Mechanism or array_like, shape (N, M)
+        The mechanism (rows are inputs); N ≥ 2.
+
+    Returns
+    -------
+    float
+        ``r(K)`` in ``[0, 1/2]``.
+
+    References
+    ----------
+    .. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
+       Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
+    """
+    k = as_matrix(kernel)
+    if k.shape[0] < 2:
+        raise InvalidInputError(
+            f"kernel must have at least 2 inputs for a clone mass; got {k.shape[0]}.")
+    k = k[:, k.max(axis=0) > 0]
+    top_two = -np.partition(-k, 1, axis=0)[:2].sum(axis=0)
+    return float(min(0.5, (k.min(axis=0) / top_two).min()))
 
 
 def pml_capacity(kernel: KernelLike, c: float) -> float:

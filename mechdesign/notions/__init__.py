@@ -16,6 +16,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "base": (
         "RATIO_CONE_MAX_ENTRIES", "Notion", "check_notion", "check_notion_epsilon",
     ),
+    "clones": (
+        "CloneLDP", "CloneLevels", "clone_levels", "clone_vertices",
+    ),
     "cones": (
         "BACKENDS", "RatioCone", "VertexSet",
     ),

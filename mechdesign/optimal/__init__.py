@@ -25,6 +25,7 @@ from mechdesign.optimal.patterns import (
 )
 from mechdesign.optimal.pipeline import (
     METHODS,
+    DesignTarget,
     MasterSolution,
     choose_method,
     column_source,
@@ -68,6 +69,7 @@ __all__ = [
     "ColumnGenerationRun",
     "ColumnSource",
     "Design",
+    "DesignTarget",
     "EstimationError",
     "EstimationReport",
     "FDivergenceUtility",

@@ -90,7 +90,11 @@ the enumeration). ``Design.workload_estimator`` answers the workload. At small �
 brackets stay wider than the full-rank design's (near 1e-6 relative at ε = 0.05 on
 one-way marginals): the dual program is not solved in conditioned coordinates.
 
-Scope today: column generation for ε-LDP only (other notions enumerate). Timings and brackets at
+Scope today: column generation for ε-LDP, and for
+:class:`~mechdesign.notions.CloneLDP` outside its mixed regime (its peaks priced exactly,
+its flats as two-level patterns:
+:class:`~mechdesign.optimal.estimation_pricing.ClonePeaksPricing`); other notions
+enumerate. Timings and brackets at
 k = 40 and 128, at every ε, beside the code before these bounds:
 ``benchmarks/estimation_robust.py``, whose table the README reproduces.
 """
@@ -133,7 +137,7 @@ from mechdesign.measures.estimation import (
     workload_matrix,
 )
 from mechdesign.measures.leakage import dobrushin_coefficient
-from mechdesign.notions import LDP, Notion
+from mechdesign.notions import LDP, CloneLDP, Notion
 from mechdesign.optimal.estimation_bounds import (
     box_pricing_bound,
     pricing_free_bound,
@@ -142,6 +146,7 @@ from mechdesign.optimal.estimation_bounds import (
 from mechdesign.optimal.estimation_pricing import (
     BRUTE_FORCE_MAX_N,
     RELAXATION_MAX_N,
+    ClonePeaksPricing,
     LdpQuadraticPricing,
 )
 from mechdesign.optimal.estimation_symmetry import invariant_gram, symmetric_design
@@ -397,7 +402,7 @@ def design_for_estimation(
         enumerated = 0.0
         check_polish_memory(None, n)
         points, weights, lower, bound_name, evidence, solver_status, rounds = (
-            _column_generation(LdpQuadraticPricing(notion.epsilon, p), p, w, gap,
+            _column_generation(_quadratic_pricing(notion, p), p, w, gap,
                                time_limit, progress))
         conic_seconds = time.perf_counter() - solved
         mechanism, used = _mechanism(points, weights, p, w, solver_status)
@@ -1035,7 +1040,9 @@ def _estimation_method(notion: Notion, n: int, method: str, backend: str,
     (:mod:`mechdesign.optimal.estimation_symmetry`; exact at any N), prices ε-LDP's
     patterns from N = :data:`AUTO_COLUMN_GENERATION_N`, and enumerates when a
     ``backend`` is named; column generation is built for ε-LDP only."""
-    pricable = type(notion) is LDP and math.isfinite(notion.epsilon)
+    pricable = ((type(notion) is LDP and math.isfinite(notion.epsilon))
+                or (type(notion) is CloneLDP and notion.levels.regime != "mixed"
+                    and notion.epsilon > 0))
     if method == "auto":
         if pricable and symmetric and backend == "auto":
             return "symmetry"
@@ -1044,11 +1051,24 @@ def _estimation_method(notion: Notion, n: int, method: str, backend: str,
     if method == "column_generation" and not pricable:
         raise UnsupportedError(
             "column generation for estimation error prices the quadratic score "
-            "v^T G v - lambda.v over the two-level vertices of finite epsilon-LDP only; "
-            f"{type(notion).__name__}'s vertices are not priced yet: use "
+            "v^T G v - lambda.v over the two-level vertices of finite epsilon-LDP and of "
+            "CloneLDP outside its mixed regime (r below exp(-epsilon)/2 or at least "
+            f"1/(exp(epsilon) + 1)) only; {show(notion)}'s vertices are not priced yet: use "
             "method='enumeration' (or 'auto')."
         )
     return method
+
+
+def _quadratic_pricing(notion: Notion, p: NDArray[np.float64]):
+    """The quadratic pricing of a notion ``_estimation_method`` calls pricable: ε-LDP's
+    two-level vertices, or a :class:`~mechdesign.notions.CloneLDP`'s — ε₀-LDP's when the
+    clone mass adds nothing, else its peaks and flats
+    (:class:`~mechdesign.optimal.estimation_pricing.ClonePeaksPricing`)."""
+    if type(notion) is CloneLDP:
+        if notion.levels.regime == "ldp":
+            return LdpQuadraticPricing(notion.epsilon, p)
+        return ClonePeaksPricing(notion.r, p)
+    return LdpQuadraticPricing(notion.epsilon, p)
 
 
 def _subset_selection(pricing: LdpQuadraticPricing, w):
@@ -1135,7 +1155,9 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
     # uniform optimum of WᵀW = αI + β11ᵀ), else the design returned if column generation
     # ends above it (measured: from it, the prefix workload at k = 40 was 16 % worse at
     # 60 s; the histogram's bracket at ε = 0.5 went from 7 % to 3e-4)
-    fallback = _subset_selection(pricing, w)
+    fallback = _subset_selection(pricing.two_level, w)
+    if fallback is not None:
+        fallback = (pricing.embed(fallback[0]), fallback[1], fallback[2])
     if fallback is not None and not (_objective(fallback[1], fallback[2], w)[0]
                                      < _objective(points, weights, w)[0]):
         fallback = None

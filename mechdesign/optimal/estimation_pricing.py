@@ -60,7 +60,7 @@ from numpy.typing import NDArray
 from mechdesign.errors import SolverError
 from mechdesign.status import Status, from_cvxpy
 
-__all__ = ["BRUTE_FORCE_MAX_N", "RELAXATION_MAX_N", "LdpQuadraticPricing"]
+__all__ = ["BRUTE_FORCE_MAX_N", "RELAXATION_MAX_N", "ClonePeaksPricing", "LdpQuadraticPricing"]
 
 #: Scoring every pattern is the upper bound up to this N (2^N − 2 patterns).
 BRUTE_FORCE_MAX_N = 18
@@ -115,6 +115,15 @@ class LdpQuadraticPricing:
         """The section's vertices ``u/(p·u)``, ``u = ℓ + (1 − ℓ) z``, of boolean patterns."""
         u = self.low + self.rise * patterns
         return u / (u @ self.p)[:, None]
+
+    @property
+    def two_level(self) -> LdpQuadraticPricing:
+        """The two-level pricing whose patterns subset selection draws (itself)."""
+        return self
+
+    def embed(self, patterns: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Patterns of :attr:`two_level` as this pricing's patterns (the same)."""
+        return patterns
 
     def patterns_of(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
         """The patterns of two-level vertices (the larger level)."""
@@ -391,3 +400,99 @@ class _RelaxedPricing:
             # margin (measured: such values are within 1e-6 of a clean solve's)
             value += INACCURATE_MARGIN * max(1.0, abs(value))
         return value, x[0, 1:] / max(x[0, 0], np.finfo(float).tiny)
+
+
+class ClonePeaksPricing:
+    """Reduced costs over the vertices of :class:`~mechdesign.notions.CloneLDP` where its
+    clone mass caps the ratio (``r ≥ 1/(e^{ε₀} + 1)``): the ``N`` peaks (``S − 1`` on one
+    input, 1 elsewhere; ``S = 1/r``) and the flats (``S/2`` on ``3 ≤ |Q| ≤ N − 1``
+    inputs, 1 elsewhere).
+
+    Every ``{1, S/2}`` pattern of any size lies in the cone (its smallest entry is 1 and
+    its two largest sum to at most ``S``), so the flats are priced as the two-level
+    vertices of ``log(S/2)``-LDP (:class:`LdpQuadraticPricing`: a superset, so its
+    bound is a bound and what it finds is feasible), and the peaks exactly, all ``N``
+    of them. A pattern is ``N + 1`` bits: the last marks a peak (``e_h`` in the first
+    ``N``). The cone lies in ``log(S − 1)``-LDP's, so :attr:`epsilon` is that level: the
+    bounds that need no pricing (:mod:`~mechdesign.optimal.estimation_bounds`) hold for it.
+
+    Parameters
+    ----------
+    r : float
+        The clone mass, ``1/(e^{ε₀} + 1) ≤ r < 1/2``.
+    prior : ndarray, shape=(N,)
+        The positive prior that normalises the section.
+    """
+
+    def __init__(self, r: float, prior: NDArray[np.float64]) -> None:
+        self.p = np.asarray(prior, dtype=float)
+        self.n = self.p.shape[0]
+        self.epsilon = math.log1p(-r) - math.log(r)  # log(S − 1)
+        self.flats = LdpQuadraticPricing(-math.log(2.0 * r), self.p)  # log(S/2)
+        self.peak_low = r / (1.0 - r)  # 1/(S − 1)
+        peaks = np.where(np.eye(self.n, dtype=bool), 1.0, self.peak_low)
+        self._peaks = peaks / (peaks @ self.p)[:, None]
+
+    @property
+    def two_level(self) -> LdpQuadraticPricing:
+        """The flats' pricing, whose patterns subset selection draws."""
+        return self.flats
+
+    def embed(self, patterns: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Flat patterns (``N`` bits) as this pricing's (``N + 1``, the last off)."""
+        return np.hstack([patterns, np.zeros((patterns.shape[0], 1), dtype=bool)])
+
+    def points(self, patterns: NDArray[np.bool_]) -> NDArray[np.float64]:
+        """The vertices ``u/(p·u)`` of the patterns (peaks where the last bit is set)."""
+        peak = patterns[:, -1]
+        out = np.empty((patterns.shape[0], self.n))
+        if (~peak).any():
+            out[~peak] = self.flats.points(patterns[~peak, :-1])
+        if peak.any():
+            out[peak] = self._peaks[np.argmax(patterns[peak, :-1], axis=1)]
+        return out
+
+    def initial_patterns(self) -> NDArray[np.bool_]:
+        """The peaks first (k-RR's columns at ``e^{ε₀} = S − 1``: feasible, ``J``
+        regular), then the flats' singletons and complements."""
+        peaks = np.hstack([np.eye(self.n, dtype=bool), np.ones((self.n, 1), dtype=bool)])
+        return np.vstack([peaks, self.embed(self.flats.initial_patterns())])
+
+    def _peak_scores(self, g_matrix, dual) -> NDArray[np.float64]:
+        v = self._peaks
+        return np.einsum("mi,ij,mj->m", v, g_matrix, v) - v @ dual
+
+    def _peak_patterns(self, rows: NDArray[np.int64]) -> NDArray[np.bool_]:
+        z = np.zeros((rows.size, self.n + 1), dtype=bool)
+        z[np.arange(rows.size), rows] = True
+        z[:, -1] = True
+        return z
+
+    def heuristic(self, g_matrix, dual, starts: NDArray[np.bool_], round_: int = 0):
+        """The flats' local search (from the flat starts) and every peak, best first."""
+        flat_starts = starts[~starts[:, -1], :-1]
+        z, r = self.flats.heuristic(g_matrix, dual, flat_starts, round_)
+        peak_r = self._peak_scores(g_matrix, dual)
+        z = np.vstack([self.embed(z), self._peak_patterns(np.arange(self.n))])
+        r = np.concatenate([r, peak_r])
+        order = np.argsort(-r, kind="stable")
+        return z[order], r[order]
+
+    def upper_bound(self, g_matrix, dual, tolerance: float, *,
+                    deadline: float | None = None, fallback: float = math.inf,
+                    whole: bool = True):
+        """The larger of the flats' bound (:meth:`LdpQuadraticPricing.upper_bound`) and
+        the peaks' exact maximum; patterns with ``r > tolerance``, best first."""
+        bound, found, name = self.flats.upper_bound(g_matrix, dual, tolerance,
+                                                    deadline=deadline, fallback=fallback,
+                                                    whole=whole)
+        peak_r = self._peak_scores(g_matrix, dual)
+        good = np.flatnonzero(peak_r > tolerance)
+        found = np.vstack([self._peak_patterns(good[np.argsort(-peak_r[good], kind="stable")]),
+                           self.embed(found)])
+        return max(bound, float(peak_r.max())), found, name
+
+    def whole_bound(self, g_matrix, dual) -> float:
+        """The flats' one-program relaxation, or the peaks' maximum if larger."""
+        return max(self.flats.whole_bound(g_matrix, dual),
+                   float(self._peak_scores(g_matrix, dual).max()))

@@ -104,7 +104,7 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.errors import InvalidInputError, UnsupportedError
-from mechdesign.notions import LDP, PML, check_notion
+from mechdesign.notions import LDP, PML, CloneLDP, check_notion, clone_levels
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
@@ -116,6 +116,7 @@ from mechdesign.optimal.sources import (
 from mechdesign.optimal.utilities import mutual_information_columns
 
 __all__ = [
+    "PeakFamily",
     "PricingOracle",
     "balanced_arcs",
     "ldp_column",
@@ -937,6 +938,72 @@ class _ThreeLevel(_Family):
         return np.array(out)
 
 
+class PeakFamily(_Family):
+    """The peaks of :class:`~mechdesign.notions.CloneLDP` between its two outer regimes:
+    1 on one input ``h``, ``middle`` on a set ``M ∌ h`` and ``low`` on the rest (at least
+    one input), ``low < middle < 1``. ``z`` is ``(e_h, 1_M)``; the normaliser varies with
+    ``|M|``."""
+
+    def __init__(self, prior, low: float, middle: float) -> None:
+        n = prior.shape[0]
+        eye = np.eye(n)
+        rows = np.vstack([
+            np.concatenate([np.ones(n), np.zeros(n)]),  # one peak
+            np.hstack([eye, eye]),  # h ∉ M
+            np.ones((1, 2 * n)),  # at least one input at low
+        ])
+        lower = np.concatenate([[1.0], np.full(n, -np.inf), [-np.inf]])
+        upper = np.concatenate([[1.0], np.ones(n), [n - 1.0]])
+        super().__init__(prior, np.full(n, low),
+                         np.hstack([(1.0 - low) * eye, (middle - low) * eye]),
+                         rows, lower, upper, (n - 1) * low + 1.0)
+
+    def linear_maximum(
+        self, scores: NDArray[np.float64]
+    ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+        """For every row ``d`` of ``scores`` (shape (W, N)), the peak maximising
+        ``d·v(z)`` and that maximum. For ``|M| = m`` the normaliser is fixed and ``d·u =
+        low Σd + (1 − low) d_h + (middle − low) Σ_M d`` with ``1 − low > middle − low >
+        0``: by the rearrangement inequality ``h`` is the largest ``d_x`` and ``M`` the
+        next ``m`` — a scan of one sort over ``m = 0 … N − 2``, exact."""
+        n = self.prior.shape[0]
+        low = float(self.base[0])
+        top_step = float(self.moves[0, 0])
+        middle_step = float(self.moves[0, n])
+        order = np.argsort(-scores, axis=1, kind="stable")
+        ranked = np.take_along_axis(scores, order, axis=1)
+        sizes = np.arange(0, n - 1)
+        prefix = np.concatenate([np.zeros((scores.shape[0], 1)),
+                                 np.cumsum(ranked[:, 1:n - 1], axis=1)], axis=1)
+        value = (low * scores.sum(axis=1)[:, None] + top_step * ranked[:, :1]
+                 + middle_step * prefix) / (n * low + top_step + middle_step * sizes)[None, :]
+        best = np.argmax(value, axis=1)
+        rows = np.arange(scores.shape[0])
+        ranks = np.empty_like(order)
+        ranks[rows[:, None], order] = np.arange(n)[None, :]
+        z = np.zeros((scores.shape[0], 2 * n), dtype=bool)
+        z[rows, order[:, 0]] = True
+        z[:, n:] = (ranks >= 1) & (ranks <= sizes[best][:, None])
+        return z, value[rows, best]
+
+    def candidates(self, dual: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Per linearisation: the best peak, then every prefix of the best middle
+        coordinates without it."""
+        n = self.prior.shape[0]
+        out = []
+        for scores in self.slope_scores(dual):
+            h = int(np.argmax(scores[:n]))
+            middle = scores[n:].copy()
+            middle[h] = -np.inf
+            order = np.argsort(-middle, kind="stable")[: n - 2]
+            for m in range(0, n - 1):
+                z = np.zeros(2 * n, dtype=bool)
+                z[h] = True
+                z[n + order[:m]] = True
+                out.append(z)
+        return np.array(out)
+
+
 def _three_level_z(n: int, top: NDArray[np.int64], free: int) -> NDArray[np.bool_]:
     z = np.zeros(2 * n, dtype=bool)
     z[top] = True
@@ -1287,6 +1354,29 @@ def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Famil
         elif k + 1 <= n - 1:
             families.append(_ThreeLevel(p, top, free, k))
     return families
+
+
+@patterned(CloneLDP, supports=lambda notion, prior: True,
+           information_bound=lambda notion: ldp_information_bound(
+               min(notion.epsilon, -math.log(notion.levels.low))))
+def _clone_patterns(notion: CloneLDP, p: NDArray[np.float64]) -> tuple[list, NDArray[np.float64]]:
+    """:func:`~mechdesign.notions.clone_vertices` as families: ε₀-LDP's patterns when the
+    clone mass adds nothing; else the peaks (a two-level family of size one, or
+    :class:`PeakFamily`) and the flats (two levels, ``3 ≤ |Q| ≤ N − 1``). The first
+    columns are the peaks without a middle set, whose span makes the master feasible."""
+    n = p.shape[0]
+    levels = clone_levels(notion.epsilon, notion.r)
+    if levels.regime == "ldp":
+        return _ldp_patterns(LDP(notion.epsilon), p)
+    if levels.regime == "clones":
+        peaks: _Family = TwoLevelFamily(p, levels.low, 1.0, 1, 1)
+    else:
+        peaks = PeakFamily(p, levels.low, levels.middle)
+    families: list[_Family] = [peaks]
+    if n >= 4:
+        families.append(TwoLevelFamily(p, levels.flat_low, 1.0, 3, n - 1))
+    first = np.where(np.eye(n, dtype=bool), 1.0, levels.low)
+    return families, first / first.sum(axis=1, keepdims=True)
 
 
 def ldp_column(epsilon: float, pattern: ArrayLike) -> NDArray[np.float64]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Literal
 
@@ -95,6 +96,7 @@ from mechdesign.status import Status
 
 __all__ = [
     "METHODS",
+    "DesignTarget",
     "MasterSolution",
     "choose_method",
     "column_source",
@@ -117,6 +119,18 @@ METHODS = ("auto", "enumeration", "column_generation")
 
 
 
+class DesignTarget(ABC):
+    """A requirement that :func:`design` meets through designs under notions, when no
+    single notion states it (a central guarantee behind a shuffler:
+    :class:`~mechdesign.accounting.shuffle_design.Shuffled`). A subclass implements
+    :meth:`design`; :func:`design` hands it every argument unchanged."""
+
+    @abstractmethod
+    def design(self, prior: ArrayLike | None, **options: object) -> Design:
+        """The best design meeting the target, with ``Design.target`` its report;
+        ``options`` are :func:`design`'s keyword arguments."""
+
+
 def design(
     notion: Notion,
     prior: ArrayLike | None = None,
@@ -133,9 +147,12 @@ def design(
 
     Parameters
     ----------
-    notion : Notion
-        :class:`~mechdesign.notions.LDP`, :class:`~mechdesign.notions.PML`, or any object
-        with the same interface.
+    notion : Notion or DesignTarget
+        :class:`~mechdesign.notions.LDP`, :class:`~mechdesign.notions.PML`, any other
+        :class:`~mechdesign.notions.Notion`, or a :class:`DesignTarget` such as
+        :class:`~mechdesign.accounting.shuffle_design.Shuffled` (the central guarantee
+        behind a shuffler), which designs through notions of its choice and records how
+        in ``Design.target``.
     prior : array_like, shape=(N,), optional
         The input distribution; required for mutual information (it also fixes N) and
         for an estimation design, except the worst case over every distribution
@@ -257,6 +274,10 @@ def design(
     .. [3] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
        Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
     """
+    if isinstance(notion, DesignTarget):
+        return notion.design(prior, utility=utility, backend=backend, method=method,
+                             max_vertices=max_vertices, time_limit=time_limit, gap=gap,
+                             progress=progress)
     start = time.perf_counter()
     if isinstance(utility, EstimationError) or (isinstance(utility, str) and utility == "mse"):
         return _design_for_estimation(notion, prior, utility, backend=backend, method=method,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from mechdesign._validation import show
 from mechdesign.errors import InvalidInputError
-from mechdesign.notions import LDP, PML, NonRobustLDP, Notion, RobustLDP
+from mechdesign.notions import LDP, PML, CloneLDP, NonRobustLDP, Notion, RobustLDP
 from mechdesign.optimal.gain_pricing import GainPricingOracle
 from mechdesign.optimal.patterns import PricingOracle
 from mechdesign.optimal.robust_pricing import LinearisationOracle
@@ -32,7 +32,9 @@ PRICING_SOURCES: dict[tuple[type[Notion], type[Utility]], type[PricingSource]] =
     (PML, MutualInformationUtility): PricingOracle,
     (NonRobustLDP, MutualInformationUtility): PricingOracle,
     (RobustLDP, MutualInformationUtility): LinearisationOracle,
+    (CloneLDP, MutualInformationUtility): PricingOracle,
     (LDP, GainUtility): GainPricingOracle,
+    (CloneLDP, GainUtility): GainPricingOracle,
     (PML, GainUtility): GainPricingOracle,
 }
 

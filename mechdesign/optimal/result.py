@@ -172,6 +172,11 @@ class Design:
         its workload, prior and certified bracket. ``utility`` is then the per-report
         workload error (``n · MSE``, lower is better), ``weights`` and ``vertices`` are
         ``p``-normalised (``p·v = 1``, the weights are the reports' probabilities).
+    target : object or None
+        For a design reached through a :class:`~mechdesign.optimal.pipeline.DesignTarget`
+        (such as :class:`~mechdesign.accounting.shuffle_design.Shuffled`), the target's
+        report of how it chose ``notion`` (its inner designs, its guarantee); else
+        ``None``.
     """
 
     notion: Notion
@@ -191,6 +196,7 @@ class Design:
     timings: Timings
     column_generation: ColumnGenerationReport | None = None
     estimation: EstimationReport | None = None
+    target: object | None = None
 
     @property
     def estimator(self) -> NDArray[np.float64]:

@@ -1,0 +1,433 @@
+"""Designing for the central guarantee behind a shuffler: ``design(Shuffled(ε, δ, n), ...)``.
+
+A deployment behind a shuffler is specified by the central ``(ε, δ)`` of ``n`` shuffled
+reports, not by a local ε₀. The clone reduction (``mechdesign.accounting.shuffle``)
+certifies a kernel ``K`` through two numbers, its LDP level ``ε₀`` and its clone mass
+``r`` (:func:`~mechdesign.measures.leakage.clone_mass`):
+
+**The certified set.** If ``K`` is ε₀-LDP with clone mass ``≥ r``, then every pair of its
+rows ``(P⁰, P¹)`` admits the clone decomposition with the replaced user in class 0 with
+probability ``u₀ = e^{ε₀}/(e^{ε₀} + 1)`` and every other user a clone of each class with
+probability ``r``, so the central ``δ(ε) ≤ δ_{u₀, r}(ε)``, the hockey-stick divergence of
+the two count distributions (:func:`~mechdesign.accounting.shuffle.reduction_delta`).
+*Proof.* With ``p ≤ e^{ε₀}`` the pair's ratio, ``W⁰ = (e^{ε₀}P⁰ − P¹)/(e^{ε₀} − 1)`` and
+``W¹ = (e^{ε₀}P¹ − P⁰)/(e^{ε₀} − 1)`` are non-negative (``P¹ ≤ pP⁰ ≤ e^{ε₀}P⁰``), sum to
+``P⁰ + P¹`` and give ``P⁰ = u₀W⁰ + (1 − u₀)W¹`` (and the reverse for ``P¹``), whatever
+``p ≤ e^{ε₀}``. Every row is ``K[x] ≥ r(P⁰ + P¹) = rW⁰ + rW¹`` entrywise (the clone mass is a
+minimum over all rows and outputs), so ``K[x] = rW⁰ + rW¹ + (1 − 2r)L_x`` with ``L_x ≥ 0``
+a distribution (``r ≤ 1/2``): Feldman, McMillan & Talwar's Lemma 3.3 [1]_ applies with
+``(u₀, r)``. ∎ So ``(ε, δ)`` holds when ``δ_{u₀, r}(ε) ≤ δ`` — a condition on ``(ε₀, r)``
+alone, and the kernels it admits form the polyhedral cone of
+:class:`~mechdesign.notions.CloneLDP` ``(ε₀, r)``: the design engine certifies the best
+kernel in it for any utility.
+
+**The frontier.** ``δ_{u, r}`` grows with ``u`` and falls with ``r`` (checked on random
+instances in ``tests/accounting/test_shuffle_design.py``), so for each ε₀ the least
+admissible ``r*(ε₀)`` is found by bisection and is non-decreasing. Every kernel has
+``r(K) ≤ 1/(e^{LDP(K)} + 1)``, so the kernels the reduction admits are exactly the union of
+``CloneLDP(ε₀, r*(ε₀))`` over ``ε₀ ∈ [ε_lo, ε_hi]``: below ``ε_lo`` (where ``r*(ε₀) ≤
+e^{−ε₀}/2``, the clone mass every ε₀-LDP kernel has) the cone is ε₀-LDP's, contained in
+ε_lo's; above ``ε_hi`` (where ``r*(ε₀) = 1/(e^{ε₀} + 1)``, k-RR's) the clone inequalities
+cap the ratio below ``e^{ε₀}`` and the cone shrinks as ε₀ grows.
+
+**The search.** Every frontier cone lies in one cone of clone mass ``e^{−ε_lo}/2``
+(:meth:`Shuffled.cover`), so a design over it bounds them all: the report's ``bound``
+(an upper bound on the utility, a lower bound on an error). The k-RR end (``t = 1``,
+``ε₀ = ε_hi``) is designed first, then the bound; the search stops as soon as the best
+inner design is within ``gap`` of it — certified optimal among the clone-certified
+kernels. Otherwise the ε₀-LDP end, then a golden-section search over ``t ∈ [0, 1]``
+(``ε₀ = ε_lo + t(ε_hi − ε_lo)``; the inner optimum need not be unimodal along the
+frontier, so this is a search, its result the best design found, with the bound beside
+it), at most ``max_designs`` inner designs, each deterministic.
+The frontier's interior lies between the notion's two outer regimes, whose estimation
+designs are priced at any size; past enumeration's reach an interior estimation design
+is refused, and the search then keeps the ends (``stopped`` says so).
+
+**What is certified, precisely.** Optimal among kernels whose clone reduction meets the
+target. :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` of the result (which also
+tries each row pair's own reduction and its variation-ratio split) is reported and may be
+smaller; a kernel outside the set may meet the target through a tighter accountant.
+
+References
+----------
+.. [1] V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearly
+   Optimal Analysis of Privacy Amplification by Shuffling", FOCS 2021, arXiv:2012.12803.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass
+
+from numpy.typing import ArrayLike
+
+from mechdesign._tolerances import (
+    CLONE_EPSILON_MARGIN,
+    CLONE_FRONTIER_RTOL,
+    COLUMN_GENERATION_GAP,
+)
+from mechdesign._validation import (
+    as_real,
+    check_epsilon,
+    check_int,
+    check_real,
+    check_size,
+    show,
+)
+from mechdesign.accounting.shuffle import MAX_USERS, Reduction, reduction_delta, shuffle_epsilon
+from mechdesign.errors import InvalidInputError, SolverError, TooLargeError, UnsupportedError
+from mechdesign.notions import CloneLDP
+from mechdesign.optimal import Design, DesignTarget, design
+from mechdesign.optimal.estimation import EstimationError
+from mechdesign.status import Status
+
+__all__ = ["SHUFFLED_MAX_DESIGNS", "FrontierPoint", "Shuffled", "ShuffledReport"]
+
+#: Default most inner designs of the search along the frontier (both ends included).
+SHUFFLED_MAX_DESIGNS = 6
+
+#: The largest local ε₀ the frontier is searched to (nats).
+FRONTIER_CEILING = 60.0
+
+#: The search stops once its bracket on the frontier position ``t`` is this narrow.
+FRONTIER_T_TOL = 1e-3
+
+_GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+@dataclass(frozen=True)
+class FrontierPoint:
+    """One inner design of the search: the notion, where it sits and what it certified.
+
+    Parameters
+    ----------
+    t : float
+        Position on the frontier, 0 (ε₀-LDP end) to 1 (k-RR end).
+    notion : CloneLDP
+        ``CloneLDP(ε₀, r*(ε₀))``.
+    utility : float
+        The inner design's utility (an error for an estimation design: lower is better).
+    status : Status
+        The inner design's status.
+    bracket : tuple of float
+        The inner design's certified ``(lower, upper)`` bracket on its own optimum.
+    seconds : float
+        Its wall-clock time.
+    """
+
+    t: float
+    notion: CloneLDP
+    utility: float
+    status: Status
+    bracket: tuple[float, float]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ShuffledReport:
+    """How a :class:`Shuffled` design was chosen (``Design.target``).
+
+    Parameters
+    ----------
+    target : Shuffled
+        The central guarantee.
+    points : tuple of FrontierPoint
+        Every inner design, in the order tried.
+    chosen : FrontierPoint
+        The best of them (the returned design's).
+    bound : float or None
+        The optimum's bound over every frontier cone, from the design over
+        :meth:`Shuffled.cover` (upper for a utility, lower for an error), or
+        ``None`` when it was not computed (time, or ``bound=False``).
+    certified : bool
+        Whether ``chosen`` is within ``gap`` (relative) of ``bound``: optimal among the
+        kernels whose clone reduction meets the target.
+    central_epsilon : float
+        :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` of the chosen kernel at the
+        target's δ and n; never above the target's ε.
+    central_method : str
+        The bound that gave it (``"kernel"``, ``"clones"``, ``"exact"``, ``"local"``).
+    clone_delta : float
+        ``δ_{u₀, r}(ε)`` of the chosen notion at the target's ε: what the design certifies.
+    stopped : str
+        ``"certified"`` (the best design met ``bound``), ``"converged"``, ``"max
+        designs"``, ``"time limit"`` or ``"interior not designed (...)"``.
+    """
+
+    target: Shuffled
+    points: tuple[FrontierPoint, ...]
+    chosen: FrontierPoint
+    bound: float | None
+    certified: bool
+    central_epsilon: float
+    central_method: str
+    clone_delta: float
+    stopped: str
+
+
+@dataclass(frozen=True)
+class Shuffled(DesignTarget):
+    """The central guarantee ``(epsilon, delta)`` of ``n`` users' reports, shuffled once:
+    a target for :func:`~mechdesign.optimal.design` (module docstring).
+
+    Parameters
+    ----------
+    epsilon : float
+        The central ε (nats, > 0).
+    delta : float
+        The central δ, ``0 < δ < 1``.
+    n : int
+        Users, ``1 ≤ n ≤`` :data:`~mechdesign.accounting.shuffle.MAX_USERS`.
+    max_designs : int, default :data:`SHUFFLED_MAX_DESIGNS`
+        Most inner designs along the frontier (``≥ 2``: both ends).
+    bound : bool, default True
+        Also design over the cone containing the whole frontier, for the certificate.
+    """
+
+    epsilon: float
+    delta: float
+    n: int
+    max_designs: int = SHUFFLED_MAX_DESIGNS
+    bound: bool = True
+
+    def __post_init__(self) -> None:
+        eps = check_epsilon(self.epsilon)
+        if not 0 < eps < math.inf:
+            raise InvalidInputError(
+                f"epsilon must be positive and finite; got {show(self.epsilon)}.")
+        object.__setattr__(self, "epsilon", eps)
+        delta = as_real(self.delta, "delta")
+        if not 0.0 < delta < 1.0:
+            raise InvalidInputError(
+                f"delta must lie in the open interval (0, 1); got {show(self.delta)}.")
+        object.__setattr__(self, "delta", delta)
+        object.__setattr__(self, "n", check_size(self.n, "n", MAX_USERS, why="MAX_USERS"))
+        object.__setattr__(self, "max_designs", check_int(self.max_designs, "max_designs", low=2))
+        if not isinstance(self.bound, bool):
+            raise InvalidInputError(f"bound must be True or False; got {show(self.bound)}.")
+
+    # -- the frontier ----------------------------------------------------------------------
+
+    def clone_delta(self, epsilon0: float, r: float) -> float:
+        """``δ_{u₀, r}(ε)``: the central δ the clone reduction proves for every kernel of
+        ``CloneLDP(epsilon0, r)`` at the target's ε (less
+        :data:`~mechdesign._tolerances.CLONE_EPSILON_MARGIN`, relative) and n."""
+        eps = self.epsilon * (1.0 - CLONE_EPSILON_MARGIN)
+        return reduction_delta(Reduction.at_level(epsilon0, r), self.n, eps)
+
+    def required_r(self, epsilon0: float) -> float:
+        """``r*(ε₀)``: the least clone mass with :meth:`clone_delta` ≤ δ (bisection on
+        ``log r``, the upper end returned, raised by
+        :data:`~mechdesign._tolerances.CLONE_FRONTIER_RTOL` so that a designed kernel's
+        rounding keeps it admissible); ``inf`` when even ``r = 1/2`` does not suffice."""
+        if self.clone_delta(epsilon0, 0.0) <= self.delta:
+            return 0.0
+        if self.clone_delta(epsilon0, 0.5) > self.delta:
+            return math.inf
+        lo, hi = math.log(1e-300), math.log(0.5)
+        if self.clone_delta(epsilon0, math.exp(lo)) <= self.delta:
+            return min(0.5, math.exp(lo) * (1 + CLONE_FRONTIER_RTOL))
+        while hi - lo > CLONE_FRONTIER_RTOL:
+            mid = 0.5 * (lo + hi)
+            if mid in (lo, hi):
+                break
+            if self.clone_delta(epsilon0, math.exp(mid)) <= self.delta:
+                hi = mid
+            else:
+                lo = mid
+        return min(0.5, math.exp(hi) * (1 + CLONE_FRONTIER_RTOL))
+
+    def ends(self) -> tuple[float, float]:
+        """``(ε_lo, ε_hi)``: the largest ε₀ at which every ε₀-LDP kernel meets the target
+        (clone mass ``e^{−ε₀}/2``), and the largest at which k-RR's clone mass
+        ``1/(e^{ε₀} + 1)`` does (bisection, the lower end returned)."""
+        def largest(admissible) -> float:
+            if admissible(FRONTIER_CEILING):
+                return FRONTIER_CEILING
+            lo, hi = 0.0, FRONTIER_CEILING
+            while hi - lo > CLONE_FRONTIER_RTOL * max(1.0, hi):
+                mid = 0.5 * (lo + hi)
+                if admissible(mid):
+                    lo = mid
+                else:
+                    hi = mid
+            return lo
+
+        def any_kernel(e: float) -> bool:
+            return self.clone_delta(e, 0.5 * math.exp(-e)) <= self.delta
+
+        def k_rr(e: float) -> bool:
+            return self.clone_delta(e, 1.0 / (math.exp(e) + 1.0)) <= self.delta
+
+        return largest(any_kernel), largest(k_rr)
+
+    def notion_at(self, t: float, ends: tuple[float, float] | None = None) -> CloneLDP:
+        """The frontier's cone at position ``t ∈ [0, 1]``: ``CloneLDP(ε₀, r*(ε₀))`` with
+        ``ε₀ = ε_lo + t(ε_hi − ε_lo)``."""
+        lo, hi = self.ends() if ends is None else ends
+        if t == 0:  # ε_lo-LDP itself: every ε_lo-LDP kernel has clone mass e^{−ε_lo}/2
+            return CloneLDP(lo, 0.5 * math.exp(-lo))
+        eps0 = lo + t * (hi - lo)
+        return CloneLDP(eps0, self.required_r(eps0))
+
+    def cover(self, ends: tuple[float, float] | None = None, *, capped: bool = True
+              ) -> CloneLDP:
+        """A cone containing every frontier cone: clone mass ``r_c = e^{−ε_lo}/2`` (less
+        ten times :data:`~mechdesign._tolerances.CLONE_FRONTIER_RTOL`, relative, for the
+        bisection's resolution) and LDP level ``ε_hi`` (``capped``), or no LDP constraint
+        beyond the one the clone mass implies, ``log(1/r_c − 1)`` (a larger cone, in the
+        regime every utility prices at any size). ``r*`` is non-decreasing from
+        ``r*(ε_lo) = e^{−ε_lo}/2`` and every frontier ε₀ is at most ε_hi, so every frontier
+        kernel is in both."""
+        lo, hi = self.ends() if ends is None else ends
+        r = 0.5 * math.exp(-lo) * (1.0 - 10.0 * CLONE_FRONTIER_RTOL)
+        return CloneLDP(hi if capped else math.log1p(-r) - math.log(r), r)
+
+    # -- the design ------------------------------------------------------------------------
+
+    def design(self, prior: ArrayLike | None, **options: object) -> Design:
+        """The best design along the frontier (module docstring); ``options`` are
+        :func:`~mechdesign.optimal.design`'s, ``time_limit`` bounding the whole search
+        (the best certified inner design so far is returned when it runs out; the first
+        inner design runs under the whole limit, and a limit it cannot meet is its error).
+        ``Design.target`` is the :class:`ShuffledReport`."""
+        start = time.perf_counter()
+        time_limit = options.pop("time_limit", None)
+        if time_limit is not None:
+            time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+        gap = options.get("gap")
+        deadline = None if time_limit is None or math.isinf(time_limit) else start + time_limit
+        utility = options.get("utility", "mutual_information")
+        minimise = isinstance(utility, EstimationError) or utility == "mse"
+        ends = self.ends()
+        designs: dict[float, Design] = {}
+        points: list[FrontierPoint] = []
+        stopped = "converged"
+
+        def remaining() -> float | None:
+            if deadline is None:
+                return None
+            return max(1e-3, deadline - time.perf_counter())
+
+        def score(t: float) -> float:
+            if t not in designs:
+                notion = self.notion_at(t, ends)
+                began = time.perf_counter()
+                try:
+                    result = design(notion, prior, time_limit=remaining(), **options)
+                except SolverError as exc:
+                    if not designs or exc.status is not Status.TIME_LIMIT:
+                        raise
+                    raise _OutOfTime from exc
+                designs[t] = result
+                points.append(FrontierPoint(t, notion, result.utility, result.status,
+                                            _bracket(result), time.perf_counter() - began))
+            value = designs[t].utility
+            return value if minimise else -value
+
+        def out_of_time() -> bool:
+            return deadline is not None and time.perf_counter() >= deadline
+
+        def cover_bound() -> float | None:
+            if not self.bound or out_of_time():
+                return None
+            try:
+                try:
+                    cover = design(self.cover(ends), prior, time_limit=remaining(), **options)
+                except (UnsupportedError, TooLargeError):
+                    # the capped cover lies between the regimes (estimation past
+                    # enumeration's reach): the uncapped one, priced at any size
+                    cover = design(self.cover(ends, capped=False), prior,
+                                   time_limit=remaining(), **options)
+            except SolverError as exc:
+                if exc.status is not Status.TIME_LIMIT:
+                    raise
+                return None
+            low, high = _bracket(cover)
+            return low if minimise else high
+
+        def best() -> float:
+            return min(score(t) for t in designs)
+
+        def done() -> bool:
+            return bound is not None and _within(best(), signed(bound), gap)
+
+        def signed(value: float) -> float:
+            return value if minimise else -value
+
+        score(1.0)
+        bound = cover_bound()
+        if done():
+            stopped = "certified"
+        elif ends[1] - ends[0] <= CLONE_FRONTIER_RTOL * max(1.0, ends[1]):
+            stopped = "converged"  # the frontier is one point
+        elif out_of_time():
+            stopped = "time limit"
+        else:
+            try:
+                score(0.0)
+            except _OutOfTime:
+                stopped = "time limit"
+            a, b = 0.0, 1.0
+            c, d = b - _GOLDEN * (b - a), a + _GOLDEN * (b - a)
+            while (stopped != "time limit" and not done() and len(designs) < self.max_designs
+                   and b - a > FRONTIER_T_TOL):
+                if out_of_time():
+                    stopped = "time limit"
+                    break
+                try:
+                    lower_c = score(c) <= score(d)
+                except _OutOfTime:
+                    stopped = "time limit"
+                    break
+                except (UnsupportedError, TooLargeError) as exc:
+                    # an interior cone (between the regimes) no method designs at this
+                    # size: the ends stand, with the bound beside them
+                    stopped = f"interior not designed ({type(exc).__name__})"
+                    break
+                if lower_c:
+                    b, d = d, c
+                    c = b - _GOLDEN * (b - a)
+                else:
+                    a, c = c, d
+                    d = a + _GOLDEN * (b - a)
+            else:
+                if stopped != "time limit":
+                    stopped = ("certified" if done() else "max designs"
+                               if len(designs) >= self.max_designs else "converged")
+        best_t = min(designs, key=lambda t: (score(t), -t))
+        chosen = next(p for p in points if p.t == best_t)
+        best_design = designs[best_t]
+        certified = done()
+        central = shuffle_epsilon(best_design.mechanism, self.n, self.delta)
+        if central.epsilon > self.epsilon:
+            raise SolverError(
+                f"the designed kernel's shuffled central epsilon {central.epsilon:.6g} exceeds "
+                f"the target {self.epsilon:.6g} (clone mass {chosen.notion.r:.6g}); this "
+                "contradicts the clone reduction's monotonicity and is a bug",
+                status=Status.NUMERICAL_ERROR, solver_status="central guarantee not met")
+        report = ShuffledReport(
+            self, tuple(points), chosen, bound, certified, central.epsilon, central.method,
+            self.clone_delta(chosen.notion.epsilon, chosen.notion.r), stopped)
+        timings = dataclasses.replace(best_design.timings, total=time.perf_counter() - start)
+        return dataclasses.replace(best_design, target=report, timings=timings)
+
+
+class _OutOfTime(Exception):
+    """An inner design after the first reached the search's time limit."""
+
+
+def _bracket(result: Design) -> tuple[float, float]:
+    """A design's certified bracket on its own optimum."""
+    if result.estimation is not None:
+        return result.estimation.lower_bound, result.estimation.upper_bound
+    if result.column_generation is not None:
+        return result.column_generation.lower_bound, result.column_generation.upper_bound
+    return result.utility, result.certificate.dual_objective
+
+
+def _within(value: float, bound: float, gap: object) -> bool:
+    tolerance = COLUMN_GENERATION_GAP if gap is None else float(gap)
+    return abs(bound - value) <= tolerance * max(1.0, abs(bound))
