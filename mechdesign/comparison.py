@@ -24,6 +24,7 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.accounting.shuffle import local_epsilon_for, shuffle_epsilon
+from mechdesign.accounting.shuffle_design import Shuffled
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.measures.estimation import workload_matrix
@@ -49,7 +50,6 @@ __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_DENSE_MAX_ENTRIES",
     "COMPARE_TIME_LIMIT",
-    "SHUFFLE_DESIGN_STEPS",
     "SHUFFLE_MAX_LOCAL_EPSILON",
     "compare",
     "deployed_protocols",
@@ -64,9 +64,6 @@ COMPARE_COLUMNS = (
 
 #: :func:`compare` with ``shuffle`` searches local ε₀ up to this (nats).
 SHUFFLE_MAX_LOCAL_EPSILON = 10.0
-
-#: :func:`compare` with ``shuffle``: bisection steps (designs) for a designed row's ε₀.
-SHUFFLE_DESIGN_STEPS = 12
 
 #: compare's seconds per designed row by default: an estimation design at k = 40 then
 #: returns within a minute at any ε, with its certified bracket in the row's note.
@@ -180,15 +177,15 @@ def compare(
         ε₀ whose shuffled guarantee (:func:`~mechdesign.accounting.shuffle.shuffle_epsilon`) meets
         ``(ε, δ)`` for ``users`` reports (:func:`~mechdesign.accounting.shuffle.local_epsilon_for`
         on the protocol's family, searched up to :data:`SHUFFLE_MAX_LOCAL_EPSILON`), each
-        designed row is designed at the largest ε₀ found in
-        :data:`SHUFFLE_DESIGN_STEPS` bisection steps whose design meets it (starting from
-        the ε₀ any ε₀-LDP randomizer affords, so it never does worse), and a given
-        mechanism stays at its own level. Two columns are added, ``local_epsilon`` and
-        ``central_epsilon``, and the rows are ranked by ``mse_blue`` (``mse`` where no
-        BLUE error is computed, missing last).
+        designed row is the design for the central target itself
+        (:class:`~mechdesign.accounting.shuffle_design.Shuffled`: the best kernel whose
+        clone reduction meets it, its note saying the local ε₀, the clone mass and whether
+        it is certified), and a given mechanism stays at its own level. Two columns are
+        added, ``local_epsilon`` and ``central_epsilon``, and the rows are ranked by
+        ``mse_blue`` (``mse`` where no BLUE error is computed, missing last).
     time_limit : float or None, default :data:`COMPARE_TIME_LIMIT`
-        Seconds for each designed row (``None``: no limit); with ``shuffle`` they are
-        shared equally by the bisection's designs. A design stopped by it is the best
+        Seconds for each designed row (``None``: no limit); with ``shuffle`` they bound
+        the whole search along the frontier. A design stopped by it is the best
         certified so far: its ``note`` gives the certified bracket of an estimation
         design (``lower ≤ optimum ≤ the row's error``) and its status.
 
@@ -245,8 +242,16 @@ def compare(
         if behind is None:
             result = design(notion, p, utility=utility, time_limit=time_limit)
         else:
-            result = _shuffled_design(notion, p, utility, behind, time_limit)
+            users, delta = behind
+            result = design(Shuffled(notion.epsilon, delta, users), p, utility=utility,
+                            time_limit=time_limit)
         note = f"method {result.method}"
+        if result.target is not None:
+            chosen = result.target
+            note += (f"; behind the shuffler at local epsilon0 {chosen.chosen.notion.epsilon:.6g}"
+                     f", clone mass {chosen.chosen.notion.r:.6g} ("
+                     + ("certified optimal among clone-certified kernels" if chosen.certified
+                        else f"search {chosen.stopped}") + ")")
         if result.estimation is not None:
             report = result.estimation
             note += (f"; {report.status}, certified bracket [{report.lower_bound:.6g}, "
@@ -379,28 +384,6 @@ def _protocol_epsilon(name: str, k: int, central: float, behind: tuple[int, floa
         return implicit_protocols(k, eps0)[name]()
 
     return local_epsilon_for(central, delta, users, family, ceiling=SHUFFLE_MAX_LOCAL_EPSILON)
-
-
-def _shuffled_design(notion: LDP, prior, utility, behind: tuple[int, float],
-                     time_limit: float | None = None):
-    """The design at the largest ε₀ (in SHUFFLE_DESIGN_STEPS bisection steps, from the ε₀
-    any ε₀-LDP randomizer affords up to SHUFFLE_MAX_LOCAL_EPSILON) whose kernel meets the
-    central target; ``time_limit`` is shared equally by the designs."""
-    users, delta = behind
-    central = notion.epsilon
-    each = None if time_limit is None else time_limit / (SHUFFLE_DESIGN_STEPS + 1)
-    low = local_epsilon_for(central, delta, users, "any",
-                            ceiling=SHUFFLE_MAX_LOCAL_EPSILON)
-    best = design(LDP(low), prior, utility=utility, time_limit=each)
-    high = SHUFFLE_MAX_LOCAL_EPSILON
-    for _ in range(SHUFFLE_DESIGN_STEPS):
-        mid = 0.5 * (low + high)
-        trial = design(LDP(mid), prior, utility=utility, time_limit=each)
-        if shuffle_epsilon(trial.mechanism, users, delta).epsilon <= central:
-            low, best = mid, trial
-        else:
-            high = mid
-    return best
 
 
 def _shuffled_columns(table: pd.DataFrame, rows: list[dict], behind: tuple[int, float]):

@@ -29,7 +29,9 @@ from mechdesign.errors import InvalidInputError, TooLargeError
 if TYPE_CHECKING:
     from mechdesign.optimal import Design
 
-__all__ = ["add_design", "design_evidence_holds", "design_json", "format_design"]
+__all__ = [
+    "add_design", "design_evidence_holds", "design_json", "format_design", "format_shuffled",
+]
 
 
 def design_evidence_holds(result: Design) -> bool:
@@ -149,11 +151,25 @@ def design_json(result: Design) -> dict[str, Any]:
     result : Design
         A design of :func:`mechdesign.optimal.design`.
     """
-    return {
+    document = {
         **result.summary(),
         "mechanism": result.mechanism.matrix.tolist(),
         "dual": result.certificate.dual.tolist(),
     }
+    report = result.target
+    if report is not None:
+        document["shuffled"] = {
+            "central_epsilon_target": report.target.epsilon, "delta": report.target.delta,
+            "users": report.target.n, "local_epsilon": report.chosen.notion.epsilon,
+            "clone_mass": report.chosen.notion.r, "central_epsilon": report.central_epsilon,
+            "central_method": report.central_method, "clone_delta": report.clone_delta,
+            "bound": report.bound, "certified": report.certified, "stopped": report.stopped,
+            "inner_designs": [{"t": p.t, "local_epsilon": p.notion.epsilon,
+                               "clone_mass": p.notion.r, "utility": p.utility,
+                               "status": str(p.status), "seconds": p.seconds}
+                              for p in report.points],
+        }
+    return document
 
 
 def _design_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -195,6 +211,22 @@ def _cmd_design(args: argparse.Namespace) -> int:
     from mechdesign.notions import LDP, PML
 
     data_options = ("data", "sensitive", "other", "beta", "mechanism")
+    central = [f"--{name}" for name in ("central", "delta", "users")
+               if getattr(args, name) is not None]
+    if central and len(central) < 3:
+        raise InvalidInputError(
+            "the central guarantee behind a shuffler needs all of --central EPS, --delta D "
+            f"and --users N; got only {', '.join(central)}.")
+    if central and (args.notion is not None or args.epsilon is not None or args.c is not None):
+        raise InvalidInputError(
+            "--central designs for the shuffled central guarantee and chooses the local "
+            "notion itself: drop --notion, --epsilon and --c.")
+    if not central and args.notion is None:
+        raise InvalidInputError(
+            "design needs --notion {ldp,pml,rldp} (with --epsilon), or --central EPS --delta "
+            "D --users N for the central guarantee of N users' reports behind a shuffler.")
+    if args.epsilon is None:
+        args.epsilon = 1.0
     if args.notion == "rldp":
         return _cmd_design_rldp(args)
     given = [f"--{name.replace('_', '-')}" for name in data_options if getattr(args, name)]
@@ -215,7 +247,11 @@ def _cmd_design(args: argparse.Namespace) -> int:
                 "file fixes N (drop --n, or use --prior uniform or zipf)."
             )
         prior = read_prior(args.prior, None)
-    if args.notion == "ldp":
+    if central:
+        from mechdesign.accounting.shuffle_design import Shuffled
+
+        notion = Shuffled(args.central, args.delta, args.users)
+    elif args.notion == "ldp":
         if args.c is not None:
             raise InvalidInputError("--c applies to --notion pml only.")
         notion = LDP(args.epsilon)
@@ -225,13 +261,47 @@ def _cmd_design(args: argparse.Namespace) -> int:
         notion = PML(args.epsilon, prior=prior)
     result = _run_design(notion, prior, backend=args.backend, **_design_options(args))
     if args.out is not None:
-        _write_kernel(args.out, result.mechanism.to_json(notion=repr(notion),
-                                                         epsilon=args.epsilon))
+        _write_kernel(args.out, result.mechanism.to_json(notion=repr(result.notion),
+                                                         epsilon=result.notion.epsilon))
     if args.json:
         print(json.dumps(jsonable(design_json(result)), indent=2))
     else:
         print(format_design("design", result))
+        if result.target is not None:
+            print(format_shuffled(result.target))
     return 0 if design_evidence_holds(result) else 1
+
+
+def format_shuffled(report: Any) -> str:
+    """A :class:`~mechdesign.accounting.shuffle_design.ShuffledReport` as text: the target,
+    the chosen local notion, the central ε it reaches, the bound and every inner design.
+
+    Parameters
+    ----------
+    report : ShuffledReport
+        ``Design.target`` of a design for a shuffled central guarantee.
+    """
+    target, chosen = report.target, report.chosen
+    status = ("certified optimal among clone-certified kernels" if report.certified
+              else f"not certified (search: {report.stopped})")
+    rows = [
+        ("central target (epsilon, delta), users",
+         f"({fmt(target.epsilon)}, {target.delta:g}), n = {target.n:,}"),
+        ("chosen local notion", f"{chosen.notion!r}"),
+        ("central epsilon of the kernel (shuffle_epsilon)",
+         f"{fmt(report.central_epsilon)} ({report.central_method}) <= {fmt(target.epsilon)}"),
+        ("clone reduction's delta at the target", f"{report.clone_delta:.6g}"),
+        ("bound over every clone-certified kernel",
+         "n/a" if report.bound is None else fmt(report.bound)),
+        ("result", status),
+    ]
+    width = max(len(name) for name, _ in rows)
+    lines = ["behind a shuffler:"]
+    lines.extend(f"  {name.ljust(width)}  {value}" for name, value in rows)
+    lines.append("  inner designs (t: 0 = epsilon0-LDP end, 1 = k-RR end):")
+    lines.extend(f"    t = {p.t:.4f}  {p.notion!r}  utility {fmt(p.utility)}  ({p.status}, "
+                 f"{p.seconds:.3g} s)" for p in report.points)
+    return "\n".join(lines)
 
 
 def _write_kernel(path: Path, text: str) -> None:
@@ -343,11 +413,20 @@ def add_design(sub: argparse._SubParsersAction) -> None:
     des.add_argument(
         "--notion",
         choices=["ldp", "pml", "rldp"],
-        required=True,
         help="ldp: ε-LDP; pml: (ε,c)-PML with --c, else ε-PML for the known prior --prior; "
-        "rldp: robust LDP of a sensitive column, from data (--data, --sensitive, --other)",
+        "rldp: robust LDP of a sensitive column, from data (--data, --sensitive, --other). "
+        "Required unless --central is given",
     )
-    des.add_argument("--epsilon", type=float, default=1.0, help="ε in nats (default 1)")
+    des.add_argument("--epsilon", type=float, help="ε in nats (default 1)")
+    des.add_argument(
+        "--central", type=float, metavar="EPS",
+        help="design for the central guarantee (EPS, --delta) of --users reports behind a "
+        "shuffler instead of a local notion: the best kernel whose clone reduction meets "
+        "it, with the local epsilon0 it chose (no --notion)",
+    )
+    des.add_argument("--delta", type=float, help="--central: the central δ (0 < δ < 1)")
+    des.add_argument("--users", type=int, help="--central: the users n whose reports are "
+                     "shuffled")
     des.add_argument("--c", type=float, help="(ε,c)-PML with this c (0 < c <= 1/N)")
     des.add_argument(
         "--prior", default="uniform", help=PRIOR_HELP

@@ -97,10 +97,9 @@ def test_design_rldp_options_need_the_rldp_notion(pair_csv, capsys):
 
 
 def test_design_requires_a_notion_and_explains_the_choices(capsys):
-    with pytest.raises(SystemExit) as info:
-        main(["design", "--epsilon", "1"])
-    assert info.value.code == 2
-    assert "--notion" in capsys.readouterr().err
+    assert main(["design", "--epsilon", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--notion" in err and "--central" in err
     with pytest.raises(SystemExit):
         main(["design", "--help"])
     text = " ".join(capsys.readouterr().out.split())
@@ -242,3 +241,28 @@ def test_design_out_writes_a_kernel_that_audit_reads(tmp_path, capsys):
     assert "LDP" in document["notion"]
     assert main(["audit", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ldp_level"] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_design_for_a_central_guarantee_behind_a_shuffler(capsys):
+    args = ["design", "--central", "1", "--delta", "1e-6", "--users", "100000", "--n", "5",
+            "--prior", "zipf"]
+    assert main([*args, "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    shuffled = document["shuffled"]
+    assert shuffled["central_epsilon"] <= 1.0
+    assert shuffled["local_epsilon"] > 1.0  # amplification affords a larger local ε₀
+    assert shuffled["inner_designs"][0]["t"] == 1.0
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "behind a shuffler" in text and "CloneLDP" in text
+
+
+@pytest.mark.parametrize(("extra", "phrase"), [
+    (["--central", "1", "--delta", "1e-6"], "--users"),
+    (["--central", "1", "--delta", "1e-6", "--users", "100", "--notion", "ldp"], "drop --notion"),
+    (["--central", "1", "--delta", "2", "--users", "100"], "delta"),
+    (["--central", "-1", "--delta", "1e-6", "--users", "100"], "epsilon"),
+])
+def test_design_central_mistakes_are_named(extra, phrase, capsys):
+    assert main(["design", *extra]) == 2
+    assert phrase in capsys.readouterr().err
