@@ -110,7 +110,8 @@ class FrontierPoint:
     utility : float
         The inner design's utility (an error for an estimation design: lower is better).
     status : Status
-        The inner design's status.
+        ``OPTIMAL`` when the inner design's bracket met its gap, ``FEASIBLE`` when it did
+        not (a time limit), else its solve's status.
     bracket : tuple of float
         The inner design's certified ``(lower, upper)`` bracket on its own optimum.
     seconds : float
@@ -322,7 +323,7 @@ class Shuffled(DesignTarget):
                         raise
                     raise _OutOfTime from exc
                 designs[t] = result
-                points.append(FrontierPoint(t, notion, result.utility, result.status,
+                points.append(FrontierPoint(t, notion, result.utility, _optimality(result),
                                             _bracket(result), time.perf_counter() - began))
             value = designs[t].utility
             return value if minimise else -value
@@ -417,6 +418,16 @@ class Shuffled(DesignTarget):
 
 class _OutOfTime(Exception):
     """An inner design after the first reached the search's time limit."""
+
+
+def _optimality(result: Design) -> Status:
+    """Whether a design's bracket closed (``OPTIMAL``) or not (``FEASIBLE``), or how its
+    solve ended when it has no bracket."""
+    if result.estimation is not None:
+        return result.estimation.status
+    if result.column_generation is not None:
+        return result.column_generation.status
+    return result.status
 
 
 def _bracket(result: Design) -> tuple[float, float]:
