@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     )
     from mechdesign.accounting.sample_audit import audit_samples
     from mechdesign.accounting.shuffle import shuffle_delta, shuffle_epsilon
+    from mechdesign.accounting.shuffle_design import Shuffled
     from mechdesign.bounds.contraction import max_dobrushin
     from mechdesign.bounds.envelope import binary_envelope, pml_envelope
     from mechdesign.comparison import compare
@@ -103,6 +104,7 @@ __all__ = [
     "Mechanism",
     "RenyiBall",
     "RobustLDP",
+    "Shuffled",
     "SolverError",
     "Status",
     "TooLargeError",
@@ -162,6 +164,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "accounting.shuffle": (
         "shuffle_delta", "shuffle_epsilon",
+    ),
+    "accounting.shuffle_design": (
+        "Shuffled",
     ),
     "bounds.contraction": (
         "max_dobrushin",

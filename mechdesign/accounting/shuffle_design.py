@@ -76,7 +76,13 @@ from mechdesign._validation import (
     check_size,
     show,
 )
-from mechdesign.accounting.shuffle import MAX_USERS, Reduction, reduction_delta, shuffle_epsilon
+from mechdesign.accounting.shuffle import (
+    MAX_USERS,
+    MIN_RATE,
+    Reduction,
+    reduction_delta,
+    shuffle_epsilon,
+)
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError, UnsupportedError
 from mechdesign.notions import CloneLDP
 from mechdesign.optimal import Design, DesignTarget, design
@@ -227,7 +233,7 @@ class Shuffled(DesignTarget):
             return 0.0
         if self.clone_delta(epsilon0, 0.5) > self.delta:
             return math.inf
-        lo, hi = math.log(1e-300), math.log(0.5)
+        lo, hi = math.log(0.5 * MIN_RATE), math.log(0.5)  # below: no clones at all
         if self.clone_delta(epsilon0, math.exp(lo)) <= self.delta:
             return min(0.5, math.exp(lo) * (1 + CLONE_FRONTIER_RTOL))
         while hi - lo > CLONE_FRONTIER_RTOL:

@@ -161,10 +161,11 @@ def test_the_report_records_the_search():
                        zipf_prior(4, 1.1))
     report = result.target
     assert result.notion == report.chosen.notion
-    assert report.bound is None and not report.certified
+    assert report.bound is None
+    assert not report.certified
     assert 2 <= len(report.points) <= 4
-    assert report.points[0].t == 1.0 and report.points[1].t == 0.0
-    assert report.chosen.utility == max(p.utility for p in report.points)
+    assert [p.t for p in report.points[:2]] == pytest.approx([1.0, 0.0], abs=0)
+    assert report.chosen.utility >= max(p.utility for p in report.points)
     assert report.stopped in ("max designs", "converged")
 
 
