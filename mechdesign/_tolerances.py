@@ -81,10 +81,15 @@ AUDIT_ATOL = 1e-9
 #: the rounding of a designed kernel's columns, relative.
 CLONE_AUDIT_RTOL = 1e-9
 
+#: A CloneLDP whose peaks' middle level is within this of their low one (relative) is in
+#: its clone-capped regime (peak min(S − 1, e^ε₀), 1 elsewhere): at k-RR's clone mass the
+#: two agree exactly, and computed they differ by the cancellation in e^{−ε₀}/r − 1.
+CLONE_REGIME_RTOL = 1e-9
+
 #: Relative resolution of a shuffled target's frontier (the least clone mass for a local
 #: ε₀, and the frontier's ends), and the margin a designed clone mass is raised by so that
 #: its kernel's rounding (CLONE_AUDIT_RTOL) keeps the target met.
-CLONE_FRONTIER_RTOL = 1e-9
+CLONE_FRONTIER_RTOL = 1e-11
 
 #: A shuffled target's frontier is drawn at the central ε less this (relative), so that
 #: ``shuffle_epsilon`` of a designed kernel — the upper end of a bisection to

@@ -30,18 +30,26 @@ e^{−ε₀}/2``, the clone mass every ε₀-LDP kernel has) the cone is ε₀-L
 ε_lo's; above ``ε_hi`` (where ``r*(ε₀) = 1/(e^{ε₀} + 1)``, k-RR's) the clone inequalities
 cap the ratio below ``e^{ε₀}`` and the cone shrinks as ε₀ grows.
 
-**The search.** Every frontier cone lies in one cone of clone mass ``e^{−ε_lo}/2``
-(:meth:`Shuffled.cover`), so a design over it bounds them all: the report's ``bound``
-(an upper bound on the utility, a lower bound on an error). The k-RR end (``t = 1``,
-``ε₀ = ε_hi``) is designed first, then the bound; the search stops as soon as the best
-inner design is within ``gap`` of it — certified optimal among the clone-certified
+**The bound.** Cones that contain every frontier cone bound every clone-certified kernel:
+the report's ``bound`` (an upper bound on a utility, a lower bound on an error). Two
+kinds, both designed by the same engine: the *split* at an ε₀ just below ε_hi
+(:meth:`Shuffled.split`) — ε₀-LDP holds every frontier cone below it, and the cone of clone
+mass ``r*(ε₀)`` alone holds every one above it (``r*`` is non-decreasing), so the better
+of their two optima is a bound, within a share of the gap of the k-RR end's own cone; and
+the *cover* (:meth:`Shuffled.cover`), one cone of clone mass ``e^{−ε_lo}/2`` and LDP
+level ε_hi (or, where that cone lies between the notion's regimes and is too large to
+enumerate, without the LDP level).
+
+**The search.** The k-RR end (``t = 1``, ``ε₀ = ε_hi``) is designed first, then the split
+and, unless the split certifies it, the cover; the search stops as soon as the best inner
+design is within ``gap`` of the bound — certified optimal among the clone-certified
 kernels. Otherwise the ε₀-LDP end, then a golden-section search over ``t ∈ [0, 1]``
 (``ε₀ = ε_lo + t(ε_hi − ε_lo)``; the inner optimum need not be unimodal along the
 frontier, so this is a search, its result the best design found, with the bound beside
-it), at most ``max_designs`` inner designs, each deterministic.
-The frontier's interior lies between the notion's two outer regimes, whose estimation
-designs are priced at any size; past enumeration's reach an interior estimation design
-is refused, and the search then keeps the ends (``stopped`` says so).
+it), at most ``max_designs`` inner designs, each deterministic. The frontier's interior
+lies between the notion's two outer regimes, whose estimation designs are priced at any
+size; past enumeration's reach an interior estimation design is refused, and the search
+then keeps what it has (``stopped`` says so).
 
 **What is certified, precisely.** Optimal among kernels whose clone reduction meets the
 target. :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` of the result (which also
@@ -84,9 +92,10 @@ from mechdesign.accounting.shuffle import (
     shuffle_epsilon,
 )
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError, UnsupportedError
-from mechdesign.notions import CloneLDP
+from mechdesign.notions import LDP, CloneLDP
 from mechdesign.optimal import Design, DesignTarget, design
 from mechdesign.optimal.estimation import EstimationError
+from mechdesign.optimal.sources import check_gap
 from mechdesign.status import Status
 
 __all__ = ["SHUFFLED_MAX_DESIGNS", "FrontierPoint", "Shuffled", "ShuffledReport"]
@@ -145,8 +154,8 @@ class ShuffledReport:
     chosen : FrontierPoint
         The best of them (the returned design's).
     bound : float or None
-        The optimum's bound over every frontier cone, from the design over
-        :meth:`Shuffled.cover` (upper for a utility, lower for an error), or
+        The optimum's bound over every frontier cone (upper for a utility, lower for an
+        error; ``bound_source`` names the cones), or
         ``None`` when it was not computed (time, or ``bound=False``).
     certified : bool
         Whether ``chosen`` is within ``gap`` (relative) of ``bound``: optimal among the
@@ -161,6 +170,9 @@ class ShuffledReport:
     stopped : str
         ``"certified"`` (the best design met ``bound``), ``"converged"``, ``"max
         designs"``, ``"time limit"`` or ``"interior not designed (...)"``.
+    bound_source : str
+        Which design gave ``bound``: ``"split at epsilon0 = …"`` (:meth:`Shuffled.split`),
+        ``"cover"`` or ``"cover (uncapped)"`` (:meth:`Shuffled.cover`); empty without one.
     """
 
     target: Shuffled
@@ -172,6 +184,7 @@ class ShuffledReport:
     central_method: str
     clone_delta: float
     stopped: str
+    bound_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -190,7 +203,8 @@ class Shuffled(DesignTarget):
     max_designs : int, default :data:`SHUFFLED_MAX_DESIGNS`
         Most inner designs along the frontier (``≥ 2``: both ends).
     bound : bool, default True
-        Also design over the cone containing the whole frontier, for the certificate.
+        Also design over the cones containing the whole frontier (the split and the
+        cover), for the certificate.
     """
 
     epsilon: float
@@ -276,139 +290,79 @@ class Shuffled(DesignTarget):
         lo, hi = self.ends() if ends is None else ends
         if t == 0:  # ε_lo-LDP itself: every ε_lo-LDP kernel has clone mass e^{−ε_lo}/2
             return CloneLDP(lo, 0.5 * math.exp(-lo))
+        if t == 1:  # k-RR's clone mass at ε_hi, which meets the target by definition
+            return CloneLDP(hi, 1.0 / (math.exp(hi) + 1.0))
         eps0 = lo + t * (hi - lo)
         return CloneLDP(eps0, self.required_r(eps0))
 
     def cover(self, ends: tuple[float, float] | None = None, *, capped: bool = True
               ) -> CloneLDP:
         """A cone containing every frontier cone: clone mass ``r_c = e^{−ε_lo}/2`` (less
-        ten times :data:`~mechdesign._tolerances.CLONE_FRONTIER_RTOL`, relative, for the
+        three times :data:`~mechdesign._tolerances.CLONE_FRONTIER_RTOL`, relative: the
         bisection's resolution) and LDP level ``ε_hi`` (``capped``), or no LDP constraint
         beyond the one the clone mass implies, ``log(1/r_c − 1)`` (a larger cone, in the
         regime every utility prices at any size). ``r*`` is non-decreasing from
         ``r*(ε_lo) = e^{−ε_lo}/2`` and every frontier ε₀ is at most ε_hi, so every frontier
         kernel is in both."""
         lo, hi = self.ends() if ends is None else ends
-        r = 0.5 * math.exp(-lo) * (1.0 - 10.0 * CLONE_FRONTIER_RTOL)
-        return CloneLDP(hi if capped else math.log1p(-r) - math.log(r), r)
+        r = 0.5 * math.exp(-lo) * (1.0 - 3.0 * CLONE_FRONTIER_RTOL)
+        return CloneLDP(hi if capped else _clone_level(r), r)
+
+    def split(self, epsilon0: float) -> tuple[LDP, CloneLDP]:
+        """Two cones that together contain every frontier cone, split at ``epsilon0``:
+        ``epsilon0``-LDP holds the cones of ε₀ ≤ ``epsilon0`` (each is ε₀-LDP), and the
+        cone of clone mass ``r*(epsilon0)`` (less three times
+        :data:`~mechdesign._tolerances.CLONE_FRONTIER_RTOL`) without a further LDP
+        constraint holds the others (``r*`` is non-decreasing, and their ε₀ ≤ ε_hi ≤
+        ``log(1/r − 1)``). The better of the two optima bounds every clone-certified
+        kernel; both regimes are priced at any size."""
+        r = self.required_r(epsilon0) * (1.0 - 3.0 * CLONE_FRONTIER_RTOL)
+        return LDP(epsilon0), CloneLDP(_clone_level(r), r)
+
+    def split_point(self, ends: tuple[float, float], share: float) -> float:
+        """The least ε₀ in ``[ε_lo, ε_hi]`` whose least clone mass is within ``share``
+        (relative) of the k-RR end's, ``r*(ε₀) ≥ (1 − share) r*(ε_hi)`` (bisection to
+        :data:`FRONTIER_T_TOL` of the frontier, the upper end returned): the split
+        (:meth:`split`) whose second cone is the k-RR end's up to ``share``, and whose
+        first is ε₀-LDP at the smallest such ε₀."""
+        lo, hi = ends
+        floor = (1.0 - share) * self.required_r(hi)
+        if self.required_r(lo) >= floor:
+            return lo
+        a, b = lo, hi
+        while b - a > FRONTIER_T_TOL * FRONTIER_T_TOL * (hi - lo):
+            mid = 0.5 * (a + b)
+            if self.required_r(mid) >= floor:
+                b = mid
+            else:
+                a = mid
+        return b
 
     # -- the design ------------------------------------------------------------------------
 
     def design(self, prior: ArrayLike | None, **options: object) -> Design:
         """The best design along the frontier (module docstring); ``options`` are
-        :func:`~mechdesign.optimal.design`'s, ``time_limit`` bounding the whole search
-        (the best certified inner design so far is returned when it runs out; the first
-        inner design runs under the whole limit, and a limit it cannot meet is its error).
+        :func:`~mechdesign.optimal.design`'s. ``time_limit`` bounds the whole search: the
+        best certified inner design so far is returned when it runs out (the first inner
+        design runs under the whole limit, and a limit it cannot meet is its error).
+        ``gap`` is the certificate's (relative); the inner designs and bounds run at a
+        quarter of it, so that their brackets and the split's share fit in it.
         ``Design.target`` is the :class:`ShuffledReport`."""
         start = time.perf_counter()
         time_limit = options.pop("time_limit", None)
         if time_limit is not None:
             time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
-        gap = options.get("gap")
         deadline = None if time_limit is None or math.isinf(time_limit) else start + time_limit
+        gap = check_gap(options.pop("gap", COLUMN_GENERATION_GAP))
+        options["gap"] = gap / 4
         utility = options.get("utility", "mutual_information")
         minimise = isinstance(utility, EstimationError) or utility == "mse"
-        ends = self.ends()
-        designs: dict[float, Design] = {}
-        points: list[FrontierPoint] = []
-        stopped = "converged"
-
-        def remaining() -> float | None:
-            if deadline is None:
-                return None
-            return max(1e-3, deadline - time.perf_counter())
-
-        def score(t: float) -> float:
-            if t not in designs:
-                notion = self.notion_at(t, ends)
-                began = time.perf_counter()
-                try:
-                    result = design(notion, prior, time_limit=remaining(), **options)
-                except SolverError as exc:
-                    if not designs or exc.status is not Status.TIME_LIMIT:
-                        raise
-                    raise _OutOfTime from exc
-                designs[t] = result
-                points.append(FrontierPoint(t, notion, result.utility, _optimality(result),
-                                            _bracket(result), time.perf_counter() - began))
-            value = designs[t].utility
-            return value if minimise else -value
-
-        def out_of_time() -> bool:
-            return deadline is not None and time.perf_counter() >= deadline
-
-        def cover_bound() -> float | None:
-            if not self.bound or out_of_time():
-                return None
-            try:
-                try:
-                    cover = design(self.cover(ends), prior, time_limit=remaining(), **options)
-                except (UnsupportedError, TooLargeError):
-                    # the capped cover lies between the regimes (estimation past
-                    # enumeration's reach): the uncapped one, priced at any size
-                    cover = design(self.cover(ends, capped=False), prior,
-                                   time_limit=remaining(), **options)
-            except SolverError as exc:
-                if exc.status is not Status.TIME_LIMIT:
-                    raise
-                return None
-            low, high = _bracket(cover)
-            return low if minimise else high
-
-        def best() -> float:
-            return min(score(t) for t in designs)
-
-        def done() -> bool:
-            return bound is not None and _within(best(), signed(bound), gap)
-
-        def signed(value: float) -> float:
-            return value if minimise else -value
-
-        score(1.0)
-        bound = cover_bound()
-        if done():
-            stopped = "certified"
-        elif ends[1] - ends[0] <= CLONE_FRONTIER_RTOL * max(1.0, ends[1]):
-            stopped = "converged"  # the frontier is one point
-        elif out_of_time():
-            stopped = "time limit"
-        else:
-            try:
-                score(0.0)
-            except _OutOfTime:
-                stopped = "time limit"
-            a, b = 0.0, 1.0
-            c, d = b - _GOLDEN * (b - a), a + _GOLDEN * (b - a)
-            while (stopped != "time limit" and not done() and len(designs) < self.max_designs
-                   and b - a > FRONTIER_T_TOL):
-                if out_of_time():
-                    stopped = "time limit"
-                    break
-                try:
-                    lower_c = score(c) <= score(d)
-                except _OutOfTime:
-                    stopped = "time limit"
-                    break
-                except (UnsupportedError, TooLargeError) as exc:
-                    # an interior cone (between the regimes) no method designs at this
-                    # size: the ends stand, with the bound beside them
-                    stopped = f"interior not designed ({type(exc).__name__})"
-                    break
-                if lower_c:
-                    b, d = d, c
-                    c = b - _GOLDEN * (b - a)
-                else:
-                    a, c = c, d
-                    d = a + _GOLDEN * (b - a)
-            else:
-                if stopped != "time limit":
-                    stopped = ("certified" if done() else "max designs"
-                               if len(designs) >= self.max_designs else "converged")
-        best_t = min(designs, key=lambda t: (score(t), -t))
-        chosen = next(p for p in points if p.t == best_t)
-        best_design = designs[best_t]
-        certified = done()
-        central = shuffle_epsilon(best_design.mechanism, self.n, self.delta)
+        search = _Search(self, prior, options, minimise, gap, deadline)
+        search.run()
+        best_t = min(search.designs, key=lambda t: (search.score(t), -t))
+        chosen = next(p for p in search.points if p.t == best_t)
+        best = search.designs[best_t]
+        central = shuffle_epsilon(best.mechanism, self.n, self.delta)
         if central.epsilon > self.epsilon:
             raise SolverError(
                 f"the designed kernel's shuffled central epsilon {central.epsilon:.6g} exceeds "
@@ -416,10 +370,157 @@ class Shuffled(DesignTarget):
                 "contradicts the clone reduction's monotonicity and is a bug",
                 status=Status.NUMERICAL_ERROR, solver_status="central guarantee not met")
         report = ShuffledReport(
-            self, tuple(points), chosen, bound, certified, central.epsilon, central.method,
-            self.clone_delta(chosen.notion.epsilon, chosen.notion.r), stopped)
-        timings = dataclasses.replace(best_design.timings, total=time.perf_counter() - start)
-        return dataclasses.replace(best_design, target=report, timings=timings)
+            self, tuple(search.points), chosen, search.bound, search.done(),
+            central.epsilon, central.method,
+            self.clone_delta(chosen.notion.epsilon, chosen.notion.r), search.stopped,
+            search.bound_source)
+        timings = dataclasses.replace(best.timings, total=time.perf_counter() - start)
+        return dataclasses.replace(best, target=report, timings=timings)
+
+
+class _Search:
+    """The state of one :meth:`Shuffled.design`: the inner designs by frontier position,
+    the bound and why the search stopped."""
+
+    def __init__(self, target: Shuffled, prior, options: dict, minimise: bool, gap: float,
+                 deadline: float | None) -> None:
+        self.target, self.prior, self.options = target, prior, options
+        self.minimise, self.gap, self.deadline = minimise, gap, deadline
+        self.ends = target.ends()
+        self.designs: dict[float, Design] = {}
+        self.points: list[FrontierPoint] = []
+        self.bound: float | None = None
+        self.bound_source = ""
+        self.stopped = "converged"
+
+    # -- one design --------------------------------------------------------------------
+
+    def remaining(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(1e-3, self.deadline - time.perf_counter())
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def score(self, t: float) -> float:
+        """The inner design at ``t`` (designed once), signed so that lower is better."""
+        if t not in self.designs:
+            notion = self.target.notion_at(t, self.ends)
+            began = time.perf_counter()
+            try:
+                result = design(notion, self.prior, time_limit=self.remaining(),
+                                **self.options)
+            except SolverError as exc:
+                if not self.designs or exc.status is not Status.TIME_LIMIT:
+                    raise
+                raise _OutOfTime from exc
+            self.designs[t] = result
+            self.points.append(FrontierPoint(t, notion, result.utility, _optimality(result),
+                                             _bracket(result), time.perf_counter() - began))
+        value = self.designs[t].utility
+        return value if self.minimise else -value
+
+    def relaxed(self, notion) -> float | None:
+        """The bound side of a design over a larger cone (its lower end for an error, its
+        upper end for a utility), signed; ``None`` if the time limit stopped it."""
+        try:
+            result = design(notion, self.prior, time_limit=self.remaining(), **self.options)
+        except SolverError as exc:
+            if exc.status is not Status.TIME_LIMIT:
+                raise
+            return None
+        low, high = _bracket(result)
+        return low if self.minimise else -high
+
+    def improve(self, signed: float | None, source: str) -> None:
+        if signed is None:
+            return
+        value = signed if self.minimise else -signed
+        if self.bound is None or (value > self.bound if self.minimise else value < self.bound):
+            self.bound, self.bound_source = value, source
+
+    def done(self) -> bool:
+        if self.bound is None:
+            return False
+        best = min(self.score(t) for t in self.designs)
+        signed = self.bound if self.minimise else -self.bound
+        return best - signed <= self.gap * max(1.0, abs(signed))
+
+    def narrow(self) -> bool:
+        lo, hi = self.ends
+        return hi - lo <= CLONE_FRONTIER_RTOL * max(1.0, hi)
+
+    # -- the stages --------------------------------------------------------------------
+
+    def bounds(self) -> None:
+        """The split at the k-RR end, then (unless it certifies) the cover."""
+        if not self.target.bound:
+            return
+        if not self.narrow() and not self.out_of_time():
+            at = self.target.split_point(self.ends, self.gap / 4)
+            try:
+                first, second = self.target.split(at)
+                a = self.relaxed(first)
+                b = None if a is None or self.out_of_time() else self.relaxed(second)
+            except (UnsupportedError, TooLargeError):
+                a = b = None
+            if a is not None and b is not None:
+                self.improve(min(a, b), f"split at epsilon0 = {at:.6g}")
+        if self.done() or self.out_of_time():
+            return
+        try:
+            try:
+                self.improve(self.relaxed(self.target.cover(self.ends)), "cover")
+            except (UnsupportedError, TooLargeError):
+                # the capped cover lies between the regimes (estimation past enumeration's
+                # reach): the uncapped one, priced at any size
+                self.improve(self.relaxed(self.target.cover(self.ends, capped=False)),
+                             "cover (uncapped)")
+        except (UnsupportedError, TooLargeError):
+            pass
+
+    def run(self) -> None:
+        self.score(1.0)
+        self.bounds()
+        if self.done():
+            self.stopped = "certified"
+            return
+        if self.narrow():
+            return  # the frontier is one point
+        try:
+            if self.out_of_time():
+                raise _OutOfTime
+            self.score(0.0)
+            a, b = 0.0, 1.0
+            c, d = b - _GOLDEN * (b - a), a + _GOLDEN * (b - a)
+            while not self.done() and len(self.designs) < self.target.max_designs and (
+                    b - a > FRONTIER_T_TOL):
+                if self.out_of_time():
+                    raise _OutOfTime
+                if self.score(c) <= self.score(d):
+                    b, d = d, c
+                    c = b - _GOLDEN * (b - a)
+                else:
+                    a, c = c, d
+                    d = a + _GOLDEN * (b - a)
+        except _OutOfTime:
+            self.stopped = "time limit"
+            return
+        except (UnsupportedError, TooLargeError) as exc:
+            # an interior cone (between the regimes) no method designs at this size: the
+            # designs so far stand, with the bound beside them
+            self.stopped = f"interior not designed ({type(exc).__name__})"
+            return
+        if self.done():
+            self.stopped = "certified"
+        elif len(self.designs) >= self.target.max_designs:
+            self.stopped = "max designs"
+
+
+def _clone_level(r: float) -> float:
+    """``log(1/r − 1)``: the LDP level a clone mass ``r`` implies."""
+    return math.log1p(-r) - math.log(r)
 
 
 class _OutOfTime(Exception):
@@ -445,6 +546,3 @@ def _bracket(result: Design) -> tuple[float, float]:
     return result.utility, result.certificate.dual_objective
 
 
-def _within(value: float, bound: float, gap: object) -> bool:
-    tolerance = COLUMN_GENERATION_GAP if gap is None else float(gap)
-    return abs(bound - value) <= tolerance * max(1.0, abs(bound))

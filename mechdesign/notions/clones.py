@@ -71,7 +71,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._tolerances import CLONE_AUDIT_RTOL, PATTERN_FEASIBILITY_ATOL
+from mechdesign._tolerances import CLONE_AUDIT_RTOL, CLONE_REGIME_RTOL
 from mechdesign._validation import check_positive_int, check_real
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism
@@ -128,9 +128,11 @@ def clone_levels(epsilon: float, r: float) -> CloneLevels:
     flat_low = 2.0 * r  # 2/S
     middle = low_ldp / r - 1.0  # (S − E)/E
     # S ≤ E + 1: top S − 1, low 1. At S = E + 1 both forms agree; the mixed one's middle
-    # level is then the low one up to rounding, and its peaks would repeat n times over.
-    if middle <= low_ldp * (1.0 + PATTERN_FEASIBILITY_ATOL):
-        low = r / (1.0 - r)  # 1/(S − 1)
+    # level is then the low one up to rounding (the cancellation in e^{−ε₀}/r − 1 loses
+    # ten digits at ε₀ = 8), and its peaks would repeat n times over. Within
+    # CLONE_REGIME_RTOL the peak is min(S − 1, E): feasible for both constraints.
+    if middle <= low_ldp * (1.0 + CLONE_REGIME_RTOL):
+        low = max(r / (1.0 - r), low_ldp)  # 1/min(S − 1, E)
         return CloneLevels("clones", low, low, flat_low)
     # E + 1 < S < 2E: top E, middle S − E, low 1 (scaled by 1/E)
     return CloneLevels("mixed", low_ldp, middle, flat_low)

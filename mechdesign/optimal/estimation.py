@@ -1067,7 +1067,7 @@ def _quadratic_pricing(notion: Notion, p: NDArray[np.float64]):
     if type(notion) is CloneLDP:
         if notion.levels.regime == "ldp":
             return LdpQuadraticPricing(notion.epsilon, p)
-        return ClonePeaksPricing(notion.r, p)
+        return ClonePeaksPricing(notion.levels.low, notion.r, p)
     return LdpQuadraticPricing(notion.epsilon, p)
 
 

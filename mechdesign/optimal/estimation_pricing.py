@@ -405,31 +405,35 @@ class _RelaxedPricing:
 class ClonePeaksPricing:
     """Reduced costs over the vertices of :class:`~mechdesign.notions.CloneLDP` where its
     clone mass caps the ratio (``r ≥ 1/(e^{ε₀} + 1)``): the ``N`` peaks (``S − 1`` on one
-    input, 1 elsewhere; ``S = 1/r``) and the flats (``S/2`` on ``3 ≤ |Q| ≤ N − 1``
-    inputs, 1 elsewhere).
+    input, 1 elsewhere; ``S = 1/r``; ``e^{ε₀}`` if smaller) and the flats (``S/2`` on
+    ``3 ≤ |Q| ≤ N − 1`` inputs, 1 elsewhere).
 
     Every ``{1, S/2}`` pattern of any size lies in the cone (its smallest entry is 1 and
     its two largest sum to at most ``S``), so the flats are priced as the two-level
     vertices of ``log(S/2)``-LDP (:class:`LdpQuadraticPricing`: a superset, so its
     bound is a bound and what it finds is feasible), and the peaks exactly, all ``N``
     of them. A pattern is ``N + 1`` bits: the last marks a peak (``e_h`` in the first
-    ``N``). The cone lies in ``log(S − 1)``-LDP's, so :attr:`epsilon` is that level: the
-    bounds that need no pricing (:mod:`~mechdesign.optimal.estimation_bounds`) hold for it.
+    ``N``). The cone lies in the LDP cone of its peaks' level, so :attr:`epsilon` is that
+    level: the bounds that need no pricing (:mod:`~mechdesign.optimal.estimation_bounds`)
+    hold for it.
 
     Parameters
     ----------
+    low : float
+        The peaks' lower level relative to their top, ``1/min(S − 1, e^{ε₀})``
+        (:attr:`~mechdesign.notions.CloneLDP.levels`).
     r : float
         The clone mass, ``1/(e^{ε₀} + 1) ≤ r < 1/2``.
     prior : ndarray, shape=(N,)
         The positive prior that normalises the section.
     """
 
-    def __init__(self, r: float, prior: NDArray[np.float64]) -> None:
+    def __init__(self, low: float, r: float, prior: NDArray[np.float64]) -> None:
         self.p = np.asarray(prior, dtype=float)
         self.n = self.p.shape[0]
-        self.epsilon = math.log1p(-r) - math.log(r)  # log(S − 1)
+        self.epsilon = -math.log(low)  # the cone lies in this LDP level's
         self.flats = LdpQuadraticPricing(-math.log(2.0 * r), self.p)  # log(S/2)
-        self.peak_low = r / (1.0 - r)  # 1/(S − 1)
+        self.peak_low = low
         peaks = np.where(np.eye(self.n, dtype=bool), 1.0, self.peak_low)
         self._peaks = peaks / (peaks @ self.p)[:, None]
 

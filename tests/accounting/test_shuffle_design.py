@@ -87,16 +87,42 @@ def test_the_frontier_ends_and_least_clone_mass_are_tight(epsilon, delta, n):
     assert target.required_r(lo) <= target.required_r(middle) <= target.required_r(hi)
 
 
-def test_the_cover_contains_every_frontier_cone():
+@pytest.mark.parametrize(("epsilon", "delta", "n"), [(1.0, 1e-6, 10**5), (1.0, 1e-6, 10**4),
+                                                     (0.5, 1e-8, 10**6)])
+def test_the_frontier_ends_are_the_outer_regimes(epsilon, delta, n):
+    """t = 0 is ε_lo-LDP and t = 1 k-RR's clone mass: both priced at any size (an end a
+    rounding inside the mixed regime would make an estimation design unaffordable)."""
+    target = Shuffled(epsilon, delta, n)
+    ends = target.ends()
+    assert target.notion_at(0.0, ends).levels.regime == "ldp"
+    assert target.notion_at(1.0, ends).levels.regime == "clones"
+    first, second = target.split(target.split_point(ends, 1e-9))
+    assert math.isfinite(first.epsilon)
+    assert second.levels.regime == "clones"
+
+
+def test_the_split_and_the_cover_contain_every_frontier_cone():
     target = Shuffled(1.0, 1e-6, 10**4)
     ends = target.ends()
+    def inside(v, epsilon0, r):
+        top = np.sort(v)[::-1]
+        return (v.min() >= r * (top[0] + top[1]) * (1 - 1e-12)
+                and top[0] <= math.exp(epsilon0) * v.min() * (1 + 1e-12))
+
     for cover in (target.cover(ends), target.cover(ends, capped=False)):
         for t in (0.0, 0.3, 0.7, 1.0):
             notion = target.notion_at(t, ends)
             for v in clone_vertices(5, notion.epsilon, notion.r):
-                top = np.sort(v)[::-1]
-                assert v.min() >= cover.r * (top[0] + top[1]) * (1 - 1e-12)
-                assert top[0] <= math.exp(cover.epsilon) * v.min() * (1 + 1e-12)
+                assert inside(v, cover.epsilon, cover.r)
+    at = ends[0] + 0.5 * (ends[1] - ends[0])
+    first, second = target.split(at)
+    for t in (0.0, 0.2, 0.5, 0.51, 0.8, 1.0):
+        notion = target.notion_at(t, ends)
+        for v in clone_vertices(5, notion.epsilon, notion.r):
+            if notion.epsilon <= at:
+                assert inside(v, first.epsilon, 0.0)
+            else:
+                assert inside(v, second.epsilon, second.r)
 
 
 GRID = [  # (k, n, central ε, δ, utility)
