@@ -1037,9 +1037,10 @@ def _estimation_method(notion: Notion, n: int, method: str, backend: str,
                        symmetric: bool) -> str:
     """``"symmetry"``, ``"enumeration"`` or ``"column_generation"``: ``"auto"`` solves
     ε-LDP at a uniform prior with a permutation-invariant workload by symmetry
-    (:mod:`mechdesign.optimal.estimation_symmetry`; exact at any N), prices ε-LDP's
-    patterns from N = :data:`AUTO_COLUMN_GENERATION_N`, and enumerates when a
-    ``backend`` is named; column generation is built for ε-LDP only."""
+    (:mod:`mechdesign.optimal.estimation_symmetry`; exact at any N), prices the patterns
+    from N = :data:`AUTO_COLUMN_GENERATION_N`, and enumerates when a
+    ``backend`` is named; column generation is built for ε-LDP and for
+    :class:`~mechdesign.notions.CloneLDP` outside its mixed regime."""
     pricable = ((type(notion) is LDP and math.isfinite(notion.epsilon))
                 or (type(notion) is CloneLDP and notion.levels.regime != "mixed"
                     and notion.epsilon > 0))

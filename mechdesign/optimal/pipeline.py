@@ -187,7 +187,8 @@ def design(
         lower (:data:`~mechdesign.optimal.gain_pricing.GAIN_AUTO_MAX_VERTICES`). The
         choice is recorded in ``Design.method``. For an
         :class:`~mechdesign.optimal.estimation.EstimationError` (``utility="mse"``),
-        ``"auto"`` is column generation for finite ε-LDP from N =
+        ``"auto"`` is column generation for finite ε-LDP (and
+        :class:`~mechdesign.notions.CloneLDP` outside its mixed regime) from N =
         :data:`~mechdesign.optimal.estimation.AUTO_COLUMN_GENERATION_N` (ε = 1, Zipf:
         0.8 s against 7.6 s enumerating at N = 14) and enumeration otherwise; column
         generation there prices the quadratic score by a local search and certifies by a
