@@ -15,10 +15,14 @@ cell runs, in one process:
 
 Printed per cell: the design's value and bound, the best protocol and its value, the
 ratio design / protocol (above 1 is better for mutual information, below 1 for an error),
-the chosen local ε₀ and clone mass, the design's central ε and the seconds. The table is
-also written to ``benchmarks/results/shuffle_design.md``.
+the chosen local ε₀ and clone mass, the design's central ε and the seconds. Each cell is
+appended to ``benchmarks/results/shuffle_design.csv`` as soon as it is measured (the last
+column is the time limit). "Best protocol" is the best among the protocols whose value
+compare computes: at k = 128 the mutual information of the protocols with too many
+outputs (unary encodings, OLH, Hadamard) is not computed.
 
-Run: ``python benchmarks/shuffle_design.py [--k 10 40] [--users 100000] [--limit 180]``.
+Run: ``python benchmarks/shuffle_design.py [--k 10 40] [--users 100000] [--limit 120]
+[--append]``.
 """
 
 from __future__ import annotations
@@ -38,7 +42,10 @@ from mechdesign.priors import zipf_prior
 
 CENTRAL, DELTA = 1.0, 1e-6
 UTILITIES = ("mutual_information", "histogram", "prefix")
-RESULTS = Path(__file__).parent / "results" / "shuffle_design.md"
+RESULTS = Path(__file__).parent / "results" / "shuffle_design.csv"
+COLUMNS = ("k", "n", "utility", "designed", "bound", "certified", "best protocol",
+           "protocol eps0", "protocol", "designed / protocol", "local eps0", "clone mass",
+           "central eps", "search", "designs", "seconds", "baseline seconds")
 
 
 def protocols(k: int, n: int, workload: str | None) -> pd.DataFrame:
@@ -92,26 +99,31 @@ def main() -> None:
     parser.add_argument("--k", type=int, nargs="+", default=[10, 40, 128])
     parser.add_argument("--users", type=int, nargs="+", default=[10**4, 10**5, 10**6])
     parser.add_argument("--utilities", nargs="+", default=list(UTILITIES), choices=UTILITIES)
-    parser.add_argument("--limit", type=float, default=180.0,
+    parser.add_argument("--limit", type=float, default=120.0,
                         help="seconds per designed cell (the search's time limit)")
+    parser.add_argument("--append", action="store_true",
+                        help="add rows to the results file instead of starting it anew")
     args = parser.parse_args()
     pd.set_option("display.width", 250)
     pd.set_option("display.max_columns", 30)
     pd.set_option("display.float_format", lambda v: f"{v:.6g}")
-    rows = []
+    RESULTS.parent.mkdir(exist_ok=True)
+    if not args.append or not RESULTS.exists():
+        RESULTS.write_text(f"# benchmarks/shuffle_design.py: one CSV row per cell as it "
+                           f"finishes\n{','.join(COLUMNS)},limit\n")
     for k in args.k:
         for n in args.users:
             for utility in args.utilities:
                 row = cell(k, n, utility, args.limit)
-                rows.append(row)
-                print(pd.DataFrame([row]).to_string(index=False, header=len(rows) == 1),
-                      flush=True)
-    table = pd.DataFrame(rows)
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(
-        f"# benchmarks/shuffle_design.py (--limit {args.limit:g} s per cell)\n\n"
-        + "```\n" + table.to_string(index=False) + "\n```\n")
+                line = ",".join(_csv(row[c]) for c in COLUMNS)
+                with RESULTS.open("a") as out:   # each cell kept as soon as it is measured
+                    out.write(line + f",{args.limit:g}\n")
+                print(pd.DataFrame([row]).to_string(index=False), flush=True)
     print(f"\nwritten to {RESULTS}")
+
+
+def _csv(value: object) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._tolerances import CLONE_AUDIT_RTOL, CLONE_REGIME_RTOL
 from mechdesign._validation import check_positive_int, check_real
-from mechdesign.errors import InvalidInputError
+from mechdesign.errors import TooLargeError
 from mechdesign.kernel import Mechanism
 from mechdesign.measures.leakage import clone_mass, ldp_level
 from mechdesign.notions.base import RATIO_CONE_MAX_ENTRIES, Notion, check_notion_epsilon
@@ -236,7 +236,7 @@ class CloneLDP(Notion):
         pairs_clone = n * (n * (n - 1) // 2) if self.r > 0 else 0
         entries = (pairs_ldp + pairs_clone) * n
         if entries > RATIO_CONE_MAX_ENTRIES:
-            raise InvalidInputError(
+            raise TooLargeError(
                 f"n = {n} inputs is too many for {self!r}'s ratio cone: its pairs x "
                 f"coordinates ({entries:,} entries) exceed {RATIO_CONE_MAX_ENTRIES:,}. "
                 "Column generation designs such sizes without the cone."
