@@ -144,3 +144,8 @@ def test_dobrushin_bound_holds_on_random_kernels_and_is_attained_at_two_inputs(e
 def test_bad_parameters_are_refused_by_name(kwargs, name):
     with pytest.raises(InvalidInputError, match=name):
         CloneLDP(**kwargs)
+
+
+def test_a_cone_too_large_to_build_is_refused_before_allocating():
+    with pytest.raises(md.TooLargeError, match="ratio cone"):
+        CloneLDP(2.0, 0.1).cone(128)
