@@ -235,6 +235,8 @@ class Shuffled(DesignTarget):
         """``δ_{u₀, r}(ε)``: the central δ the clone reduction proves for every kernel of
         ``CloneLDP(epsilon0, r)`` at the target's ε (less
         :data:`~mechdesign._tolerances.CLONE_EPSILON_MARGIN`, relative) and n."""
+        epsilon0 = check_epsilon(epsilon0, "epsilon0")
+        r = check_real(r, "r", low=0.0, high=0.5)
         eps = self.epsilon * (1.0 - CLONE_EPSILON_MARGIN)
         return reduction_delta(Reduction.at_level(epsilon0, r), self.n, eps)
 
@@ -243,6 +245,7 @@ class Shuffled(DesignTarget):
         ``log r``, the upper end returned, raised by
         :data:`~mechdesign._tolerances.CLONE_FRONTIER_RTOL` so that a designed kernel's
         rounding keeps it admissible); ``inf`` when even ``r = 1/2`` does not suffice."""
+        epsilon0 = check_epsilon(epsilon0, "epsilon0")
         if self.clone_delta(epsilon0, 0.0) <= self.delta:
             return 0.0
         if self.clone_delta(epsilon0, 0.5) > self.delta:
@@ -287,7 +290,8 @@ class Shuffled(DesignTarget):
     def notion_at(self, t: float, ends: tuple[float, float] | None = None) -> CloneLDP:
         """The frontier's cone at position ``t ∈ [0, 1]``: ``CloneLDP(ε₀, r*(ε₀))`` with
         ``ε₀ = ε_lo + t(ε_hi − ε_lo)``."""
-        lo, hi = self.ends() if ends is None else ends
+        t = check_real(t, "t", low=0.0, high=1.0)
+        lo, hi = self.ends() if ends is None else _check_ends(ends)
         if t == 0:  # ε_lo-LDP itself: every ε_lo-LDP kernel has clone mass e^{−ε_lo}/2
             return CloneLDP(lo, 0.5 * math.exp(-lo))
         if t == 1:  # k-RR's clone mass at ε_hi, which meets the target by definition
@@ -304,7 +308,7 @@ class Shuffled(DesignTarget):
         regime every utility prices at any size). ``r*`` is non-decreasing from
         ``r*(ε_lo) = e^{−ε_lo}/2`` and every frontier ε₀ is at most ε_hi, so every frontier
         kernel is in both."""
-        lo, hi = self.ends() if ends is None else ends
+        lo, hi = self.ends() if ends is None else _check_ends(ends)
         r = 0.5 * math.exp(-lo) * (1.0 - 3.0 * CLONE_FRONTIER_RTOL)
         return CloneLDP(hi if capped else _clone_level(r), r)
 
@@ -316,7 +320,15 @@ class Shuffled(DesignTarget):
         constraint holds the others (``r*`` is non-decreasing, and their ε₀ ≤ ε_hi ≤
         ``log(1/r − 1)``). The better of the two optima bounds every clone-certified
         kernel; both regimes are priced at any size."""
+        epsilon0 = check_epsilon(epsilon0, "epsilon0")
+        if math.isinf(epsilon0):
+            raise InvalidInputError("epsilon0 must be finite: the split's first cone is "
+                                    "epsilon0-LDP.")
         r = self.required_r(epsilon0) * (1.0 - 3.0 * CLONE_FRONTIER_RTOL)
+        if not 0 < r <= 0.5:
+            raise InvalidInputError(
+                f"epsilon0 = {show(epsilon0)} has no frontier cone above it (least clone mass "
+                f"{show(r)}); split between the frontier's ends (Shuffled.ends()).")
         return LDP(epsilon0), CloneLDP(_clone_level(r), r)
 
     def split_point(self, ends: tuple[float, float], share: float) -> float:
@@ -325,7 +337,8 @@ class Shuffled(DesignTarget):
         :data:`FRONTIER_T_TOL` of the frontier, the upper end returned): the split
         (:meth:`split`) whose second cone is the k-RR end's up to ``share``, and whose
         first is ε₀-LDP at the smallest such ε₀."""
-        lo, hi = ends
+        lo, hi = _check_ends(ends)
+        share = check_real(share, "share", low=0.0, high=1.0)
         floor = (1.0 - share) * self.required_r(hi)
         if self.required_r(lo) >= floor:
             return lo
@@ -516,6 +529,19 @@ class _Search:
             self.stopped = "certified"
         elif len(self.designs) >= self.target.max_designs:
             self.stopped = "max designs"
+
+
+def _check_ends(ends: object) -> tuple[float, float]:
+    """A frontier's ``(ε_lo, ε_hi)``: two finite ε₀ with ``ε_lo ≤ ε_hi``."""
+    if not isinstance(ends, tuple) or len(ends) != 2:
+        raise InvalidInputError(
+            f"ends must be a pair (epsilon_lo, epsilon_hi) as Shuffled.ends() returns; got "
+            f"{show(ends)}.")
+    lo, hi = (check_epsilon(e, "ends") for e in ends)
+    if not lo <= hi < math.inf:
+        raise InvalidInputError(
+            f"ends must satisfy epsilon_lo <= epsilon_hi < inf; got {show(ends)}.")
+    return lo, hi
 
 
 def _clone_level(r: float) -> float:

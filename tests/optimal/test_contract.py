@@ -78,6 +78,11 @@ def _instances() -> list[Instance]:
         Instance("ldp-gain", md.LDP(0.7), GainUtility(gain, p4)),
         Instance("cpml-bayes", md.PML(1.0, c=1 / 10), GainUtility.bayes(p5)),
         Instance("cpml-gain", md.PML(1.5, c=1 / 8), GainUtility(gain, p4)),
+        # the clone-certified notion between its regimes (three-level peaks) and capped
+        Instance("clone-mi-mixed", md.notions.CloneLDP(2.0, 0.09), MutualInformationUtility(p5)),
+        Instance("clone-mi-capped", md.notions.CloneLDP(3.0, 0.06),
+                 MutualInformationUtility(p4)),
+        Instance("clone-gain", md.notions.CloneLDP(2.0, 0.09), GainUtility(gain, p4)),
     ]
 
 
