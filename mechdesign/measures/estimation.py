@@ -255,6 +255,12 @@ def workload_inverse(j: NDArray[np.float64], w: NDArray[np.float64]
     return (basis / values[kept]) @ basis.T
 
 
+def _rank(j: NDArray[np.float64]) -> int:
+    """The rank of ``j`` with singular values below ``RANK_RTOL`` times the largest read as
+    zero (numpy's ``rtol=`` keyword is not in every numpy the package supports)."""
+    return int(np.linalg.matrix_rank(j, tol=RANK_RTOL * np.linalg.norm(j, 2)))
+
+
 def blue_estimator(
     kernel: Mechanism | ArrayLike,
     prior: ArrayLike,
@@ -311,7 +317,7 @@ def blue_estimator(
     if inverse is None:
         raise InvalidInputError(
             f"kernel cannot identify {asked} (its information matrix J = K D^-1 K^T has "
-            f"rank {np.linalg.matrix_rank(j, rtol=RANK_RTOL)} for N = {k.shape[0]} inputs"
+            f"rank {_rank(j)} for N = {k.shape[0]} inputs"
             + ("" if workload is None and shape is None else
                ", and the workload's rows are not in its range")
             + "): no unbiased linear estimator exists."
