@@ -20,7 +20,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "SHUFFLED_MAX_DESIGNS", "FrontierPoint", "Shuffled", "ShuffledReport",
     ),
     "shuffle": (
-        "DEDUP_DIGITS", "EPSILON_RTOL", "EXACT_MAX_WORK", "LOCAL_EPSILON_RTOL", "MAX_USERS",
+        "BINARY_DELTA_RTOL", "BINARY_EPSILON_RTOL", "BINARY_EXACT_BLOCKS", "DEDUP_DIGITS",
+        "EPSILON_RTOL", "LOCAL_EPSILON_RTOL", "MAX_USERS",
         "MIN_RATE", "PLD_MAX_CELLS", "ROUNDS_MAX_PAIRS", "TAIL_MASS", "Reduction",
         "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "clones_reduction",
         "local_epsilon_for", "reduction_delta", "shuffle_delta", "shuffle_epsilon",

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -125,10 +125,66 @@ def test_one_user_is_local_randomized_response():
                                          rel=1e-12)
 
 
-def test_binary_exact_is_skipped_past_its_work_cap():
-    rr = md.randomized_response(2, 1.0)
-    assert "exact" in md.shuffle_epsilon(rr, 500, 1e-6).bounds
-    assert "exact" not in md.shuffle_epsilon(rr, 10**6, 1e-6).bounds
+def _dataset_delta(high, low, n, m, eps):
+    """δ(ε) of one binary dataset, both directions, written out: the others' count is
+    Bin(m, high) + Bin(n − 1 − m, low) over its whole support (scipy's pmf, numpy's
+    convolution), the replaced user adds Bern(high) or Bern(low)."""
+    others = np.convolve(stats.binom.pmf(np.arange(m + 1), m, high),
+                         stats.binom.pmf(np.arange(n - m), n - 1 - m, low))
+    padded = np.concatenate([[0.0], others, [0.0]])
+    p = high * padded[:-1] + (1 - high) * padded[1:]
+    q = low * padded[:-1] + (1 - low) * padded[1:]
+    g = math.exp(eps)
+    return max(np.maximum(p - g * q, 0).sum(), np.maximum(q - g * p, 0).sum())
+
+
+def test_the_binary_curve_finds_a_worst_dataset_inside():
+    # binary randomized response where the worst dataset is neither end (m = 1 of n − 1
+    # others at the larger probability of a one): the curve is the maximum over all m
+    e0, n, eps = 1.2259801844904046, 42, 1.0048461163191162
+    high = 1 / (1 + math.exp(-e0))
+    by_m = [_dataset_delta(high, 1 - high, n, m, eps) for m in range(n)]
+    assert max(by_m) > 1.1 * max(by_m[0], by_m[-1])
+    result = md.shuffle_delta(md.randomized_response(2, e0), n, eps)
+    assert result.method == "exact"
+    assert result.delta == pytest.approx(max(by_m), rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(high=st.floats(0.05, 0.999), low=st.floats(0.0, 0.9), n=st.integers(3, 60),
+       eps=st.floats(0.0, 2.0), data=st.data())
+def test_revealing_free_users_bounds_a_block_of_binary_datasets(high, low, n, eps, data):
+    """The block bound of the exact binary search: a dataset with m of the others at the
+    larger probability, m₁ ≤ m ≤ m₂, is no worse than the n − (m₂ − m₁) users with m₁
+    there (the free users' count revealed), checked on the written-out δ."""
+    assume(high > low + 1e-3)
+    m1 = data.draw(st.integers(0, n - 1))
+    m2 = data.draw(st.integers(m1, n - 1))
+    m = data.draw(st.integers(m1, m2))
+    bound = _dataset_delta(high, low, n - (m2 - m1), m1, eps)
+    assert _dataset_delta(high, low, n, m, eps) <= bound + 1e-12
+
+
+@pytest.mark.parametrize("e0", [1.0, 4.0])
+def test_the_binary_curve_at_a_hundred_thousand_users(e0):
+    """n = 10⁵: past the exact search's block budget the ε returned is within
+    BINARY_EPSILON_RTOL above the exact one. The dataset of every other user at the
+    smaller probability, written out, must meet δ at that ε (it is one dataset), and
+    one of the datasets near that end (the worst ones here) must miss it a little
+    below ε/(1 + BINARY_EPSILON_RTOL)."""
+    from mechdesign.accounting.shuffle import BINARY_EPSILON_RTOL
+
+    n, delta = 10**5, 1e-6
+    rr = md.randomized_response(2, e0)
+    high = float(rr.matrix[0, 0])
+    result = md.shuffle_epsilon(rr, n, delta)
+    assert result.method in ("exact", "binary")
+    eps = result.epsilon
+    assert _dataset_delta(high, 1 - high, n, 0, eps) <= delta
+    below = eps / (1 + BINARY_EPSILON_RTOL) * (1 - 1e-4)
+    assert max(_dataset_delta(high, 1 - high, n, m, below) for m in range(0, 31, 3)) > delta
+    # and far below the bounds that do not see the dataset
+    assert eps < 0.9 * result.bounds["kernel"]
 
 
 def test_the_smallest_bound_is_returned():
