@@ -115,6 +115,8 @@ __all__ = [
     "MIN_RATE",
     "PLD_MAX_CELLS",
     "ROUNDS_MAX_PAIRS",
+    "SPIKE_BLOCKS",
+    "SPIKE_RTOL",
     "TAIL_MASS",
     "Reduction",
     "ShuffleDelta",
@@ -159,6 +161,15 @@ BINARY_EPSILON_RTOL = 1e-3
 
 #: The same for δ(ε).
 BINARY_DELTA_RTOL = 1e-2
+
+#: Blocks into which the blanket accountant of one-spike kernels (k-RR) cuts the window of
+#: the number of blanket draws (each block charged at its smallest count, where δ is
+#: largest): about 1 % on δ at n = 10⁵.
+SPIKE_BLOCKS = 64
+
+#: Relative tolerance to which a kernel's rows must be their blanket plus one spike of
+#: the same mass for the blanket accountant of one-spike kernels.
+SPIKE_RTOL = 1e-12
 
 #: Most cells ``(a, b)`` of one reduction's count distribution that :func:`shuffle_epsilon`
 #: builds to compose ``rounds > 1`` releases (16 bytes a cell, twice).
@@ -988,6 +999,10 @@ def shuffle_epsilon(
         if binary is not None:
             value = binary.epsilon(d)
             bounds["exact" if binary.exact else "binary"] = value
+        spikes = _spikes(K)
+        if spikes is not None:
+            bounds["blanket"] = max(_SpikeBlanket(spikes[0], a, b, n).epsilon(d)
+                                    for a, b in spikes[1])
         if not _is_number(K):
             bounds["kernel"] = _kernel_epsilon(params.pairs, n, d)
         bounds["clones"] = _ReductionCurve(clones_reduction(params.epsilon0), n).epsilon(d)
@@ -1038,6 +1053,10 @@ def shuffle_delta(
         if binary is not None:
             value = binary.delta(eps)
             bounds["exact" if binary.exact else "binary"] = value
+        spikes = _spikes(K)
+        if spikes is not None:
+            bounds["blanket"] = max(_SpikeBlanket(spikes[0], a, b, n).delta(eps)
+                                    for a, b in spikes[1])
         if not _is_number(K):
             bounds["kernel"] = max((min(_ReductionCurve(red, n).delta(eps) for red in pair)
                                     for pair in params.pairs), default=0.0)
@@ -1084,6 +1103,150 @@ def _binary(K: object, n: int) -> _BinaryExact | None:
         return _BinaryExact(0.5, 0.5, 1)  # no privacy loss at all
     return _BinaryExact(float(ones[top]), float(ones[bottom]), n,
                         float(k[top, 0]), float(k[bottom, 0]))
+
+
+# -- kernels with one spike a row: the blanket's counts, exactly -------------------------
+
+
+class _SpikeBlanket:
+    """δ(ε) of one row pair of a kernel whose every row is its blanket plus one spike
+    (k-randomized response and its weighted forms), from the counts of the blanket's
+    reports at the pair's two spikes.
+
+    Write every row as ``K[x] = γ ω + (1 − γ) 1_{y(x)}``: ``γ = Σ_y min_x K[x, y]`` is the
+    blanket mass (Balle, Bell, Gascón & Nissim [1]_), ``ω`` the blanket distribution (the
+    column minima over ``γ``) and ``y(x)`` the output where row ``x`` exceeds its column
+    minimum. For k-RR at ε₀, ``γ = k/(e^{ε₀} + k − 1)`` and ``ω`` is uniform.
+
+    *The reduction.* Each other user reports a draw of ``ω`` with probability ``γ``
+    (independently), its own spike otherwise. Let ``V`` be the histogram of the others'
+    spike reports and ``G`` the number of their blanket draws; ``V`` has the same law
+    under both inputs and fixes ``G = n − 1 − |V|``. Put the replaced user's report with
+    the blanket draws: under input ``x_b`` the histogram ``N`` of those reports is ``G``
+    draws of ``ω`` plus one report from ``γ ω + (1 − γ) 1_{y_b}``. The release is ``V + N``,
+    a post-processing of ``(V, N)``, and given ``V`` the pair is that of ``N`` at ``G``, so
+    ``δ(ε) ≤ E_G δ_G(ε)`` with ``G ~ Bin(n − 1, γ)``. With ``m = G + 1`` and ``f`` the
+    multinomial law of ``m`` draws of ``ω``, ``f(h − 1_y) = f(h) h_y/(m ω_y)``, so
+
+        P(h) = f(h) (γ + (1 − γ) h_{y₀}/(m ω₀)),   Q(h) = f(h) (γ + (1 − γ) h_{y₁}/(m ω₁)).
+
+    Given the counts ``(a, b)`` at ``y₀, y₁`` the rest of ``h`` is the same multinomial
+    under both, so ``δ_G`` is a sum over ``s = a + b ~ Bin(m, ω₀ + ω₁)`` and ``a | s ~
+    Bin(s, π)``, ``π = ω₀/(ω₀ + ω₁)``; the excess is linear and increasing in ``a``, so for
+    each ``s`` it is a binomial tail and a partial mean, ``E[A; A ≥ t] = s π Pr(Bin(s − 1,
+    π) ≥ t − 1)``.
+
+    *Blocks of G.* One more blanket draw is a post-processing of ``N`` (an independent
+    report, the same under both inputs), so ``δ_G`` does not increase with ``G`` and a
+    block ``[g₁, g₂]`` of the window of ``G`` is charged ``Pr(G ∈ block) δ_{g₁}``; the
+    window's outside mass and each ``s`` window's are added. With two outputs this is
+    Feldman, McMillan & Talwar's clone reduction at ``r = 1/(e^{ε₀} + 1)``; with ``k``
+    outputs it keeps the ``k − 2`` outputs where the blanket lands away from the pair,
+    which the clone reduction gives away.
+
+    References
+    ----------
+    .. [1] B. Balle, J. Bell, A. Gascón, K. Nissim, "The Privacy Blanket of the Shuffle
+           Model", CRYPTO 2019, arXiv:1903.02837.
+    """
+
+    def __init__(self, gamma: float, w0: float, w1: float, n: int) -> None:
+        self.gamma, self.w0, self.w1, self.n = gamma, w0, w1, n
+        others = _Binomial(n - 1, gamma, 1.0 - gamma)
+        g_lo, g_hi, self.tail = others.window()
+        mass = others.pmf_range(g_lo, g_hi)
+        width = max(1, -(-(g_hi - g_lo + 1) // SPIKE_BLOCKS))
+        starts = np.arange(0, g_hi - g_lo + 1, width)
+        weights = np.add.reduceat(mass, starts)
+        sizes, counts, pmfs = [], [], []
+        for g, weight in zip(g_lo + starts, weights, strict=True):
+            m = int(g) + 1
+            pair = _Binomial(m, w0 + w1, 1.0 - w0 - w1)
+            s_lo, s_hi, out = pair.window()
+            self.tail += float(weight) * out
+            s = np.arange(s_lo, s_hi + 1)
+            sizes.append(s)
+            counts.append(np.full(s.size, m))
+            pmfs.append(float(weight) * pair.pmf_range(s_lo, s_hi))
+        self.s = np.concatenate(sizes)
+        self.m = np.concatenate(counts).astype(float)
+        self.mass = np.concatenate(pmfs)
+
+    def _direction(self, eps: float, w0: float, w1: float) -> float:
+        from scipy.special import bdtrc
+
+        g = self.gamma
+        growth = math.exp(min(eps, _LOG_MAX))
+        s, m = self.s, self.m
+        pi = w0 / (w0 + w1)
+        # excess γ(1 − e^ε) + (1 − γ)/m (a/ω₀ − e^ε (s − a)/ω₁) = c0 + c1 a
+        c0 = g * -math.expm1(eps if eps < _LOG_MAX else _LOG_MAX) - (1 - g) * growth * s / (
+            m * w1)
+        c1 = (1 - g) / m * (1 / w0 + growth / w1)
+        start = np.clip(np.floor(-c0 / c1) + 1, 0, s + 1).astype(np.int64)  # first a > 0
+        start = np.where((start >= 1) & (c0 + c1 * (start - 1) > 0), start - 1, start)
+        start = np.where((start <= s) & (c0 + c1 * start <= 0), start + 1, start)
+
+        def at_least(t, trials):   # Pr(Bin(trials, π) ≥ t)
+            inside = (t >= 1) & (t <= trials)
+            value = bdtrc(np.where(inside, t - 1, 0), np.where(inside, trials, 1), pi)
+            return np.where(t <= 0, 1.0, np.where(t > trials, 0.0, value))
+
+        tail = at_least(start, s)
+        mean = s * pi * at_least(start - 1, np.maximum(s - 1, 0))
+        terms = self.mass * (c0 * tail + c1 * mean)
+        rounding = 1e-13 * float(np.sum(self.mass * (np.abs(c0) * tail + c1 * mean)))
+        return max(0.0, math.fsum(terms)) + rounding
+
+    def level(self) -> float:
+        """The pair's pure level: ``P/Q`` is largest at a spike, ``1 + (1 − γ)/(γ ω)``."""
+        g = self.gamma
+        return max(math.log1p((1 - g) / (g * self.w0)), math.log1p((1 - g) / (g * self.w1)))
+
+    def delta(self, eps: float) -> float:
+        if eps >= self.level():
+            return 0.0
+        worst = max(self._direction(eps, self.w0, self.w1),
+                    self._direction(eps, self.w1, self.w0))
+        return min(1.0, worst + self.tail)
+
+    def epsilon(self, delta: float) -> float:
+        return _invert(self.delta, delta, self.level())
+
+
+def _spikes(K: object) -> tuple[float, tuple[tuple[float, float], ...]] | None:
+    """``(γ, pairs of (ω₀, ω₁))`` when every row of K is its blanket plus one spike of
+    the same mass (k-RR: one pair), else None; at most :data:`ROUNDS_MAX_PAIRS` distinct
+    pairs."""
+    if isinstance(K, PureOracle):
+        if K.family != "grr":
+            return None
+        gamma = _oracle_blanket(K)
+        return gamma, ((1.0 / K.k, 1.0 / K.k),)
+    if _is_number(K):
+        return None
+    k = as_matrix(K, "K")
+    floor = k.min(axis=0)
+    gamma = float(floor.sum())
+    excess = k - floor
+    spike = excess.argmax(axis=1)
+    top = excess[np.arange(k.shape[0]), spike]
+    rest = excess.sum(axis=1) - top
+    if not (gamma > 0 and np.all(top > 0)
+            and np.allclose(top, 1.0 - gamma, rtol=SPIKE_RTOL, atol=0)
+            and np.all(rest <= SPIKE_RTOL * top)):
+        return None
+    outputs = np.unique(spike)
+    if outputs.size < 2:
+        return None
+    weights = floor[outputs] / gamma
+    if not np.all(weights > 0):
+        return None
+    distinct = {(float(f"{a:.{DEDUP_DIGITS}g}"), float(f"{b:.{DEDUP_DIGITS}g}")): (a, b)
+                for i, a in enumerate(weights) for b in weights[i + 1:]}
+    if len(distinct) > ROUNDS_MAX_PAIRS:
+        return None
+    return gamma, tuple((float(a), float(b)) for a, b in distinct.values())
 
 
 # -- rounds: composition by privacy loss distributions -----------------------------------
