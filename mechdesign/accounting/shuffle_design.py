@@ -51,6 +51,13 @@ lies between the notion's two outer regimes, whose estimation designs are priced
 size; past enumeration's reach an interior estimation design is refused, and the search
 then keeps what it has (``stopped`` says so).
 
+**The blanket end.** k-RR's clone mass gives away the ``k − 2`` outputs where another
+user's blanket report misses the replaced user's pair; the blanket accountant
+(:func:`~mechdesign.accounting.shuffle.shuffle_epsilon`'s ``"blanket"``) keeps them and
+affords k-RR a larger ε₀ (:meth:`Shuffled.blanket_epsilon`). The k-RR end cone at that ε₀
+is designed too, and its design is kept when ``shuffle_epsilon`` certifies its kernel
+(k-RR itself, or any kernel the accountant certifies) and it beats the frontier's best.
+
 **What is certified, precisely.** Optimal among kernels whose clone reduction meets the
 target. :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` of the result (which also
 tries each row pair's own reduction and its variation-ratio split) is reported and may be
@@ -92,6 +99,7 @@ from mechdesign.accounting.shuffle import (
     shuffle_epsilon,
 )
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError, UnsupportedError
+from mechdesign.mechanisms.oracles import PureOracle
 from mechdesign.notions import LDP, CloneLDP
 from mechdesign.optimal import Design, DesignTarget, design
 from mechdesign.optimal.estimation import EstimationError
@@ -105,6 +113,9 @@ SHUFFLED_MAX_DESIGNS = 6
 
 #: The largest local ε₀ the frontier is searched to (nats).
 FRONTIER_CEILING = 60.0
+
+#: Relative resolution of :meth:`Shuffled.blanket_epsilon`'s bisection on ε₀.
+BLANKET_EPSILON_RTOL = 1e-7
 
 #: The search stops once its bracket on the frontier position ``t`` is this narrow.
 FRONTIER_T_TOL = 1e-3
@@ -131,6 +142,11 @@ class FrontierPoint:
         The inner design's certified ``(lower, upper)`` bracket on its own optimum.
     seconds : float
         Its wall-clock time.
+    certified_by : str
+        ``"clones"``: the notion's clone reduction meets the target; ``"blanket"``: the
+        k-RR end at the larger ε₀ the blanket accountant affords k-RR, kept only when
+        :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` certifies the designed
+        kernel itself (:meth:`Shuffled.blanket_epsilon`).
     """
 
     t: float
@@ -139,6 +155,7 @@ class FrontierPoint:
     status: Status
     bracket: tuple[float, float]
     seconds: float
+    certified_by: str = "clones"
 
 
 @dataclass(frozen=True)
@@ -152,7 +169,8 @@ class ShuffledReport:
     points : tuple of FrontierPoint
         Every inner design, in the order tried.
     chosen : FrontierPoint
-        The best of them (the returned design's).
+        The best of them (the returned design's); its ``certified_by`` says which
+        accountant certifies it.
     bound : float or None
         The optimum's bound over every frontier cone (upper for a utility, lower for an
         error; ``bound_source`` names the cones), or
@@ -166,7 +184,9 @@ class ShuffledReport:
     central_method : str
         The bound that gave it (``"kernel"``, ``"clones"``, ``"exact"``, ``"local"``).
     clone_delta : float
-        ``δ_{u₀, r}(ε)`` of the chosen notion at the target's ε: what the design certifies.
+        ``δ_{u₀, r}(ε)`` of the chosen notion at the target's ε: what the design certifies
+        (above δ when the chosen design is the blanket end's, which ``central_epsilon``
+        certifies instead).
     stopped : str
         ``"certified"`` (the best design met ``bound``), ``"converged"``, ``"max
         designs"``, ``"time limit"`` or ``"interior not designed (...)"``.
@@ -205,6 +225,10 @@ class Shuffled(DesignTarget):
     bound : bool, default True
         Also design over the cones containing the whole frontier (the split and the
         cover), for the certificate.
+    blanket : bool, default True
+        Also design k-RR's end cone at the ε₀ the blanket accountant affords k-RR
+        (:meth:`blanket_epsilon`), and keep that design when its kernel meets the
+        target by :func:`~mechdesign.accounting.shuffle.shuffle_epsilon`.
     """
 
     epsilon: float
@@ -212,6 +236,7 @@ class Shuffled(DesignTarget):
     n: int
     max_designs: int = SHUFFLED_MAX_DESIGNS
     bound: bool = True
+    blanket: bool = True
 
     def __post_init__(self) -> None:
         eps = check_epsilon(self.epsilon)
@@ -226,8 +251,10 @@ class Shuffled(DesignTarget):
         object.__setattr__(self, "delta", delta)
         object.__setattr__(self, "n", check_size(self.n, "n", MAX_USERS, why="MAX_USERS"))
         object.__setattr__(self, "max_designs", check_int(self.max_designs, "max_designs", low=2))
-        if not isinstance(self.bound, bool):
-            raise InvalidInputError(f"bound must be True or False; got {show(self.bound)}.")
+        for name in ("bound", "blanket"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInputError(
+                    f"{name} must be True or False; got {show(getattr(self, name))}.")
 
     # -- the frontier ----------------------------------------------------------------------
 
@@ -286,6 +313,35 @@ class Shuffled(DesignTarget):
             return self.clone_delta(e, 1.0 / (math.exp(e) + 1.0)) <= self.delta
 
         return largest(any_kernel), largest(k_rr)
+
+    def blanket_epsilon(self, k: int, floor: float) -> float:
+        """The largest ε₀ ≥ ``floor`` (to :data:`BLANKET_EPSILON_RTOL`, rounded down) at
+        which k-RR on ``k`` values meets the target by
+        :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` (whose blanket accountant
+        keeps the ``k − 2`` outputs away from a pair, which the clone reduction gives
+        away), at the target's ε less
+        :data:`~mechdesign._tolerances.CLONE_EPSILON_MARGIN`; ``floor`` itself when k-RR
+        does not meet it above ``floor``. The central ε of k-RR is taken to be
+        non-decreasing in ε₀ (bisection); the ε₀ returned is itself checked."""
+        k = check_int(k, "k", low=2)
+        floor = check_epsilon(floor, "floor")
+        eps = self.epsilon * (1.0 - CLONE_EPSILON_MARGIN)
+
+        def meets(e0: float) -> bool:
+            return shuffle_epsilon(PureOracle.grr(k, e0), self.n, self.delta).epsilon <= eps
+
+        lo, hi = floor, min(FRONTIER_CEILING, floor + max(0.5, floor) / 8)
+        while meets(hi):                     # widen: the bracket [lo, hi] must end above
+            if hi >= FRONTIER_CEILING:
+                return FRONTIER_CEILING
+            lo, hi = hi, min(FRONTIER_CEILING, hi + 2 * (hi - floor))
+        while hi - lo > BLANKET_EPSILON_RTOL * hi:
+            mid = 0.5 * (lo + hi)
+            if meets(mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo
 
     def notion_at(self, t: float, ends: tuple[float, float] | None = None) -> CloneLDP:
         """The frontier's cone at position ``t ∈ [0, 1]``: ``CloneLDP(ε₀, r*(ε₀))`` with
@@ -375,6 +431,11 @@ class Shuffled(DesignTarget):
         best_t = min(search.designs, key=lambda t: (search.score(t), -t))
         chosen = next(p for p in search.points if p.t == best_t)
         best = search.designs[best_t]
+        if self.blanket and not search.out_of_time():
+            found = search.blanket_end(best.mechanism.matrix.shape[0])
+            if found is not None and (found[1].utility < best.utility if minimise
+                                      else found[1].utility > best.utility):
+                chosen, best = found
         central = shuffle_epsilon(best.mechanism, self.n, self.delta)
         if central.epsilon > self.epsilon:
             raise SolverError(
@@ -433,6 +494,30 @@ class _Search:
                                              _bracket(result), time.perf_counter() - began))
         value = self.designs[t].utility
         return value if self.minimise else -value
+
+    def blanket_end(self, k: int) -> tuple[FrontierPoint, Design] | None:
+        """k-RR's end cone at :meth:`Shuffled.blanket_epsilon` (when above ε_hi), designed;
+        kept (and appended to ``points``) only when its kernel meets the target by
+        :func:`~mechdesign.accounting.shuffle.shuffle_epsilon`."""
+        hi = self.ends[1]
+        eps0 = self.target.blanket_epsilon(k, hi)
+        if eps0 <= hi or self.out_of_time():
+            return None
+        notion = CloneLDP(eps0, 1.0 / (math.exp(eps0) + 1.0))
+        began = time.perf_counter()
+        try:
+            result = design(notion, self.prior, time_limit=self.remaining(), **self.options)
+        except SolverError as exc:
+            if exc.status is not Status.TIME_LIMIT:
+                raise
+            return None
+        central = shuffle_epsilon(result.mechanism, self.target.n, self.target.delta)
+        if central.epsilon > self.target.epsilon:
+            return None
+        point = FrontierPoint(1.0, notion, result.utility, _optimality(result),
+                              _bracket(result), time.perf_counter() - began, "blanket")
+        self.points.append(point)
+        return point, result
 
     def relaxed(self, notion) -> float | None:
         """The bound side of a design over a larger cone (its lower end for an error, its

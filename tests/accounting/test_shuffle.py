@@ -151,7 +151,8 @@ def test_the_binary_curve_finds_a_worst_dataset_inside():
 
 
 @settings(max_examples=40, deadline=None)
-@given(high=st.floats(0.05, 0.999), low=st.floats(0.0, 0.9), n=st.integers(3, 60),
+@given(high=st.floats(0.05, 0.999), low=st.just(0.0) | st.floats(1e-6, 0.9),
+       n=st.integers(3, 60),
        eps=st.floats(0.0, 2.0), data=st.data())
 def test_revealing_free_users_bounds_a_block_of_binary_datasets(high, low, n, eps, data):
     """The block bound of the exact binary search: a dataset with m of the others at the
@@ -288,10 +289,10 @@ def test_compare_behind_a_shuffler_ranks_at_one_central_epsilon():
     assert np.all(np.diff(errors[~np.isnan(errors)]) >= 0)
     designed = table[table["kind"] == "designed"].iloc[0]
     grr = table[table["mechanism"] == "GRR"].iloc[0]
-    # GRR at its own local ε₀ is clone-certified (its clone mass is 1/(e^ε₀ + 1)), so the
-    # design over every clone-certified kernel is at least as good, up to the frontier's
-    # resolution
-    assert designed["mse_blue"] <= grr["mse_blue"] * (1 + 1e-6)
+    # GRR's own ε₀ is certified by the blanket accountant, and the design keeps the k-RR
+    # end cone at that ε₀ (Shuffled.blanket_epsilon), so it is at least as good, up to the
+    # two bisections' resolutions on ε₀ (1e-6 and 1e-7 relative: about 1e-6 on the error)
+    assert designed["mse_blue"] <= grr["mse_blue"] * (1 + 1e-5)
     assert "clone mass" in designed["note"]
     with pytest.raises(md.UnsupportedError, match="LDP"):
         md.compare(md.PML(1.0, c=0.1), prior, utilities=(), shuffle=(100, 1e-6))
