@@ -11,7 +11,9 @@ cell runs, in one process:
   deployed protocol at its own affordable ε₀ — and keeps the best protocol's value;
 - ``md.design(md.accounting.Shuffled(1, 1e-6, n), prior, utility, time_limit=LIMIT)``: the
   best kernel whose clone reduction meets the target, with the bound over every such
-  kernel (``Design.target.bound``) and whether it certifies the design.
+  kernel (``Design.target.bound``) and whether it certifies the design, or k-RR's end
+  cone at the larger ε₀ the blanket accountant affords k-RR when that is better
+  ("certified by" says which, with the accountant's method for the kernel).
 
 Printed per cell: the design's value and bound, the best protocol and its value, the
 ratio design / protocol (above 1 is better for mutual information, below 1 for an error),
@@ -45,7 +47,7 @@ UTILITIES = ("mutual_information", "histogram", "prefix")
 RESULTS = Path(__file__).parent / "results" / "shuffle_design.csv"
 COLUMNS = ("k", "n", "utility", "designed", "bound", "certified", "best protocol",
            "protocol eps0", "protocol", "designed / protocol", "local eps0", "clone mass",
-           "central eps", "search", "designs", "seconds", "baseline seconds")
+           "certified by", "central eps", "search", "designs", "seconds", "baseline seconds")
 
 
 def protocols(k: int, n: int, workload: str | None) -> pd.DataFrame:
@@ -86,6 +88,7 @@ def cell(k: int, n: int, utility: str, limit: float) -> dict[str, object]:
         "designed / protocol": result.utility / protocol_value,
         "local eps0": report.chosen.notion.epsilon,
         "clone mass": report.chosen.notion.r,
+        "certified by": f"{report.chosen.certified_by} ({report.central_method})",
         "central eps": report.central_epsilon,
         "search": report.stopped,
         "designs": len(report.points),
