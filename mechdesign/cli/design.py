@@ -161,12 +161,14 @@ def design_json(result: Design) -> dict[str, Any]:
         document["shuffled"] = {
             "central_epsilon_target": report.target.epsilon, "delta": report.target.delta,
             "users": report.target.n, "local_epsilon": report.chosen.notion.epsilon,
-            "clone_mass": report.chosen.notion.r, "central_epsilon": report.central_epsilon,
+            "clone_mass": report.chosen.notion.r, "certified_by": report.chosen.certified_by,
+            "central_epsilon": report.central_epsilon,
             "central_method": report.central_method, "clone_delta": report.clone_delta,
             "bound": report.bound, "certified": report.certified, "stopped": report.stopped,
             "inner_designs": [{"t": p.t, "local_epsilon": p.notion.epsilon,
                                "clone_mass": p.notion.r, "utility": p.utility,
-                               "status": str(p.status), "seconds": p.seconds}
+                               "status": str(p.status), "seconds": p.seconds,
+                               "certified_by": p.certified_by}
                               for p in report.points],
         }
     return document
@@ -287,7 +289,7 @@ def format_shuffled(report: Any) -> str:
     rows = [
         ("central target (epsilon, delta), users",
          f"({fmt(target.epsilon)}, {target.delta:g}), n = {target.n:,}"),
-        ("chosen local notion", f"{chosen.notion!r}"),
+        ("chosen local notion", f"{chosen.notion!r} (certified by {chosen.certified_by})"),
         ("central epsilon of the kernel (shuffle_epsilon)",
          f"{fmt(report.central_epsilon)} ({report.central_method}) <= {fmt(target.epsilon)}"),
         ("clone reduction's delta at the target", f"{report.clone_delta:.6g}"),
@@ -300,7 +302,8 @@ def format_shuffled(report: Any) -> str:
     lines.extend(f"  {name.ljust(width)}  {value}" for name, value in rows)
     lines.append("  inner designs (t: 0 = epsilon0-LDP end, 1 = k-RR end):")
     lines.extend(f"    t = {p.t:.4f}  {p.notion!r}  utility {fmt(p.utility)}  ({p.status}, "
-                 f"{p.seconds:.3g} s)" for p in report.points)
+                 f"{p.seconds:.3g} s{', blanket' if p.certified_by == 'blanket' else ''})"
+                 for p in report.points)
     return "\n".join(lines)
 
 
