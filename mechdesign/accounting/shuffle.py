@@ -1206,8 +1206,9 @@ class _SpikeBlanket:
     def delta(self, eps: float) -> float:
         if eps >= self.level():
             return 0.0
-        worst = max(self._direction(eps, self.w0, self.w1),
-                    self._direction(eps, self.w1, self.w0))
+        worst = self._direction(eps, self.w0, self.w1)
+        if self.w1 != self.w0:   # the pair is symmetric when its spikes weigh the same
+            worst = max(worst, self._direction(eps, self.w1, self.w0))
         return min(1.0, worst + self.tail)
 
     def epsilon(self, delta: float) -> float:
