@@ -115,7 +115,7 @@ __all__ = [
     "MIN_RATE",
     "PLD_MAX_CELLS",
     "ROUNDS_MAX_PAIRS",
-    "SPIKE_BLOCKS",
+    "SPIKE_MAX_CELLS",
     "SPIKE_RTOL",
     "TAIL_MASS",
     "Reduction",
@@ -162,10 +162,11 @@ BINARY_EPSILON_RTOL = 1e-3
 #: The same for δ(ε).
 BINARY_DELTA_RTOL = 1e-2
 
-#: Blocks into which the blanket accountant of one-spike kernels (k-RR) cuts the window of
-#: the number of blanket draws (each block charged at its smallest count, where δ is
-#: largest): about 1 % on δ at n = 10⁵.
-SPIKE_BLOCKS = 64
+#: Most cells ``(G, s)`` the blanket accountant of one-spike kernels (k-RR) sums: the
+#: window of the number ``G`` of blanket draws is cut into blocks (each charged at its
+#: smallest count, where δ is largest) of one count each while that fits, wider past it
+#: (at n = 10⁷ blocks of about 10⁻⁴ of G: about 0.3 % on δ).
+SPIKE_MAX_CELLS = 2 * 10**5
 
 #: Relative tolerance to which a kernel's rows must be their blanket plus one spike of
 #: the same mass for the blanket accountant of one-spike kernels.
@@ -1138,8 +1139,9 @@ class _SpikeBlanket:
 
     *Blocks of G.* One more blanket draw is a post-processing of ``N`` (an independent
     report, the same under both inputs), so ``δ_G`` does not increase with ``G`` and a
-    block ``[g₁, g₂]`` of the window of ``G`` is charged ``Pr(G ∈ block) δ_{g₁}``; the
-    window's outside mass and each ``s`` window's are added. With two outputs this is
+    block ``[g₁, g₂]`` of the window of ``G`` is charged ``Pr(G ∈ block) δ_{g₁}`` (blocks of
+    one count while :data:`SPIKE_MAX_CELLS` allows); the window's outside mass and each
+    ``s`` window's are added. With two outputs this is
     Feldman, McMillan & Talwar's clone reduction at ``r = 1/(e^{ε₀} + 1)``; with ``k``
     outputs it keeps the ``k − 2`` outputs where the blanket lands away from the pair,
     which the clone reduction gives away.
@@ -1155,7 +1157,9 @@ class _SpikeBlanket:
         others = _Binomial(n - 1, gamma, 1.0 - gamma)
         g_lo, g_hi, self.tail = others.window()
         mass = others.pmf_range(g_lo, g_hi)
-        width = max(1, -(-(g_hi - g_lo + 1) // SPIKE_BLOCKS))
+        s_lo, s_hi, _ = _Binomial(g_hi + 1, w0 + w1, 1.0 - w0 - w1).window()
+        cells = (g_hi - g_lo + 1) * (s_hi - s_lo + 1)      # about, at one count per block
+        width = max(1, -(-cells // SPIKE_MAX_CELLS))
         starts = np.arange(0, g_hi - g_lo + 1, width)
         weights = np.add.reduceat(mass, starts)
         sizes, counts, pmfs = [], [], []
