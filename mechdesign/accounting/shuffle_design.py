@@ -96,6 +96,7 @@ from mechdesign.accounting.shuffle import (
     MIN_RATE,
     Reduction,
     reduction_delta,
+    shuffle_delta,
     shuffle_epsilon,
 )
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError, UnsupportedError
@@ -327,8 +328,8 @@ class Shuffled(DesignTarget):
         floor = check_epsilon(floor, "floor")
         eps = self.epsilon * (1.0 - CLONE_EPSILON_MARGIN)
 
-        def meets(e0: float) -> bool:
-            return shuffle_epsilon(PureOracle.grr(k, e0), self.n, self.delta).epsilon <= eps
+        def meets(e0: float) -> bool:   # one δ(ε) of each bound: no inversion
+            return shuffle_delta(PureOracle.grr(k, e0), self.n, eps).delta <= self.delta
 
         lo, hi = floor, min(FRONTIER_CEILING, floor + max(0.5, floor) / 8)
         while meets(hi):                     # widen: the bracket [lo, hi] must end above
