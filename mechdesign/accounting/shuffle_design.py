@@ -222,7 +222,8 @@ class Shuffled(DesignTarget):
     n : int
         Users, ``1 ≤ n ≤`` :data:`~mechdesign.accounting.shuffle.MAX_USERS`.
     max_designs : int, default :data:`SHUFFLED_MAX_DESIGNS`
-        Most inner designs along the frontier (``≥ 2``: both ends).
+        Most inner designs along the frontier (``≥ 2``: both ends; the blanket end is
+        one more).
     bound : bool, default True
         Also design over the cones containing the whole frontier (the split and the
         cover), for the certificate.
