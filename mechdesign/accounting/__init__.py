@@ -22,7 +22,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "shuffle": (
         "BINARY_DELTA_RTOL", "BINARY_EPSILON_RTOL", "BINARY_EXACT_BLOCKS", "DEDUP_DIGITS",
         "EPSILON_RTOL", "LOCAL_EPSILON_RTOL", "MAX_USERS", "MIN_RATE", "PLD_MAX_CELLS",
-        "ROUNDS_MAX_PAIRS", "SPIKE_MAX_CELLS", "SPIKE_RTOL", "TAIL_MASS", "Reduction",
+        "ROUNDS_MAX_PAIRS", "SPIKE_MAX_CELLS", "SPIKE_RTOL", "TAIL_MASS", "TAIL_RTOL", "Reduction",
         "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "clones_reduction",
         "local_epsilon_for", "reduction_delta", "shuffle_delta", "shuffle_epsilon",
         "shuffle_parameters",

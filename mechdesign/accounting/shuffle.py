@@ -118,6 +118,7 @@ __all__ = [
     "SPIKE_MAX_CELLS",
     "SPIKE_RTOL",
     "TAIL_MASS",
+    "TAIL_RTOL",
     "Reduction",
     "ShuffleDelta",
     "ShuffleEpsilon",
@@ -161,6 +162,10 @@ BINARY_EPSILON_RTOL = 1e-3
 
 #: The same for δ(ε).
 BINARY_DELTA_RTOL = 1e-2
+
+#: Relative accuracy taken for scipy's binomial tails (``bdtrc``) and their products in
+#: the blanket accountant: that share of the sum of the terms' magnitudes is added to δ.
+TAIL_RTOL = 1e-13
 
 #: Most cells ``(G, s)`` the blanket accountant of one-spike kernels (k-RR) sums: the
 #: window of the number ``G`` of blanket draws is cut into blocks (each charged at its
@@ -1199,7 +1204,7 @@ class _SpikeBlanket:
         tail = at_least(start, s)
         mean = s * pi * at_least(start - 1, np.maximum(s - 1, 0))
         terms = self.mass * (c0 * tail + c1 * mean)
-        rounding = 1e-13 * float(np.sum(self.mass * (np.abs(c0) * tail + c1 * mean)))
+        rounding = TAIL_RTOL * float(np.sum(self.mass * (np.abs(c0) * tail + c1 * mean)))
         return max(0.0, math.fsum(terms)) + rounding
 
     def level(self) -> float:
