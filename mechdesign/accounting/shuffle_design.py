@@ -299,14 +299,7 @@ class Shuffled(DesignTarget):
         def largest(admissible) -> float:
             if admissible(FRONTIER_CEILING):
                 return FRONTIER_CEILING
-            lo, hi = 0.0, FRONTIER_CEILING
-            while hi - lo > CLONE_FRONTIER_RTOL * max(1.0, hi):
-                mid = 0.5 * (lo + hi)
-                if admissible(mid):
-                    lo = mid
-                else:
-                    hi = mid
-            return lo
+            return _largest(admissible, 0.0, FRONTIER_CEILING, CLONE_FRONTIER_RTOL)
 
         def any_kernel(e: float) -> bool:
             return self.clone_delta(e, 0.5 * math.exp(-e)) <= self.delta
@@ -337,13 +330,7 @@ class Shuffled(DesignTarget):
             if hi >= FRONTIER_CEILING:
                 return FRONTIER_CEILING
             lo, hi = hi, min(FRONTIER_CEILING, hi + 2 * (hi - floor))
-        while hi - lo > BLANKET_EPSILON_RTOL * hi:
-            mid = 0.5 * (lo + hi)
-            if meets(mid):
-                lo = mid
-            else:
-                hi = mid
-        return lo
+        return _largest(meets, lo, hi, BLANKET_EPSILON_RTOL)
 
     def notion_at(self, t: float, ends: tuple[float, float] | None = None) -> CloneLDP:
         """The frontier's cone at position ``t ∈ [0, 1]``: ``CloneLDP(ε₀, r*(ε₀))`` with
@@ -629,6 +616,19 @@ def _check_ends(ends: object) -> tuple[float, float]:
         raise InvalidInputError(
             f"ends must satisfy epsilon_lo <= epsilon_hi < inf; got {show(ends)}.")
     return lo, hi
+
+
+def _largest(admissible, lo: float, hi: float, rtol: float) -> float:
+    """The largest ``x`` in ``[lo, hi]`` with ``admissible(x)`` for a predicate true up to
+    a point and false past it, ``admissible(lo)`` true: bisection to ``rtol · max(1,
+    hi)``, the lower end returned."""
+    while hi - lo > rtol * max(1.0, hi):
+        mid = 0.5 * (lo + hi)
+        if admissible(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _clone_level(r: float) -> float:
