@@ -1185,26 +1185,38 @@ class _SpikeBlanket:
         from scipy.special import bdtrc
 
         g = self.gamma
-        growth = math.exp(min(eps, _LOG_MAX))
+        # δ does not increase with ε, so past e^600 the value at 600 is returned (an upper
+        # bound); terms that still overflow make the block's bound the trivial 1
+        eps = min(eps, _SPIKE_LOG_MAX)
+        growth = math.exp(eps)
         s, m = self.s, self.m
         pi = w0 / (w0 + w1)
-        # excess γ(1 − e^ε) + (1 − γ)/m (a/ω₀ − e^ε (s − a)/ω₁) = c0 + c1 a
-        c0 = g * -math.expm1(eps if eps < _LOG_MAX else _LOG_MAX) - (1 - g) * growth * s / (
-            m * w1)
-        c1 = (1 - g) / m * (1 / w0 + growth / w1)
-        start = np.clip(np.floor(-c0 / c1) + 1, 0, s + 1).astype(np.int64)  # first a > 0
-        start = np.where((start >= 1) & (c0 + c1 * (start - 1) > 0), start - 1, start)
-        start = np.where((start <= s) & (c0 + c1 * start <= 0), start + 1, start)
+        # excess at (a, b = s − a): γ(1 − e^ε) + (1 − γ)/m (a/ω₀ − e^ε b/ω₁), kept in a and b
+        # (written as c0 + c1 a it cancels e^ε s/ω₁ against e^ε a/ω₁ when a = s)
+        def excess(a):
+            return g * -math.expm1(eps) + (1 - g) / m * (a / w0 - growth * (s - a) / w1)
+
+        with np.errstate(over="ignore", invalid="ignore"):
+            guess = (g * math.expm1(eps) * m / (1 - g) + growth * s / w1) / (1 / w0 + growth / w1)
+        if not np.all(np.isfinite(guess)):
+            return 1.0
+        start = np.clip(np.floor(guess) + 1, 0, s + 1).astype(np.int64)  # first a > 0
+        start = np.where((start >= 1) & (excess(start - 1) > 0), start - 1, start)
+        start = np.where((start <= s) & (excess(start) <= 0), start + 1, start)
 
         def at_least(t, trials):   # Pr(Bin(trials, π) ≥ t)
             inside = (t >= 1) & (t <= trials)
             value = bdtrc(np.where(inside, t - 1, 0), np.where(inside, trials, 1), pi)
             return np.where(t <= 0, 1.0, np.where(t > trials, 0.0, value))
 
-        tail = at_least(start, s)
-        mean = s * pi * at_least(start - 1, np.maximum(s - 1, 0))
-        terms = self.mass * (c0 * tail + c1 * mean)
-        rounding = TAIL_RTOL * float(np.sum(self.mass * (np.abs(c0) * tail + c1 * mean)))
+        # Σ_{a ≥ t}: Pr(A ≥ t), E[A; A ≥ t] = sπ Pr(Bin(s − 1, π) ≥ t − 1) and
+        # E[B; A ≥ t] = s(1 − π) Pr(Bin(s − 1, π) ≥ t)
+        rest = np.maximum(s - 1, 0)
+        ones = (1 - g) / m * s * pi / w0 * at_least(start - 1, rest)
+        others = (1 - g) / m * growth * s * (1 - pi) / w1 * at_least(start, rest)
+        base = g * -math.expm1(eps) * at_least(start, s)
+        terms = self.mass * (base + ones - others)
+        rounding = TAIL_RTOL * float(np.sum(self.mass * (np.abs(base) + ones + others)))
         return max(0.0, math.fsum(terms)) + rounding
 
     def level(self) -> float:
@@ -1222,6 +1234,9 @@ class _SpikeBlanket:
 
     def epsilon(self, delta: float) -> float:
         return _invert(self.delta, delta, self.level())
+
+
+_SPIKE_LOG_MAX = 600.0
 
 
 def _spikes(K: object) -> tuple[float, tuple[tuple[float, float], ...]] | None:

@@ -383,3 +383,15 @@ def test_one_more_blanket_draw_never_raises_delta(k, e0, g, eps):
         return float(np.maximum(p - math.exp(eps) * q, 0).sum())
 
     assert delta_at(g + 1) <= delta_at(g) + 1e-12
+
+
+def test_k_rr_at_an_extreme_level_claims_no_amplification():
+    """ε₀ = 700: the blanket has mass 10e^{−700}, so no other user hides the replaced one
+    and the central ε is log((u − δ)/v) ≈ 700, the clone reduction's own value (no clones
+    either). Written as c0 + c1·a the excess cancelled e^ε terms of 1e17 and claimed 37."""
+    delta = 1e-6
+    red = clones_reduction(700.0)
+    expected = math.log(red.u - delta) - math.log(red.v)
+    result = md.shuffle_epsilon(PureOracle.grr(10, 700.0), 1000, delta)
+    assert result.bounds["blanket"] >= expected * (1 - 1e-9)
+    assert md.shuffle_delta(PureOracle.grr(10, 700.0), 1000, 37.0).bounds["blanket"] > 0.5
