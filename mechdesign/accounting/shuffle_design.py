@@ -494,11 +494,8 @@ class _Search:
             return None
         notion = CloneLDP(eps0, 1.0 / (math.exp(eps0) + 1.0))
         began = time.perf_counter()
-        try:
-            result = design(notion, self.prior, time_limit=self.remaining(), **self.options)
-        except SolverError as exc:
-            if exc.status is not Status.TIME_LIMIT:
-                raise
+        result = self.within_limit(notion)
+        if result is None:
             return None
         central = shuffle_epsilon(result.mechanism, self.target.n, self.target.delta)
         if central.epsilon > self.target.epsilon:
@@ -508,14 +505,20 @@ class _Search:
         self.points.append(point)
         return point, result
 
-    def relaxed(self, notion) -> float | None:
-        """The bound side of a design over a larger cone (its lower end for an error, its
-        upper end for a utility), signed; ``None`` if the time limit stopped it."""
+    def within_limit(self, notion) -> Design | None:
+        """The design over ``notion`` in the time left; ``None`` if the limit stopped it."""
         try:
-            result = design(notion, self.prior, time_limit=self.remaining(), **self.options)
+            return design(notion, self.prior, time_limit=self.remaining(), **self.options)
         except SolverError as exc:
             if exc.status is not Status.TIME_LIMIT:
                 raise
+            return None
+
+    def relaxed(self, notion) -> float | None:
+        """The bound side of a design over a larger cone (its lower end for an error, its
+        upper end for a utility), signed; ``None`` if the time limit stopped it."""
+        result = self.within_limit(notion)
+        if result is None:
             return None
         low, high = _bracket(result)
         return low if self.minimise else -high
