@@ -55,8 +55,13 @@ then keeps what it has (``stopped`` says so).
 user's blanket report misses the replaced user's pair; the blanket accountant
 (:func:`~mechdesign.accounting.shuffle.shuffle_epsilon`'s ``"blanket"``) keeps them and
 affords k-RR a larger ε₀ (:meth:`Shuffled.blanket_epsilon`). The k-RR end cone at that ε₀
-is designed too, and its design is kept when ``shuffle_epsilon`` certifies its kernel
-(k-RR itself, or any kernel the accountant certifies) and it beats the frontier's best.
+is designed first (when the alphabet is known before a design: a prior, or a worst-case
+estimation error's ``inputs``), under the whole time limit, and its design is kept when
+``shuffle_epsilon`` certifies its kernel (k-RR itself, or any kernel the accountant
+certifies); it is returned when it beats the frontier's best. When it beats the bound on
+every frontier cone, no clone-certified kernel can do better and the search stops there.
+So a search that runs out of time returns at least k-RR's end at its blanket ε₀ when
+that end was designed in time.
 
 **What is certified, precisely.** Optimal among kernels whose clone reduction meets the
 target. :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` of the result (which also
@@ -84,6 +89,7 @@ from mechdesign._tolerances import (
     COLUMN_GENERATION_GAP,
 )
 from mechdesign._validation import (
+    as_distribution,
     as_real,
     check_epsilon,
     check_int,
@@ -177,8 +183,9 @@ class ShuffledReport:
         error; ``bound_source`` names the cones), or
         ``None`` when it was not computed (time, or ``bound=False``).
     certified : bool
-        Whether ``chosen`` is within ``gap`` (relative) of ``bound``: optimal among the
-        kernels whose clone reduction meets the target.
+        Whether ``chosen`` is within ``gap`` (relative) of ``bound`` or better than it:
+        optimal among the kernels whose clone reduction meets the target, or (the blanket
+        end) better than every one of them.
     central_epsilon : float
         :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` of the chosen kernel at the
         target's δ and n; never above the target's ε.
@@ -189,8 +196,9 @@ class ShuffledReport:
         (above δ when the chosen design is the blanket end's, which ``central_epsilon``
         certifies instead).
     stopped : str
-        ``"certified"`` (the best design met ``bound``), ``"converged"``, ``"max
-        designs"``, ``"time limit"`` or ``"interior not designed (...)"``.
+        ``"certified"`` (the best design met ``bound``), ``"blanket end beats the
+        bound"``, ``"converged"``, ``"max designs"``, ``"time limit"`` or ``"interior not
+        designed (...)"``.
     bound_source : str
         Which design gave ``bound``: ``"split at epsilon0 = …"`` (:meth:`Shuffled.split`),
         ``"cover"`` or ``"cover (uncapped)"`` (:meth:`Shuffled.cover`); empty without one.
@@ -402,7 +410,8 @@ class Shuffled(DesignTarget):
         """The best design along the frontier (module docstring); ``options`` are
         :func:`~mechdesign.optimal.design`'s. ``time_limit`` bounds the whole search: the
         best certified inner design so far is returned when it runs out (the first inner
-        design runs under the whole limit, and a limit it cannot meet is its error).
+        design — the blanket end's, else the k-RR end's — runs under the whole limit, and
+        a limit no inner design meets is the error).
         ``gap`` is the certificate's (relative); the inner designs and bounds run at a
         quarter of it, so that their brackets and the split's share fit in it.
         ``Design.target`` is the :class:`ShuffledReport`."""
@@ -416,15 +425,14 @@ class Shuffled(DesignTarget):
         utility = options.get("utility", "mutual_information")
         minimise = isinstance(utility, EstimationError) or utility == "mse"
         search = _Search(self, prior, options, minimise, gap, deadline)
+        k = _inputs(prior, utility)
+        if self.blanket and k is not None:
+            search.blanket_end(k)           # first: k-RR's own ε₀ is often the answer
         search.run()
-        best_t = min(search.designs, key=lambda t: (search.score(t), -t))
-        chosen = next(p for p in search.points if p.t == best_t)
-        best = search.designs[best_t]
-        if self.blanket and not search.out_of_time():
-            found = search.blanket_end(best.mechanism.matrix.shape[0])
-            if found is not None and (found[1].utility < best.utility if minimise
-                                      else found[1].utility > best.utility):
-                chosen, best = found
+        if self.blanket and k is None and search.designs and not search.out_of_time():
+            first = next(iter(search.designs.values()))
+            search.blanket_end(first.mechanism.matrix.shape[0])
+        chosen, best = search.best()
         central = shuffle_epsilon(best.mechanism, self.n, self.delta)
         if central.epsilon > self.epsilon:
             raise SolverError(
@@ -433,7 +441,7 @@ class Shuffled(DesignTarget):
                 "contradicts the clone reduction's monotonicity and is a bug",
                 status=Status.NUMERICAL_ERROR, solver_status="central guarantee not met")
         report = ShuffledReport(
-            self, tuple(search.points), chosen, search.bound, search.done(),
+            self, tuple(search.points), chosen, search.bound, search.certifies(best.utility),
             central.epsilon, central.method,
             self.clone_delta(chosen.notion.epsilon, chosen.notion.r), search.stopped,
             search.bound_source)
@@ -455,6 +463,7 @@ class _Search:
         self.bound: float | None = None
         self.bound_source = ""
         self.stopped = "converged"
+        self.blanket: tuple[FrontierPoint, Design] | None = None
 
     # -- one design --------------------------------------------------------------------
 
@@ -475,7 +484,7 @@ class _Search:
                 result = design(notion, self.prior, time_limit=self.remaining(),
                                 **self.options)
             except SolverError as exc:
-                if not self.designs or exc.status is not Status.TIME_LIMIT:
+                if exc.status is not Status.TIME_LIMIT or not (self.designs or self.blanket):
                     raise
                 raise _OutOfTime from exc
             self.designs[t] = result
@@ -484,26 +493,39 @@ class _Search:
         value = self.designs[t].utility
         return value if self.minimise else -value
 
-    def blanket_end(self, k: int) -> tuple[FrontierPoint, Design] | None:
+    def blanket_end(self, k: int) -> None:
         """k-RR's end cone at :meth:`Shuffled.blanket_epsilon` (when above ε_hi), designed;
-        kept (and appended to ``points``) only when its kernel meets the target by
+        kept (as ``blanket`` and in ``points``) only when its kernel meets the target by
         :func:`~mechdesign.accounting.shuffle.shuffle_epsilon`."""
         hi = self.ends[1]
         eps0 = self.target.blanket_epsilon(k, hi)
         if eps0 <= hi or self.out_of_time():
-            return None
+            return
         notion = CloneLDP(eps0, 1.0 / (math.exp(eps0) + 1.0))
         began = time.perf_counter()
         result = self.within_limit(notion)
         if result is None:
-            return None
+            return
         central = shuffle_epsilon(result.mechanism, self.target.n, self.target.delta)
         if central.epsilon > self.target.epsilon:
-            return None
+            return
         point = FrontierPoint(1.0, notion, result.utility, _optimality(result),
                               _bracket(result), time.perf_counter() - began, "blanket")
         self.points.append(point)
-        return point, result
+        self.blanket = point, result
+
+    def best(self) -> tuple[FrontierPoint, Design]:
+        """The best design found: the frontier's (the larger ``t`` on a tie), or the
+        blanket end's when it is better."""
+        found = []
+        if self.designs:
+            t = min(self.designs, key=lambda t: (self.score(t), -t))
+            found.append((next(p for p in self.points if p.t == t
+                                and p.certified_by == "clones"), self.designs[t]))
+        if self.blanket is not None:
+            found.append(self.blanket)
+        sign = 1.0 if self.minimise else -1.0
+        return min(found, key=lambda pair: sign * pair[1].utility)
 
     def within_limit(self, notion) -> Design | None:
         """The design over ``notion`` in the time left; ``None`` if the limit stopped it."""
@@ -530,12 +552,27 @@ class _Search:
         if self.bound is None or (value > self.bound if self.minimise else value < self.bound):
             self.bound, self.bound_source = value, source
 
-    def done(self) -> bool:
+    def certifies(self, value: float) -> bool:
+        """Whether ``value`` is within ``gap`` of the bound, or better than it."""
         if self.bound is None:
             return False
-        best = min(self.score(t) for t in self.designs)
-        signed = self.bound if self.minimise else -self.bound
-        return best - signed <= self.gap * max(1.0, abs(signed))
+        signed, bound = (value, self.bound) if self.minimise else (-value, -self.bound)
+        return signed - bound <= self.gap * max(1.0, abs(bound))
+
+    def done(self) -> bool:
+        """The frontier's best design is certified, or the blanket end beats the bound
+        (no clone-certified kernel can do better than it)."""
+        if self.blanket is not None and self.beaten():
+            return True
+        return bool(self.designs) and self.certifies(
+            min(self.score(t) for t in self.designs) * (1.0 if self.minimise else -1.0))
+
+    def beaten(self) -> bool:
+        """The blanket end is strictly better than the bound on every frontier design."""
+        if self.bound is None or self.blanket is None:
+            return False
+        value = self.blanket[1].utility
+        return value < self.bound if self.minimise else value > self.bound
 
     def narrow(self) -> bool:
         lo, hi = self.ends
@@ -571,14 +608,18 @@ class _Search:
             pass
 
     def run(self) -> None:
-        self.score(1.0)
-        self.bounds()
-        if self.done():
-            self.stopped = "certified"
-            return
-        if self.narrow():
-            return  # the frontier is one point
         try:
+            self.score(1.0)     # raises when nothing else stands: the limit is its error
+        except _OutOfTime:
+            self.stopped = "time limit"
+            return
+        try:
+            self.bounds()
+            if self.done():
+                self.stopped = "blanket end beats the bound" if self.beaten() else "certified"
+                return
+            if self.narrow():
+                return  # the frontier is one point
             if self.out_of_time():
                 raise _OutOfTime
             self.score(0.0)
@@ -603,9 +644,19 @@ class _Search:
             self.stopped = f"interior not designed ({type(exc).__name__})"
             return
         if self.done():
-            self.stopped = "certified"
+            self.stopped = "blanket end beats the bound" if self.beaten() else "certified"
         elif len(self.designs) >= self.target.max_designs:
             self.stopped = "max designs"
+
+
+def _inputs(prior: ArrayLike | None, utility: object) -> int | None:
+    """The input alphabet's size, when it is known before a design: the prior's length,
+    or a worst-case estimation error's ``inputs``."""
+    if prior is not None:
+        return as_distribution(prior, "prior").shape[0]
+    if isinstance(utility, EstimationError) and utility.worst_case:
+        return utility.inputs
+    return None
 
 
 def _check_ends(ends: object) -> tuple[float, float]:
