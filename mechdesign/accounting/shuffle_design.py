@@ -190,7 +190,8 @@ class ShuffledReport:
         :func:`~mechdesign.accounting.shuffle.shuffle_epsilon` of the chosen kernel at the
         target's δ and n; never above the target's ε.
     central_method : str
-        The bound that gave it (``"kernel"``, ``"clones"``, ``"exact"``, ``"local"``).
+        The bound that gave it (:class:`~mechdesign.accounting.shuffle.ShuffleEpsilon`'s
+        ``method``).
     clone_delta : float
         ``δ_{u₀, r}(ε)`` of the chosen notion at the target's ε: what the design certifies
         (above δ when the chosen design is the blanket end's, which ``central_epsilon``
