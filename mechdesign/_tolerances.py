@@ -226,3 +226,8 @@ GENERATOR_AT_ONE_ATOL = 1e-12
 #: the polish stops when no weight moves by more than ESTIMATION_STEP_RTOL of the largest.
 ESTIMATION_DESCENT_RTOL = 1e-14
 ESTIMATION_STEP_RTOL = 1e-15
+
+#: A saved kernel whose document states an LDP level ε is read only when the kernel's own
+#: level is at most ``ε (1 + STATED_LEVEL_RTOL)``: a design at ε computes to ε plus a few
+#: ulps; an edited ε is far below.
+STATED_LEVEL_RTOL = 1e-9

@@ -21,6 +21,7 @@ from mechdesign._tolerances import (
     EM_TOL,
     PROPORTIONAL_RTOL,
     RANK_RTOL,
+    STATED_LEVEL_RTOL,
     STOCHASTIC_ATOL,
 )
 from mechdesign._validation import (
@@ -259,8 +260,8 @@ class Mechanism:
             "format_version": JSON_FORMAT_VERSION,
             "mechdesign_version": installed_version(),
             "matrix": self.matrix.tolist(),
-            "input_labels": _labels(input_labels, "input_labels", self.n_inputs),
-            "output_labels": _labels(output_labels, "output_labels", self.n_outputs),
+            "input_labels": json_labels(input_labels, "input_labels", self.n_inputs),
+            "output_labels": json_labels(output_labels, "output_labels", self.n_outputs),
             "notion": None if notion is None else str(notion),
             "epsilon": None if epsilon is None else _json_epsilon(epsilon),
         }
@@ -268,10 +269,20 @@ class Mechanism:
 
     @classmethod
     def from_json(cls, text: str) -> Mechanism:
-        """The kernel of :meth:`to_json`'s text (validated as any kernel is). The labels,
-        notion and ε are in the document itself: ``json.loads(text)``."""
+        """The kernel of :meth:`to_json`'s text, validated as any kernel is, and checked
+        against the level its document states: when the notion is an LDP one
+        (``LDP(…)``, ``CloneLDP(…)``) or not stated, a stated ε must be at least the
+        kernel's LDP level (within :data:`~mechdesign._tolerances.STATED_LEVEL_RTOL`),
+        else the document is refused by name. (Other notions' levels depend on a prior
+        or a ``c`` the document does not hold.) The labels, notion and ε come back with
+        :func:`~mechdesign.deployment.load_kernel`."""
         document = json_document(text, "text", JSON_FORMAT, JSON_FORMAT_VERSION)
-        return cls(document["matrix"])
+        try:
+            kernel = cls(document["matrix"])
+        except KeyError as exc:
+            raise InvalidInputError(f"text is not a valid kernel document: no {exc}.") from exc
+        stated_level_holds(kernel.matrix, document.get("notion"), document.get("epsilon"))
+        return kernel
 
     # -- value semantics ---------------------------------------------------------------------
 
@@ -548,7 +559,7 @@ JSON_FORMAT = "mechdesign.mechanism"
 JSON_FORMAT_VERSION = 1
 
 
-def _labels(labels, name: str, count: int) -> list | None:
+def json_labels(labels, name: str, count: int) -> list | None:
     """``count`` JSON-safe labels (str or int, not bool), or None."""
     if labels is None:
         return None
@@ -559,6 +570,30 @@ def _labels(labels, name: str, count: int) -> list | None:
         raise InvalidInputError(
             f"{name} must be {count} strings or integers; got {show(labels)}.")
     return [v if isinstance(v, str) else int(v) for v in values]
+
+
+def stated_level_holds(matrix: NDArray[np.float64], notion: object, epsilon: object) -> None:
+    """Refuse a saved kernel whose document states an LDP level below the kernel's own
+    (:meth:`Mechanism.from_json`); a stated ε of another notion is only checked to be a
+    level."""
+    from mechdesign._validation import check_epsilon
+    from mechdesign.measures.leakage import ldp_level
+
+    if epsilon is None:
+        return
+    try:
+        eps = check_epsilon(math.inf if epsilon == "inf" else epsilon, "the document's epsilon")
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"text is not a valid kernel document: {exc}") from exc
+    if notion is not None and not (isinstance(notion, str) and notion.startswith(
+            ("LDP(", "CloneLDP("))):
+        return
+    level = ldp_level(matrix)
+    if level > eps * (1.0 + STATED_LEVEL_RTOL):
+        raise InvalidInputError(
+            f"text states epsilon = {show(eps)} but its kernel's LDP level is {level:.9g}: "
+            "the document does not describe this kernel (edited, or saved for another "
+            "notion without naming it).")
 
 
 def _json_epsilon(epsilon: float) -> float | str:

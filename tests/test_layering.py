@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("accounting",),  # composition, shuffling (of any kernel or protocol), sample audits
     ("deployment",),  # exact kernels, aggregation, OpenDP, conformance (sample audits)
     ("reports", "comparison", "sweeps"),  # every quantity of one question, for the front ends
-    ("reproduce", "cli", "__init__"),  # front ends
+    ("reproduce", "cli", "__init__", "__main__"),  # front ends
 )
 LAYER = {name: level for level, names in enumerate(LAYERS) for name in names}
 

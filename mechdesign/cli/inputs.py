@@ -103,14 +103,16 @@ def read_matrix(path: str | Path) -> np.ndarray:
 
 
 def read_kernel(path: str | Path):
-    """A kernel file: a mechdesign JSON document (``design --out``, ``Mechanism.to_json``)
-    or a CSV of decimals or fractions.
+    """A kernel file: a mechdesign JSON document, float or exact (``design --out``,
+    ``Mechanism.to_json``, ``RationalMechanism.to_json``; an exact kernel is read as its
+    ``n/D``), or a CSV of decimals or fractions.
 
     Parameters
     ----------
     path : str or pathlib.Path
         The kernel file.
     """
+    from mechdesign.deployment.documents import load_kernel
     from mechdesign.kernel import Mechanism
 
     try:
@@ -120,7 +122,7 @@ def read_kernel(path: str | Path):
         head = ""          # read_matrix says what is wrong with the file
     if head.startswith("{"):
         try:
-            return Mechanism.from_json(Path(path).read_text(encoding="utf-8-sig"))
+            return load_kernel(Path(path).read_text(encoding="utf-8-sig")).mechanism
         except InvalidInputError as exc:
             raise InvalidInputError(f"{path}: {exc}") from exc
     return Mechanism(read_matrix(path))

@@ -12,6 +12,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "conformance": (
         "ImplementationCheck", "check_implementation",
     ),
+    "documents": (
+        "KernelDocument", "load_kernel",
+    ),
     "opendp": (
         "to_opendp",
     ),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -41,6 +42,7 @@ from mechdesign.kernel import (
     JSON_FORMAT_VERSION,
     Mechanism,
     as_matrix,
+    json_labels,
 )
 from mechdesign.measures.leakage import ldp_level, mutual_information, pml_level
 
@@ -70,7 +72,7 @@ LEVEL_RTOL = 1e-9
 RATIONAL_FORMAT = "mechdesign.rational_mechanism"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RationalMechanism:
     """A kernel with integer numerators and one common denominator (module docstring).
 
@@ -125,9 +127,15 @@ class RationalMechanism:
     def mechanism(self) -> Mechanism:
         return Mechanism(self.matrix)
 
-    def to_json(self) -> str:
+    def to_json(self, *, input_labels: Sequence[str | int] | None = None,
+                output_labels: Sequence[str | int] | None = None,
+                notion: str | None = None) -> str:
         """The exact kernel as JSON (integers, so the round trip is exact), for
-        :meth:`from_json`, which checks it again."""
+        :meth:`from_json`, which checks it again; optional labels of the inputs and
+        outputs (strings or integers, N and M of them) and the notion it was designed
+        for, as :meth:`Mechanism.to_json <mechdesign.kernel.Mechanism.to_json>` writes
+        them (:func:`~mechdesign.deployment.load_kernel` reads either)."""
+        n_inputs, n_outputs = self.numerators.shape
         return json.dumps({
             "format": RATIONAL_FORMAT,
             "format_version": JSON_FORMAT_VERSION,
@@ -139,7 +147,27 @@ class RationalMechanism:
             "distance": self.distance,
             "utility_lost": self.utility_lost,
             "prior": None if self.prior is None else self.prior.tolist(),
+            "input_labels": json_labels(input_labels, "input_labels", n_inputs),
+            "output_labels": json_labels(output_labels, "output_labels", n_outputs),
+            "notion": None if notion is None else str(notion),
         }, allow_nan=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Two exact kernels are equal when their numerators, denominator, certified
+        ε and prior are (the recorded mixture and distances describe how one was made,
+        not what it is)."""
+        if not isinstance(other, RationalMechanism):
+            return NotImplemented
+        return (self.denominator == other.denominator
+                and self.numerators.shape == other.numerators.shape
+                and bool(np.array_equal(self.numerators, other.numerators))
+                and self.epsilon == other.epsilon
+                and (self.prior is None) == (other.prior is None)
+                and (self.prior is None or bool(np.array_equal(self.prior, other.prior))))
+
+    def __hash__(self) -> int:
+        return hash((self.denominator, self.numerators.shape, self.numerators.tobytes(),
+                     self.epsilon))
 
     @classmethod
     def from_json(cls, text: str) -> RationalMechanism:
