@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 from typing import Any
 
 import numpy as np
@@ -162,6 +163,8 @@ def _plural(count: int, noun: str) -> str:
 
 def _cmd_audit_samples(args: argparse.Namespace) -> int:
     from mechdesign.accounting.sample_audit import audit_pairs
+    from mechdesign.deployment.conformance import conforms
+    from mechdesign.measures.leakage import ldp_level
 
     pairs = _read_pairs(args.pairs, args.header)
     inputs, outputs = pairs["inputs"], pairs["outputs"]
@@ -169,6 +172,10 @@ def _cmd_audit_samples(args: argparse.Namespace) -> int:
     audit = audit_pairs(inputs, outputs, confidence=args.confidence, claimed=claimed,
                         claimed_inputs=range(claimed.n_inputs) if claimed else None)
     exceeds = args.epsilon is not None and audit.exceeds(args.epsilon)
+    rejects = audit.p_value is not None and audit.p_value < 1 - audit.confidence
+    level = args.epsilon if args.epsilon is not None else (
+        ldp_level(claimed) if claimed is not None else math.inf)
+    refuted = not conforms(audit, level)    # the verdict check_implementation gives
     header = pairs["header"]
 
     def typed(value: Any, column: int) -> Any:
@@ -189,6 +196,7 @@ def _cmd_audit_samples(args: argparse.Namespace) -> int:
                 typed(witness[0], 0), typed(witness[1], 0), typed(witness[2], 1)],
             "intervals": audit.intervals, "p_value": audit.p_value,
             "epsilon": args.epsilon, "exceeds_epsilon": exceeds,
+            "chi2_rejects": rejects, "refuted": refuted,
         }
         print(json.dumps(jsonable(report), indent=2))
     else:
@@ -209,8 +217,13 @@ def _cmd_audit_samples(args: argparse.Namespace) -> int:
             x, x_other, y = audit.witness
             lines.append(f"  witness: output {y} from inputs {x} vs {x_other}")
         if audit.p_value is not None:
+            verdict = ("REJECTS the claimed kernel: the samples refute it" if rejects
+                       else "does not reject it")
             lines.append(f"  chi^2 test of equality with {args.kernel}: p = "
-                         f"{audit.p_value:.3g}")
+                         f"{audit.p_value:.3g}, at {1 - audit.confidence:g} it {verdict}")
+            if args.epsilon is None and audit.exceeds(level):
+                lines.append(f"  the lower confidence bound EXCEEDS the kernel's own level "
+                             f"{fmt(level)}: the samples refute it")
         if args.epsilon is not None:
             if exceeds:
                 lines.append(f"  the lower confidence bound EXCEEDS the claimed epsilon = "
@@ -219,7 +232,7 @@ def _cmd_audit_samples(args: argparse.Namespace) -> int:
                 lines.append(f"  the lower confidence bound does not exceed the claimed "
                              f"epsilon = {fmt(args.epsilon)}: the samples do not refute it")
         print("\n".join(lines))
-    return 1 if exceeds else 0
+    return 1 if refuted else 0
 
 
 def add_audit(sub: argparse._SubParsersAction) -> None:
@@ -269,7 +282,9 @@ def add_audit_samples(sub: argparse._SubParsersAction) -> None:
     aud.add_argument("--confidence", type=float, default=0.99,
                      help="confidence of the lower bound (default 0.99)")
     aud.add_argument("--epsilon", type=float,
-                     help="the claimed ε: exit 1 if the samples show more")
-    aud.add_argument("--kernel", help="CSV of the claimed kernel (inputs and outputs 0..)")
+                     help="the claimed ε: exit 1 if the samples show more (default: the "
+                          "kernel's own level, with --kernel)")
+    aud.add_argument("--kernel", help="the claimed kernel, CSV or JSON (inputs and outputs "
+                                      "0..): exit 1 if the χ² test rejects it")
     aud.add_argument("--json", action="store_true", help="machine-readable output")
     aud.set_defaults(handler=_cmd_audit_samples)

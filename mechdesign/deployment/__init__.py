@@ -10,7 +10,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "ESTIMATORS", "Aggregator",
     ),
     "conformance": (
-        "ImplementationCheck", "check_implementation",
+        "DETECTION_POWER", "ImplementationCheck", "check_implementation", "conforms",
+        "detection_power", "point_mass_deviation", "samples_needed",
     ),
     "documents": (
         "KernelDocument", "load_kernel",

@@ -451,3 +451,108 @@ def test_same_seed_same_result():
     assert again.passed is first.passed
     assert math.isclose(again.p_value, first.p_value, rel_tol=1e-12, abs_tol=1e-300)
     assert math.isclose(again.lower_bound, first.lower_bound, rel_tol=1e-12)
+
+
+# ------------------------------------------------- power: how many draws see a bug
+
+
+def never_randomizes(k: int, eps: float, bad: int = 0):
+    """A k-RR sampler with one bug: input ``bad`` always reports itself."""
+    honest = grr_correct(k, eps)
+
+    def sample(x, size, rng):
+        return np.full(size, bad) if x == bad else honest(x, size, rng)
+
+    return sample
+
+
+def test_the_check_says_what_2000_draws_could_not_see_and_takes_enough_by_default():
+    """40-RR at ε₀ = 7.76 whose input 0 is never randomized: the row's χ² distance is
+    (1 − k_max)/k_max ≈ 0.0166, so 2,000 draws have little power and pass it; with
+    n_samples=None the check takes the draws that see it with power 0.95, and does."""
+    k, eps = 40, 7.761092185974121
+    K = grr_kernel(k, eps)
+    few = md.deployment.check_implementation(never_randomizes(k, eps), K, 2000,
+                                             confidence=CONFIDENCE, rng=BUG_SEED)
+    assert few.power < 0.1
+    enough = md.deployment.check_implementation(never_randomizes(k, eps), K,
+                                                confidence=CONFIDENCE, rng=BUG_SEED)
+    assert enough.n_samples == md.deployment.samples_needed(K)
+    assert enough.power >= md.deployment.DETECTION_POWER
+    assert not enough.passed
+
+
+@pytest.mark.parametrize(("k", "eps", "power"), [(5, 3.0, 0.8), (3, 1.0, 0.5)])
+def test_the_power_is_what_the_check_itself_sees(k, eps, power):
+    """The whole check (the library's audit, χ² and level bound) run on a buggy sampler
+    over 200 seeds at the computed draws: it fails the sampler at least as often as the
+    promised power of its χ² half, within the runs' error (the level bound only adds),
+    and not far more often."""
+    K = grr_kernel(k, eps)
+    n = md.deployment.samples_needed(K, confidence=CONFIDENCE, power=power)
+    runs = 200
+    caught = sum(not md.deployment.check_implementation(
+        never_randomizes(k, eps), K, n, confidence=CONFIDENCE, rng=seed).passed
+        for seed in range(runs))
+    spread = 4 * math.sqrt(power * (1 - power) / runs)
+    assert power - spread <= caught / runs <= power + spread + 0.1
+
+
+def test_a_level_shift_needs_more_draws_the_smaller_it_is():
+    K = grr_kernel(8, 2.0)
+    needed = [md.deployment.samples_needed(K, grr_kernel(8, 2.0 + shift))
+              for shift in (1.0, 0.3, 0.1)]
+    assert needed == sorted(needed)
+    assert needed[0] < needed[-1]
+    with pytest.raises(md.InvalidInputError, match="nothing to detect"):
+        md.deployment.samples_needed(K, K)
+    with pytest.raises(md.InvalidInputError, match="too small for the check"):
+        md.deployment.samples_needed(K, grr_kernel(8, 2.0 + 1e-7))
+
+
+def test_an_output_the_claim_forbids_is_seen_at_once():
+    """A leak of mass 0.1 to an output K never gives: caught when a draw shows it,
+    probability 1 − 0.9ⁿ (the χ² half adds little at n = 10), within the simulation's
+    error (4 standard errors of 2,000 runs)."""
+    K = np.array([[0.5, 0.5, 0.0], [0.25, 0.75, 0.0]])
+    leak = np.array([[0.5, 0.4, 0.1], [0.25, 0.75, 0.0]])
+    power = md.deployment.detection_power(K, leak, 10)
+    assert power == pytest.approx(1 - 0.9**10, abs=0.045)
+
+
+def test_a_sampler_returning_labels_needs_the_labels():
+    k, eps = 3, 1.0
+    names = ["a", "b", "c"]
+    honest = grr_correct(k, eps)
+
+    def labelled(x, size, rng):
+        return [names[y] for y in honest(names.index(x) if isinstance(x, str) else x,
+                                         size, rng)]
+
+    with pytest.raises(md.InvalidInputError, match="pass outputs="):
+        md.deployment.check_implementation(labelled, grr_kernel(k, eps), 500, rng=0)
+    document = md.deployment.load_kernel(md.Mechanism(grr_kernel(k, eps)).to_json(
+        input_labels=names, output_labels=names))
+    result = md.deployment.check_implementation(labelled, document, 2000, rng=0)
+    assert result.passed
+    assert result.audit.inputs == tuple(names)
+
+
+def test_the_command_line_and_the_python_check_agree_on_a_rejected_sampler(tmp_path):
+    """The χ² test alone refutes the sampler (its lower bound stays below the claimed
+    level): the Python check fails it, and audit-samples exits 1 on the same pairs."""
+    from mechdesign.cli import main
+
+    k, eps = 40, 7.761092185974121
+    K = grr_kernel(k, eps)
+    result = md.deployment.check_implementation(never_randomizes(k, eps), K, 20000,
+                                                confidence=CONFIDENCE, rng=BUG_SEED)
+    assert not result.passed
+    assert result.lower_bound <= result.claimed_level
+    counts = result.audit.counts
+    rows = [f"{x},{y}" for x in range(k) for y in range(k) for _ in range(counts[x, y])]
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("\n".join(rows) + "\n")
+    kernel = tmp_path / "k.json"
+    kernel.write_text(md.Mechanism(K).to_json())
+    assert main(["audit-samples", str(pairs), "--kernel", str(kernel), "--no-header"]) == 1
