@@ -30,8 +30,9 @@ RANK_RTOL = 1e-10
 #: about ``1e-16 · cond(J)``, up to ``1e-6`` at RANK_RTOL's largest condition number.
 WORKLOAD_RANGE_RTOL = 1e-6
 
-#: Stopping tolerance of the EM iteration for the maximum-likelihood input estimate:
-#: stop when the largest change of an estimated probability falls below it.
+#: Stopping tolerance of the maximum-likelihood input estimate: stop when the certified
+#: gap (the log-likelihood per report the estimate may leave below the maximum) is at
+#: most this.
 EM_TOL = 1e-12
 
 #: Relative slack on Remark 2's validity conditions e^ε c q ≤ 1 and e^ε c (N − q) ≤ 1

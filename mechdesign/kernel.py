@@ -50,6 +50,7 @@ __all__ = [
     "NotIdentifiableWarning",
     "as_matrix",
     "estimate_input_distribution",
+    "maximum_likelihood",
     "output_classes",
     "project_to_simplex",
 ]
@@ -420,11 +421,12 @@ def estimate_input_distribution(
         user wants as a distribution. Requires rank K = N.
     ``"em"``
         The maximum-likelihood estimate ``argmax_p Σ_y n_y log (p K)_y`` over the
-        simplex, by the EM iteration
-        ``p_x ← p_x Σ_y q̂_y K[x, y] / (p K)_y`` from the uniform distribution (the
-        iterative Bayesian update; Agrawal, Srikant & Thomas, SIGMOD 2005). It works for
-        any K, including ones with fewer outputs than inputs, where the ML estimate need
-        not be unique (EM then returns one maximiser).
+        simplex: the fixed point of the EM iteration ``p_x ← p_x Σ_y q̂_y K[x, y] / (p
+        K)_y`` (the iterative Bayesian update; Agrawal, Srikant & Thomas, SIGMOD 2005),
+        computed by Newton steps on the simplex with EM as the fallback step and a
+        certified likelihood gap as the stopping rule (:func:`maximum_likelihood`). It
+        works for any K, including ones with fewer outputs than inputs, where the ML
+        estimate need not be unique (one maximiser is returned).
     ``"auto"`` (default)
         ``"inverse"`` when K has full row rank (singular values above
         :data:`~mechdesign._tolerances.RANK_RTOL` times the largest).
@@ -455,10 +457,11 @@ def estimate_input_distribution(
     method : {"auto", "inverse", "em"}, default "auto"
         The estimator, as above.
     tol : float, default :data:`~mechdesign._tolerances.EM_TOL`
-        EM stops when no entry of the estimate moves by ``tol`` or more in one iteration;
-        finite and ``> 0``. Unused by ``"inverse"``.
+        ``"em"`` stops when the certified gap ``max_x ∂L/∂p_x − 1`` — an upper bound on
+        the log-likelihood per report the estimate leaves below the maximum — is at most
+        ``tol``; finite and ``> 0``. Unused by ``"inverse"``.
     max_iter : int, default :data:`EM_MAX_ITER`
-        The most EM iterations, an integer ``≥ 1``.
+        The most iterations, an integer ``≥ 1``.
 
     Returns
     -------
@@ -471,7 +474,7 @@ def estimate_input_distribution(
         Bad samples, or ``"auto"``/``"inverse"`` on a kernel of rank below its number of
         inputs.
     SolverError
-        EM did not reach ``tol`` within ``max_iter`` iterations (status
+        The gap did not reach ``tol`` within ``max_iter`` iterations (status
         ``"iteration_limit"``).
     """
     k = as_matrix(kernel)
@@ -512,21 +515,138 @@ def _not_identifiable(rank: int, n: int) -> str:
 def _em_estimate(
     k: NDArray[np.float64], q_hat: NDArray[np.float64], *, tol: float, max_iter: int
 ) -> NDArray[np.float64]:
-    n = k.shape[0]
+    return maximum_likelihood(k, q_hat, tol=tol, max_iter=max_iter)[0]
+
+
+def maximum_likelihood(
+    k: NDArray[np.float64], q_hat: NDArray[np.float64], *, tol: float = EM_TOL,
+    max_iter: int = EM_MAX_ITER,
+) -> tuple[NDArray[np.float64], float, int]:
+    """The maximum-likelihood input distribution ``argmax_p L(p) = Σ_y q̂_y log (pK)_y``
+    over the simplex, with its certificate: ``(p, gap, iterations)``.
+
+    ``L`` is concave; with ``g = ∇L(p)``, ``g_x = Σ_y q̂_y K[x, y]/(pK)_y`` and ``p·g = 1``,
+    so for the maximiser ``p*`` concavity gives ``L(p*) − L(p) ≤ g·(p* − p) ≤ max_x g_x −
+    1``: the *gap* ``max_x g_x − 1`` bounds the log-likelihood per report the estimate
+    leaves, and is 0 exactly at a maximiser (the KKT conditions: ``g_x = 1`` on the
+    support, ``≤ 1`` off it). The iteration stops when the gap is at most ``tol``.
+
+    Each iteration takes a Newton step of ``L`` on the simplex's face of the current
+    support (plus the zero coordinates whose ``g_x > 1`` invites them in: the KKT system
+    ``H d − μ1 = g``, ``1ᵀd = 0`` with ``H = K diag(q̂/(pK)²) Kᵀ``, regularised by
+    :data:`~mechdesign._tolerances.RANK_RTOL` of its trace for a kernel that does not
+    identify ``p``), cut at the simplex's boundary (the coordinates it reaches are set to
+    0) and halved until ``L`` rises by an Armijo share; when no step rises, the iterative
+    Bayesian update (EM: ``p_x ← p_x g_x``, Agrawal, Srikant & Thomas, SIGMOD 2005),
+    which never lowers ``L``, is taken instead. EM alone converges slowly where ``K`` is
+    close to uniform (GRR at ε = 0.5 and 40 inputs did not reach 1e-12 in 200,000
+    iterations); the Newton steps converge quadratically once the support is found.
+
+    Parameters
+    ----------
+    k : ndarray, shape (N, M)
+        The kernel (validated by the caller).
+    q_hat : ndarray, shape (M,)
+        The reports' empirical output distribution.
+    tol : float, default :data:`~mechdesign._tolerances.EM_TOL`
+        The gap at which to stop.
+    max_iter : int, default :data:`EM_MAX_ITER`
+        The most iterations.
+
+    Returns
+    -------
+    tuple of (ndarray, float, int)
+        The estimate, shape (N,), its certified gap and the iterations taken.
+
+    Raises
+    ------
+    SolverError
+        The gap did not reach ``tol`` in ``max_iter`` iterations (status
+        ``"iteration_limit"``).
+    """
     observed = q_hat > 0
-    k_obs, q_obs = k[:, observed], q_hat[observed]
+    k_obs, q = k[:, observed], q_hat[observed]
+    n = k.shape[0]
     p = np.full(n, 1.0 / n)
-    for _ in range(max_iter):
+
+    def likelihood(point):
+        return float(q @ np.log(point @ k_obs))
+
+    value = likelihood(p)
+    gap = math.inf
+    for iteration in range(max_iter):
         p_y = p @ k_obs
-        updated = p * (k_obs @ (q_obs / p_y))
-        updated /= updated.sum()  # exact in theory; removes rounding drift
-        if np.max(np.abs(updated - p)) < tol:
-            return updated
-        p = updated
+        g = k_obs @ (q / p_y)
+        gap = float(np.max(g)) - 1.0
+        if gap <= tol:
+            return p, max(gap, 0.0), iteration
+        step = _newton_step(k_obs, q, p, p_y, g)
+        moved = False
+        # (g − 1)·d = g·d (Σd = 0), without g's cancellation against 1
+        slope = -math.inf if step is None else float((g - 1.0) @ step)
+        if slope > 0:
+            negative = step < 0
+            ratios = np.full(n, math.inf)
+            ratios[negative] = -p[negative] / step[negative]
+            reach = float(np.min(ratios))
+            # first the step to the boundary when it is within the Newton step (the
+            # coordinates it reaches set to 0, taken even when L only holds to rounding:
+            # that is how the support is found), then halvings of the step
+            t, at_boundary = min(1.0, reach), reach <= 1.0
+            while at_boundary or t > 1e-12:
+                trial = p + t * step
+                if at_boundary:
+                    trial[ratios <= reach] = 0.0
+                trial = np.maximum(trial, 0.0)
+                trial /= trial.sum()
+                trial_y = trial @ k_obs
+                if np.all(trial_y > 0):
+                    trial_value = likelihood(trial)
+                    # Armijo; or, within L's rounding, a step to the boundary or one
+                    # that lowers the gap (near the maximum L changes by the gap squared,
+                    # below its own rounding, while the gap still falls)
+                    held = trial_value >= value - 1e-14 * max(1.0, -value)
+                    if trial_value >= value + 1e-4 * t * slope or (held and (
+                            at_boundary or float(np.max(k_obs @ (q / trial_y))) - 1.0 < gap)):
+                        p, value, moved = trial, trial_value, True
+                        break
+                at_boundary = False
+                t *= 0.5
+        if not moved:                   # the iterative Bayesian update: L never falls
+            p = p * g
+            p /= p.sum()
+            value = likelihood(p)
     raise SolverError(
-        f"EM estimate did not converge to tol={tol:g} in max_iter={max_iter} iterations",
+        f"the maximum-likelihood estimate did not reach a likelihood gap of tol={tol:g} in "
+        f"max_iter={max_iter} iterations (gap {gap:.3g})",
         status=Status.ITERATION_LIMIT,
     )
+
+
+def _newton_step(k_obs, q, p, p_y, g) -> NDArray[np.float64] | None:
+    """The Newton direction of :func:`maximum_likelihood` on the free coordinates (the
+    support and the zeros that ``g > 1`` invites in; an invited one the step would make
+    negative is left out and the step solved again)."""
+    free = (p > 0) | (g > 1.0)
+    for _ in range(p.size):
+        index = np.flatnonzero(free)
+        rows = k_obs[index]
+        hessian = (rows * (q / p_y**2)) @ rows.T
+        hessian[np.diag_indices_from(hessian)] += RANK_RTOL * max(np.trace(hessian), 1e-300)
+        try:
+            solve_g = np.linalg.solve(hessian, g[index])
+            solve_1 = np.linalg.solve(hessian, np.ones(index.size))
+        except np.linalg.LinAlgError:
+            return None
+        mu = float(solve_g.sum() / solve_1.sum())
+        d = solve_g - mu * solve_1
+        blocked = (p[index] == 0) & (d < 0)
+        if not blocked.any():
+            step = np.zeros_like(p)
+            step[index] = d
+            return step if np.all(np.isfinite(step)) else None
+        free[index[blocked]] = False
+    return None
 
 
 def _empirical_output_distribution(

@@ -1398,7 +1398,7 @@ TARGETS: list[Target] = [
       real("level", "0.95", OPEN01)),
     T("check_implementation", "md.deployment.check_implementation", A("sampler", "callable",
                                                            SAMPLER, fuzz=False),
-      kernel("K", "K2", tie=""), integer("n_samples", "200"),
+      kernel("K", "K2", tie=""), integer("n_samples", "200", optional=True),
       real("confidence", "0.99", OPEN01), heavy=True),
     T("to_opendp", "md.to_opendp", kernel("K", "K3", tie=""), eps(base="2.0"),
       integer("bits", "32", D(8, 62)), A("rng", "rng", "0", optional=True), heavy=True),

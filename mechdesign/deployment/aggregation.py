@@ -10,24 +10,29 @@ covariance).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
+from mechdesign._tolerances import EM_TOL
 from mechdesign._validation import (
     as_distribution,
     as_indices,
     as_real,
     check_choice,
+    check_int,
+    check_real,
     show,
 )
 from mechdesign.deployment.rational import validated_kernel
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import (
+    EM_MAX_ITER,
     Mechanism,
-    estimate_input_distribution,
+    maximum_likelihood,
     project_to_simplex,
 )
 from mechdesign.measures.estimation import blue_estimator, information_matrix
@@ -60,6 +65,11 @@ class Aggregator:
         Where the BLUE is best (uniform by default); only ``"blue"`` reads it.
     labels : sequence, optional
         Names of the inputs (N of them), kept for the caller's tables.
+    tol : float, default :data:`~mechdesign._tolerances.EM_TOL`
+        ``"ibu"``/``"mle"``: the certified likelihood gap at which the iteration stops
+        (:func:`~mechdesign.kernel.maximum_likelihood`; :attr:`likelihood_gap`).
+    max_iter : int, default :data:`~mechdesign.kernel.EM_MAX_ITER`
+        ``"ibu"``/``"mle"``: the most iterations.
 
     Notes
     -----
@@ -70,11 +80,21 @@ class Aggregator:
     with the MLE's asymptotic covariance ``(J(p)⁻¹ − p pᵀ)/n`` (``J = K diag(pK)⁻¹ Kᵀ``,
     the information of :mod:`mechdesign.measures.estimation`) at the estimate, clipped to
     ``[0, 1]``. Their target is the input distribution of users drawn i.i.d.
+
+    After an ``"ibu"``/``"mle"`` estimate, :attr:`likelihood_gap` holds its certificate:
+    an upper bound on the log-likelihood per report by which the estimate may fall short
+    of the maximum (0 at a maximiser; ``None`` before an estimate, and for the linear
+    estimators).
     """
 
     def __init__(self, K: Mechanism | ArrayLike, *, estimator: str = "blue",
-                 prior: ArrayLike | None = None, labels: Sequence[Hashable] | None = None):
+                 prior: ArrayLike | None = None, labels: Sequence[Hashable] | None = None,
+                 tol: float = EM_TOL, max_iter: int = EM_MAX_ITER):
         self._k, self._mechanism = validated_kernel(K)
+        self._tol = check_real(tol, "tol", low=0.0, high=math.inf, low_open=True,
+                               high_open=True)
+        self._max_iter = check_int(max_iter, "max_iter", low=1)
+        self.likelihood_gap: float | None = None
         n, m = self._k.shape
         self.estimator = check_choice(estimator, "estimator", ESTIMATORS)
         self._prior = None
@@ -120,7 +140,9 @@ class Aggregator:
             return frequencies @ self._linear
         if self.estimator == "least_squares":
             return project_to_simplex(frequencies @ self._linear)
-        return estimate_input_distribution(self._mechanism, counts=self._counts, method="em")
+        p, self.likelihood_gap, _ = maximum_likelihood(
+            self._k, self._frequencies(), tol=self._tol, max_iter=self._max_iter)
+        return p
 
     def confidence_intervals(self, level: float = 0.95) -> NDArray[np.float64]:
         """Per-input ``[lower, upper]`` at ``level`` (class notes), shape (N, 2)."""
