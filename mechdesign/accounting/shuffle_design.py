@@ -55,8 +55,10 @@ then keeps what it has (``stopped`` says so).
 user's blanket report misses the replaced user's pair; the blanket accountant
 (:func:`~mechdesign.accounting.shuffle.shuffle_epsilon`'s ``"blanket"``) keeps them and
 affords k-RR a larger ε₀ (:meth:`Shuffled.blanket_epsilon`). The k-RR end cone at that ε₀
-is designed first (when the alphabet is known before a design: a prior, or a worst-case
-estimation error's ``inputs``), under the whole time limit, and its design is kept when
+is designed right after the frontier's k-RR end (when the alphabet is known before a
+design: a prior, or a worst-case estimation error's ``inputs``; the k-RR end then takes
+at most :data:`ENDS_SHARE` of the time limit, the blanket end what is left), and its
+design is kept when
 ``shuffle_epsilon`` certifies its kernel (k-RR itself, or any kernel the accountant
 certifies); it is returned when it beats the frontier's best. When it beats the bound on
 every frontier cone, no clone-certified kernel can do better and the search stops there.
@@ -123,6 +125,10 @@ FRONTIER_CEILING = 60.0
 
 #: Relative resolution of :meth:`Shuffled.blanket_epsilon`'s bisection on ε₀.
 BLANKET_EPSILON_RTOL = 1e-7
+
+#: With a time limit and the blanket end to design, the share of the limit the
+#: frontier's k-RR end may take before the blanket end is designed.
+ENDS_SHARE = 0.5
 
 #: The search stops once its bracket on the frontier position ``t`` is this narrow.
 FRONTIER_T_TOL = 1e-3
@@ -410,9 +416,8 @@ class Shuffled(DesignTarget):
     def design(self, prior: ArrayLike | None, **options: object) -> Design:
         """The best design along the frontier (module docstring); ``options`` are
         :func:`~mechdesign.optimal.design`'s. ``time_limit`` bounds the whole search: the
-        best certified inner design so far is returned when it runs out (the first inner
-        design — the blanket end's, else the k-RR end's — runs under the whole limit, and
-        a limit no inner design meets is the error).
+        best certified inner design so far is returned when it runs out (a limit no inner
+        design meets is the error).
         ``gap`` is the certificate's (relative); the inner designs and bounds run at a
         quarter of it, so that their brackets and the split's share fit in it.
         ``Design.target`` is the :class:`ShuffledReport`."""
@@ -428,7 +433,17 @@ class Shuffled(DesignTarget):
         search = _Search(self, prior, options, minimise, gap, deadline)
         k = _inputs(prior, utility)
         if self.blanket and k is not None:
-            search.blanket_end(k)           # first: k-RR's own ε₀ is often the answer
+            # both ends first, the frontier's in at most half the time: the blanket end
+            # is k-RR's own larger ε₀, often the answer, but certified only when its
+            # design is a kernel the blanket accountant covers
+            try:
+                search.score(1.0, share=ENDS_SHARE)
+            except _OutOfTime:
+                pass
+            except SolverError as exc:      # nothing in its share: the rest may do
+                if exc.status is not Status.TIME_LIMIT:
+                    raise
+            search.blanket_end(k)
         search.run()
         if self.blanket and k is None and search.designs and not search.out_of_time():
             first = next(iter(search.designs.values()))
@@ -476,13 +491,16 @@ class _Search:
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
-    def score(self, t: float) -> float:
-        """The inner design at ``t`` (designed once), signed so that lower is better."""
+    def score(self, t: float, share: float = 1.0) -> float:
+        """The inner design at ``t`` (designed once, in ``share`` of the time left),
+        signed so that lower is better."""
         if t not in self.designs:
             notion = self.target.notion_at(t, self.ends)
             began = time.perf_counter()
+            left = self.remaining()
             try:
-                result = design(notion, self.prior, time_limit=self.remaining(),
+                result = design(notion, self.prior,
+                                time_limit=None if left is None else share * left,
                                 **self.options)
             except SolverError as exc:
                 if exc.status is not Status.TIME_LIMIT or not (self.designs or self.blanket):

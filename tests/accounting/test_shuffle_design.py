@@ -223,3 +223,16 @@ def test_bad_targets_are_refused_by_name(kwargs, name):
 def test_a_bad_time_limit_is_refused_by_name():
     with pytest.raises(InvalidInputError, match="time_limit"):
         md.design(Shuffled(1.0, 1e-6, 100), zipf_prior(3, 1.1), time_limit=-1.0)
+
+
+def test_the_design_is_no_worse_than_k_rr_at_its_blanket_epsilon():
+    """k-RR at the larger ε₀ its blanket accountant affords meets the target; the search
+    designs that end too, so its result is at least that k-RR (mutual information)."""
+    k, n = 6, 10**5
+    prior = zipf_prior(k, 1.1)
+    target = Shuffled(1.0, 1e-6, n)
+    eps0 = target.blanket_epsilon(k, target.ends()[1])
+    assert eps0 > target.ends()[1]
+    grr = md.randomized_response(k, eps0)
+    assert shuffle_epsilon(grr, n, 1e-6).epsilon <= 1.0
+    assert md.design(target, prior).utility >= md.mutual_information(grr, prior) - 1e-9
