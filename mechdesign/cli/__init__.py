@@ -27,17 +27,30 @@
     the exact envelope ε_c(δ) with the post-processing that attains it, Theorem 3's
     upper bound (both terms), and the kernel's (ε, δ)-DP ε for comparison.
 ``mechdesign compare --epsilon E --k K [--prior uniform|zipf|FILE] [--c C] [--n N]``
-``[--json]``
+``[--shuffle N,DELTA] [--json]``
     the optimal mechanisms for mutual information and Bayes vulnerability under ε-LDP
     (or (ε, c)-PML with ``--c``) beside the deployed LDP frequency oracles (GRR, OUE,
     SUE, subset selection, OLH, Hadamard response) at the same ε: mutual information,
-    Bayes vulnerability, estimation MSE from ``--n`` reports, audited levels.
+    Bayes vulnerability, estimation MSE from ``--n`` reports, audited levels; with
+    ``--shuffle N,DELTA`` at the same central (ε, δ) for N users behind a shuffler, each
+    protocol at its own largest local ε₀.
 ``mechdesign audit-samples PAIRS.csv [--confidence C] [--epsilon E] [--kernel K.csv]``
 ``[--header|--no-header] [--json]``
     a lower confidence bound on the LDP level of an implementation from its (input,
     output) samples, with the plug-in estimate; exit 1 when it exceeds ``--epsilon``.
     Every line is a sample except a header, which is read when declared or unambiguous,
     and the output says which line it was.
+``mechdesign shuffle (KERNEL | --protocol P --k K --epsilon0 E0) --users N --delta D``
+``[--rounds R] [--json]``
+    the central ε of a kernel file or a deployed protocol for N users' reports behind a
+    shuffler, every proved bound listed and the smallest named.
+``mechdesign local-epsilon --central E --delta D --users N [--protocol P --k K] [--json]``
+    the largest local ε₀ of a protocol (default: any ε₀-LDP randomizer) whose shuffled
+    guarantee meets the central target.
+``mechdesign aggregate REPORTS.csv --kernel K.json [--estimator E] [--confidence C]``
+``[--json]``
+    the input histogram a file of reports estimates (one report a line: an output index,
+    or a label the kernel's JSON names), with per-input confidence intervals.
 ``mechdesign sweep --epsilon 0.1:5:50 --n 4,8,16 [--task design|measure|envelope]``
 ``[--notion ldp|pml|pml-prior] [--prior uniform|zipf|dirichlet:R] [--mechanism M,...]``
 ``--out DIR [--scheduler ADDRESS] [--workers W]``
@@ -55,7 +68,8 @@
 One module per command group, each adding its subcommands' arguments and handlers to
 the parser: :mod:`~mechdesign.cli.audit` (``audit``, ``audit-samples``),
 :mod:`~mechdesign.cli.design`, :mod:`~mechdesign.cli.bounds` (``bounds``, ``envelope``),
-:mod:`~mechdesign.cli.compare`, :mod:`~mechdesign.cli.demo`,
+:mod:`~mechdesign.cli.compare`, :mod:`~mechdesign.cli.deploy` (``shuffle``,
+``local-epsilon``, ``aggregate``), :mod:`~mechdesign.cli.demo`,
 :mod:`~mechdesign.cli.reproduce` and :mod:`~mechdesign.cli.sweep`;
 :mod:`~mechdesign.cli.inputs` reads what the user gives (kernel and prior files,
 ``--prior``, ``--workload``) and holds the parser's choices and limits, and
@@ -83,6 +97,7 @@ from mechdesign.cli.audit import add_audit, add_audit_samples
 from mechdesign.cli.bounds import add_bounds, add_envelope
 from mechdesign.cli.compare import add_compare
 from mechdesign.cli.demo import add_demo
+from mechdesign.cli.deploy import add_aggregate, add_local_epsilon, add_shuffle
 from mechdesign.cli.design import add_design
 from mechdesign.cli.inputs import CLI_MAX_N
 from mechdesign.cli.reproduce import add_reproduce
@@ -106,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mechdesign {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in (add_audit, add_design, add_bounds, add_envelope, add_compare,
-                add_audit_samples, add_demo, add_reproduce, add_sweep):
+                add_audit_samples, add_shuffle, add_local_epsilon, add_aggregate, add_demo,
+                add_reproduce, add_sweep):
         add(sub)
     return parser
 

@@ -43,6 +43,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                 f"--time-limit must be non-negative seconds (0 for none); got "
                 f"{args.time_limit}.")
         options["time_limit"] = args.time_limit or None
+    if args.shuffle is not None:
+        options["shuffle"] = _shuffle_option(args.shuffle)
     table = compare(notion, prior, n=args.n, workload=read_workload(args.workload),
                     utilities=[names[u] for u in wanted], **options)
     if args.json:
@@ -64,6 +66,18 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if notes:
         print("\n".join(["", *notes]))
     return 0
+
+
+def _shuffle_option(text: str) -> tuple[int, float]:
+    """``--shuffle N,DELTA`` as compare's ``shuffle=(N, DELTA)``."""
+    users, comma, delta = text.partition(",")
+    try:
+        if not comma:
+            raise ValueError
+        return int(users), float(delta)
+    except ValueError:
+        raise InvalidInputError(
+            f"--shuffle takes USERS,DELTA such as 100000,1e-6; got {text!r}.") from None
 
 
 def add_compare(sub: argparse._SubParsersAction) -> None:
@@ -96,5 +110,8 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
                       help="seconds for each designed row, which then returns the best "
                       "certified so far (0: no limit); default compare's own "
                       "(mechdesign.comparison.COMPARE_TIME_LIMIT)")
+    cmp_.add_argument("--shuffle", metavar="USERS,DELTA",
+                      help="compare at the same central (epsilon, DELTA) for USERS reports "
+                           "behind a shuffler: each protocol at its largest local epsilon0")
     cmp_.add_argument("--json", action="store_true", help="machine-readable output")
     cmp_.set_defaults(handler=_cmd_compare)

@@ -263,8 +263,9 @@ def _cmd_design(args: argparse.Namespace) -> int:
         notion = PML(args.epsilon, prior=prior)
     result = _run_design(notion, prior, backend=args.backend, **_design_options(args))
     if args.out is not None:
-        _write_kernel(args.out, result.mechanism.to_json(notion=repr(result.notion),
-                                                         epsilon=result.notion.epsilon))
+        _write_kernel(args.out, _kernel_document(result, args))
+    elif args.exact or args.labels is not None:
+        raise InvalidInputError("--exact and --labels apply to the kernel --out writes.")
     if args.json:
         print(json.dumps(jsonable(design_json(result)), indent=2))
     else:
@@ -305,6 +306,50 @@ def format_shuffled(report: Any) -> str:
                  f"{p.seconds:.3g} s{', blanket' if p.certified_by == 'blanket' else ''})"
                  for p in report.points)
     return "\n".join(lines)
+
+
+def _kernel_document(result, args: argparse.Namespace) -> str:
+    """``design --out``'s JSON: the float kernel, or with ``--exact`` the exact rational
+    one (its level verified in integer arithmetic; behind a shuffler its central ε
+    checked again), with ``--labels``' input labels."""
+    labels = None
+    if args.labels is not None:
+        labels = _read_labels(args.labels, result.mechanism.n_inputs)
+    notion = repr(result.notion)
+    if not args.exact:
+        return result.mechanism.to_json(input_labels=labels, notion=notion,
+                                        epsilon=result.notion.epsilon)
+    from mechdesign.deployment.rational import rational_mechanism
+    from mechdesign.notions import LDP, CloneLDP
+
+    if not isinstance(result.notion, (LDP, CloneLDP)):
+        raise InvalidInputError(
+            "--exact certifies an LDP level: it applies to --notion ldp and --central.")
+    exact = rational_mechanism(result.mechanism, result.notion.epsilon, bits=args.bits)
+    if result.target is not None:
+        from mechdesign.accounting.shuffle import shuffle_epsilon
+
+        target = result.target.target
+        central = shuffle_epsilon(exact.matrix, target.n, target.delta).epsilon
+        if central > target.epsilon:
+            raise InvalidInputError(
+                f"the exact kernel's shuffled central epsilon {central:.6g} exceeds the "
+                f"target {target.epsilon:g}: try more --bits.")
+    return exact.to_json(input_labels=labels, notion=notion)
+
+
+def _read_labels(path: Path, count: int) -> list[str]:
+    """``--labels``: one input label a line, ``count`` of them."""
+    try:
+        lines = [line.strip() for line in path.read_text(encoding="utf-8-sig").splitlines()]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"--labels {path}: cannot read it ({exc}).") from exc
+    labels = [line for line in lines if line]
+    if len(labels) != count:
+        raise InvalidInputError(
+            f"--labels {path} must name the {count} inputs, one a line; it has "
+            f"{len(labels)}.")
+    return labels
 
 
 def _write_kernel(path: Path, text: str) -> None:
@@ -496,5 +541,11 @@ def add_design(sub: argparse._SubParsersAction) -> None:
     des.add_argument("--json", action="store_true", help="machine-readable output")
     des.add_argument("--out", type=Path, help="also write the kernel to this JSON file "
                      "(Mechanism.to_json: exact, with the notion and epsilon), which audit, "
-                     "envelope and audit-samples read")
+                     "envelope, audit-samples, shuffle and aggregate read")
+    des.add_argument("--labels", type=Path, help="--out: a file of the input labels, one a "
+                     "line, saved with the kernel")
+    des.add_argument("--exact", action="store_true", help="--out: write the exact rational "
+                     "kernel (RationalMechanism), its LDP level verified in integers")
+    des.add_argument("--bits", type=int, default=32,
+                     help="--exact: bits of the common denominator (default 32)")
     des.set_defaults(handler=_cmd_design)

@@ -63,7 +63,8 @@ def test_a_bad_kernel_document_is_refused_by_file_name(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something else"}')
     assert main(["audit", str(bad)]) == 2
-    assert f"{bad}: text is not a 'mechdesign.mechanism' document" in capsys.readouterr().err
+    assert f"{bad}: text is not a saved kernel: its 'format' is 'something else'" in (
+        capsys.readouterr().err)
 
 
 def _zipf(n: int, exponent: float = 1.1) -> np.ndarray:

@@ -45,6 +45,11 @@ JSON_COMMANDS = {
     "envelope": ["envelope", "{kernel}", "--delta", "0.1", "0.3", "--json"],
     "bounds": ["bounds", "--epsilon", "1", "--c", "0.05", "--n", "6", "--json"],
     "demo": ["demo", "--json"],
+    "shuffle": ["shuffle", "{kernel}", "--users", "1000", "--delta", "1e-6", "--json"],
+    "shuffle-protocol": ["shuffle", "--protocol", "oue", "--k", "8", "--epsilon0", "2",
+                         "--users", "1000", "--delta", "1e-6", "--json"],
+    "local-epsilon": ["local-epsilon", "--central", "1", "--delta", "1e-6", "--users",
+                      "10000", "--protocol", "grr", "--k", "10", "--json"],
 }
 
 
