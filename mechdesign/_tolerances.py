@@ -12,6 +12,10 @@ from __future__ import annotations
 #: Absolute tolerance on a probability vector's (or a kernel row's) sum being 1.
 STOCHASTIC_ATOL = 1e-9
 
+#: The largest row-sum tolerance a caller may pass (``atol``): a row off by more than
+#: this is not a distribution any measure here would mean anything for.
+STOCHASTIC_ATOL_MAX = 1e-3
+
 #: Relative tolerance for two output columns being proportional (same posterior), used
 #: when merging "similar" outcomes into the reduced mechanism.
 PROPORTIONAL_RTOL = 1e-9

@@ -16,6 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 from mechdesign._tolerances import (
     C_BOUNDARY_RTOL,
     STOCHASTIC_ATOL,
+    STOCHASTIC_ATOL_MAX,
 )
 from mechdesign.errors import InvalidInputError
 
@@ -132,8 +133,13 @@ def as_stochastic_matrix(
 ) -> NDArray[np.float64]:
     """A validated row-stochastic matrix (a read-only copy), or raise naming ``name``.
     Rows must sum to 1 within ``atol`` (within the input's own precision for float32 or
-    float16 input, :func:`_precision_atol`); nothing is renormalised."""
+    float16 input, :func:`_precision_atol`); nothing is renormalised. ``atol`` is at most
+    :data:`~mechdesign._tolerances.STOCHASTIC_ATOL_MAX`."""
     atol = check_tolerance(atol, "atol")
+    if atol > STOCHASTIC_ATOL_MAX:
+        raise InvalidInputError(
+            f"atol must be at most STOCHASTIC_ATOL_MAX = {STOCHASTIC_ATOL_MAX:g} (rows that "
+            f"far from summing to 1 are not distributions); got {show(atol)}.")
     dtype = check_real_dtype(value, name)
     k = as_float_array(value, name, ndim=2)
     atol = _precision_atol(dtype, atol, k.shape[1])

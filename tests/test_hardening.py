@@ -433,3 +433,48 @@ def test_sizes_beyond_memory_raise_too_large_by_name(label, call, name):
     with pytest.raises(TooLargeError) as info:
         call()
     assert _names(str(info.value), name), str(info.value)
+
+
+# -- the bad-input battery of the engineer's walkthrough --------------------------------
+
+
+def test_the_pinsker_curves_are_elementwise_by_contract():
+    t = [0.1, 0.3, 0.6]
+    for name in ("pinsker_f_alpha", "pinsker_f_alpha_inverse", "f_alpha_tv_lower_boundary"):
+        function = getattr(md.measures, name)
+        vector = np.asarray(function(t, 2.0))
+        assert vector.shape == (3,)
+        for value, scalar in zip(vector, t, strict=True):
+            assert value == pytest.approx(float(function(scalar, 2.0)), rel=1e-15)
+
+
+def test_a_row_sum_tolerance_far_from_zero_is_refused():
+    with pytest.raises(md.InvalidInputError, match="atol must be at most"):
+        md.Mechanism([[0.5, 0.9], [0.5, 0.5]], atol=10)
+
+
+def test_a_contraction_over_one_input_is_refused():
+    with pytest.raises(md.InvalidInputError, match="n must be at least 2"):
+        md.max_dobrushin(md.LDP(1.0), n=1)
+
+
+def test_mutual_information_columns_refuse_an_all_zero_column_and_keep_1e308():
+    from mechdesign.optimal.utilities import MutualInformationUtility
+
+    utility = MutualInformationUtility(np.array([0.5, 0.5]))
+    with pytest.raises(md.InvalidInputError, match="column 1 is all zero"):
+        utility.column_values(np.array([[0.3, 0.7], [0.0, 0.0]]))
+    # μ(v) = Σ_x P_x v_x log(v_x / P·v), written out with logs of the ratio (no overflow)
+    value = utility.column_values(np.array([[1e308, 1.0]]))[0]
+    mean = 0.5e308 + 0.5
+    expected = 0.5 * 1e308 * math.log(1e308 / mean) + 0.5 * math.log(1.0 / mean)
+    assert value == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_linearisation_oracle_refuses_a_prior_of_the_wrong_length():
+    from mechdesign.optimal.robust_pricing import LinearisationOracle
+
+    ball = md.RenyiBall(np.full(4, 0.25), 2.0, 0.05)
+    notion = md.notions.RobustLDP(1.0, ball, shape=(2, 2))
+    with pytest.raises(md.InvalidInputError, match="prior"):
+        LinearisationOracle(notion, [0.5, 0.5])

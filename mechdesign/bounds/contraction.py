@@ -929,6 +929,10 @@ def _check_cone_size(n: int, notion: Notion) -> int:
     :data:`MAX_CONE_INPUTS` (checked in this order, so an invalid ``n`` is refused as
     such before a size limit applies)."""
     n_val = check_positive_int(n, "n")
+    if n_val < 2:
+        raise InvalidInputError(
+            f"n must be at least 2: a contraction coefficient compares two inputs; got "
+            f"n = {n_val}.")
     size = notion.input_size
     if size is not None and n_val != size:
         raise InvalidInputError(f"n must be {size}, the inputs {show(notion)} is defined on; "

@@ -332,7 +332,7 @@ class LinearisationOracle(PricingSource):
                 f"LinearisationOracle builds the compact section of RobustLDP only; got "
                 f"{show(notion)}."
             )
-        p = as_distribution(prior, "prior")
+        p = as_distribution(prior, "prior", notion.ball.center.shape[0])
         check_column_generation_epsilon(notion.epsilon)
         _check_same_prior(p, notion.ball.center, notion)
         self.notion = notion

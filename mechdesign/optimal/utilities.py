@@ -55,6 +55,11 @@ def check_columns(columns: ArrayLike, n: int) -> NDArray[np.float64]:
         raise InvalidInputError(
             f"columns must be non-negative; its smallest entry is {show(v.min())}."
         )
+    if v.shape[0] and np.any(v.max(axis=1) <= 0):
+        row = int(np.argmin(v.max(axis=1)))
+        raise InvalidInputError(
+            f"columns must each have a positive entry (a column of a mechanism that some "
+            f"input produces); column {row} is all zero.")
     return v
 
 
