@@ -1634,20 +1634,29 @@ def local_epsilon_for(
         raise InvalidInputError(
             f"family must be a callable epsilon0 -> kernel or 'any'; got {show(family)}.")
 
-    def central(eps0: float) -> float:
-        return shuffle_epsilon(build(eps0), n, d, rounds=rounds).epsilon
+    def meets(eps0: float) -> bool:
+        # δ at the target ε, not ε at δ: one value of each bound instead of an inversion
+        # (the same predicate: every bound's ε(δ) is the least ε with δ(ε) ≤ δ)
+        return shuffle_delta(build(eps0), n, target, rounds=rounds).delta <= d
 
-    if central(top) <= target:
+    def verified(eps0: float) -> bool:
+        return shuffle_epsilon(build(eps0), n, d, rounds=rounds).epsilon <= target
+
+    if meets(top) and verified(top):
         return top
     lo, hi = 0.0, top
     while hi - lo > resolution * hi:
         mid = 0.5 * (lo + hi)
         if mid in (lo, hi):   # the float spacing: rtol below it is met
             break
-        if central(mid) <= target:
+        if meets(mid):
             lo = mid
         else:
             hi = mid
+    # the inversion rounds its ε up by its own tolerance: the ε₀ returned is checked by
+    # shuffle_epsilon itself, and moved down by the resolution until it passes
+    while lo > 0 and not verified(lo):
+        lo = max(0.0, lo - resolution * max(lo, 1e-300) * 4)
     return lo
 
 

@@ -450,6 +450,13 @@ class Shuffled(DesignTarget):
             search.blanket_end(first.mechanism.matrix.shape[0])
         chosen, best = search.best()
         central = shuffle_epsilon(best.mechanism, self.n, self.delta)
+        if central.epsilon > self.epsilon and chosen.certified_by == "blanket" and (
+                search.designs):
+            # kept by its δ at the target ε; its ε at δ, inverted, rounds up past the
+            # target by the inversion's tolerance: the frontier's best instead
+            search.blanket = None
+            chosen, best = search.best()
+            central = shuffle_epsilon(best.mechanism, self.n, self.delta)
         if central.epsilon > self.epsilon:
             raise SolverError(
                 f"the designed kernel's shuffled central epsilon {central.epsilon:.6g} exceeds "
@@ -525,8 +532,9 @@ class _Search:
         result = self.within_limit(notion)
         if result is None:
             return
-        central = shuffle_epsilon(result.mechanism, self.target.n, self.target.delta)
-        if central.epsilon > self.target.epsilon:
+        # δ at the target ε (one value of each bound), not ε at δ (an inversion)
+        if shuffle_delta(result.mechanism, self.target.n,
+                         self.target.epsilon).delta > self.target.delta:
             return
         point = FrontierPoint(1.0, notion, result.utility, _optimality(result),
                               _bracket(result), time.perf_counter() - began, "blanket")
