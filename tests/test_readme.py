@@ -34,3 +34,35 @@ def test_readme_block_runs_in_a_fresh_interpreter(index, tmp_path):
     )
     assert done.returncode == 0, f"README block {index} failed:\n{done.stderr}"
     assert done.stdout == "", "a README block printed something it does not show"
+
+
+SHELL = re.findall(r"```bash\n(mechdesign local-epsilon.*?)```", README.read_text(encoding="utf-8"),
+                   re.S)
+
+
+def test_the_deployment_commands_run_as_shown(tmp_path):
+    """The README's six commands, in order, in a scratch folder: the user's files are
+    written first (labels), and the devices' reports and an implementation's pairs are
+    drawn from the exact kernel the design command wrote."""
+    import numpy as np
+
+    import mechdesign as md
+
+    assert len(SHELL) == 1
+    commands = [line.split() for line in SHELL[0].strip().splitlines()]
+    assert len(commands) <= 6
+    (tmp_path / "labels.txt").write_text("".join(f"c{i}\n" for i in range(40)))
+    for args in commands:
+        if args[1] == "aggregate":      # the devices report through the saved kernel
+            exact = md.deployment.load_kernel((tmp_path / "k.json").read_text()).kernel
+            rng = np.random.default_rng(3)
+            prior = md.priors.zipf_prior(40, 1.1)
+            reports = exact.sample(rng.choice(40, size=20_000, p=prior), rng)
+            (tmp_path / "reports.csv").write_text("".join(f"{y}\n" for y in reports))
+            inputs = np.repeat(np.arange(40), 500)
+            outputs = exact.sample(inputs, rng)
+            (tmp_path / "pairs.csv").write_text(
+                "".join(f"{x},{y}\n" for x, y in zip(inputs, outputs, strict=True)))
+        done = subprocess.run([sys.executable, "-m", "mechdesign", *args[1:]], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{' '.join(args)} failed:\n{done.stderr}"

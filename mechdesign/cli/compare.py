@@ -30,7 +30,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     prior = read_prior(args.prior, args.k)
     notion = LDP(args.epsilon) if args.c is None else PML(args.epsilon, c=args.c)
     names = {"mi": "mutual_information", "bayes": "bayes", "mse": "mse"}
-    wanted = [u.strip() for u in args.utilities.split(",") if u.strip()]
+    wanted = ([] if args.utilities.strip() == "none" else
+              [u.strip() for u in args.utilities.split(",") if u.strip()])
     unknown = [u for u in wanted if u not in names]
     if unknown:
         raise InvalidInputError(
@@ -104,8 +105,8 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
                       "all-range, or a CSV file of the query matrix")
     cmp_.add_argument("--utilities", default="mi,bayes",
                       help="the designed rows, comma-separated from mi, bayes and mse (the "
-                      "estimation optimum for --workload, with its certified bracket); "
-                      "default mi,bayes")
+                      "estimation optimum for --workload, with its certified bracket), or "
+                      "none for the protocols alone; default mi,bayes")
     cmp_.add_argument("--time-limit", type=float,
                       help="seconds for each designed row, which then returns the best "
                       "certified so far (0: no limit); default compare's own "

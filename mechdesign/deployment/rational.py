@@ -11,7 +11,10 @@ with ``b = b_num/b_den ≤ e^ε`` a rational lower bound. Rounding a kernel whos
 exactly ε can raise it, so the kernel is first mixed with the uniform kernel on the
 outputs it uses, ``(1 − λ) K + λ U``, which lowers every ratio above 1 (``((1 − λ)a +
 λ/M)/((1 − λ)b + λ/M) < a/b`` for ``a > b``) and buys slack; ``λ`` is the smallest of
-``0, 2^{−bits}, 2^{1−bits}, …, 1/2`` whose rounding the exact check certifies.
+``0, 2^{−bits}, 2^{1−bits}, …, 1/2`` whose rounding the exact check certifies. A kernel
+whose rows are its column minima plus one spike of the same mass (k-RR) is rounded as
+one, so that its exact version keeps that structure (the shuffle accountant's blanket
+bound reads it).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ __all__ = [
     "MAX_BITS",
     "MIN_BITS",
     "RATIONAL_FORMAT",
+    "SPIKE_ROUNDING_RTOL",
     "RationalMechanism",
     "rational_mechanism",
     "validated_kernel",
@@ -67,6 +71,10 @@ MAX_BITS = 62
 #: this (relative): k-RR built at ε computes to ε plus an ulp or two, and a mixture
 #: restores the slack; the exact check decides.
 LEVEL_RTOL = 1e-9
+
+#: A kernel whose rows are its column minima plus one spike of the same mass to this
+#: relative tolerance is rounded so that it stays one exactly (:func:`rational_mechanism`).
+SPIKE_ROUNDING_RTOL = 1e-9
 
 #: The ``format`` field of :meth:`RationalMechanism.to_json`'s documents.
 RATIONAL_FORMAT = "mechdesign.rational_mechanism"
@@ -230,10 +238,10 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 
 
     Parameters
     ----------
-    K : Mechanism or array_like, shape (N, M)
-        The kernel ``K[x, y] = P(Y=y | X=x)``; an array must be finite, non-negative and
-        row-stochastic (rows sum to 1 within ``STOCHASTIC_ATOL``, or within its own
-        precision for float32 or float16 input).
+    K : Mechanism, RationalMechanism or array_like, shape (N, M)
+        The kernel ``K[x, y] = P(Y=y | X=x)`` (an exact one as its ``n/D``); an array must
+        be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``, or within its own precision for float32 or float16 input).
         Its LDP level (with ``prior``, its PML level for that prior) must be at most
         ``epsilon`` (up to :data:`LEVEL_RTOL`).
     epsilon : float
@@ -279,7 +287,9 @@ def rational_mechanism(K: Mechanism | ArrayLike, epsilon: float, *, bits: int = 
         mixed = k.copy()
         if mixture > 0:
             mixed[:, used] = (1 - mixture) * k[:, used] + mixture / used.sum()
-        numerators = _round_rows(mixed, denominator)
+        numerators = _round_spikes(mixed, denominator)
+        if numerators is None:
+            numerators = _round_rows(mixed, denominator)
         ratio = _exact_ratio(numerators[:, used], p)
         if bound is None or ratio <= bound:
             return _rational(mechanism, numerators, denominator, ratio, eps, mixture, p)
@@ -296,6 +306,32 @@ def _exp_lower_bound(eps: float) -> Fraction:
         return Fraction(1)          # e^0 = 1 exactly: identical rows certify ε = 0
     value = math.exp(min(eps, 709.0))
     return Fraction(math.nextafter(math.nextafter(value, 0.0), 0.0))
+
+
+def _round_spikes(k: NDArray[np.float64], denominator: int) -> NDArray[np.int64] | None:
+    """A kernel whose rows are its column minima plus one spike of the same mass
+    (k-randomized response and its weighted forms, within :data:`SPIKE_ROUNDING_RTOL`),
+    rounded so that it stays one exactly: the minima floored to ``b_y`` (at least 1 on a
+    used output) and each row's spike ``D − Σ_y b_y`` on top of its own output's. The
+    shuffle accountant's blanket bound needs that structure exactly, which rounding each
+    row on its own breaks. ``None`` for any other kernel."""
+    floor = k.min(axis=0)
+    excess = k - floor
+    spike = excess.argmax(axis=1)
+    top = excess[np.arange(k.shape[0]), spike]
+    rest = excess.sum(axis=1) - top
+    used = k.max(axis=0) > 0
+    if not (np.all(top > 0) and np.all(floor[used] > 0)
+            and np.ptp(top) <= SPIKE_ROUNDING_RTOL * top.max()
+            and np.all(rest <= SPIKE_ROUNDING_RTOL * top)):
+        return None
+    blanket = np.where(used, np.maximum(np.floor(floor * denominator), 1.0), 0.0)
+    mass = denominator - int(blanket.astype(np.int64).sum())
+    if mass <= 0:
+        return None
+    out = np.tile(blanket.astype(np.int64), (k.shape[0], 1))
+    out[np.arange(k.shape[0]), spike] += mass
+    return out
 
 
 def _round_rows(k: NDArray[np.float64], denominator: int) -> NDArray[np.int64]:
@@ -378,10 +414,10 @@ def validated_kernel(K: Mechanism | ArrayLike) -> tuple[NDArray[np.float64], Mec
 
     Parameters
     ----------
-    K : Mechanism or array_like, shape (N, M)
-        The kernel ``K[x, y] = P(Y=y | X=x)``; an array must be finite, non-negative and
-        row-stochastic (rows sum to 1 within ``STOCHASTIC_ATOL``, or within its own
-        precision for float32 or float16 input).
+    K : Mechanism, RationalMechanism or array_like, shape (N, M)
+        The kernel ``K[x, y] = P(Y=y | X=x)`` (an exact one as its ``n/D``); an array must
+        be finite, non-negative and row-stochastic (rows sum to 1 within
+        ``STOCHASTIC_ATOL``, or within its own precision for float32 or float16 input).
 
     Returns
     -------
@@ -389,6 +425,8 @@ def validated_kernel(K: Mechanism | ArrayLike) -> tuple[NDArray[np.float64], Mec
         The read-only float matrix, shape (N, M), and ``K`` as a :class:`Mechanism`
         (``K`` itself when it is one).
     """
+    if isinstance(K, RationalMechanism):
+        K = K.mechanism
     k = as_matrix(K, "K")
     return k, K if isinstance(K, Mechanism) else Mechanism._validated(k, STOCHASTIC_ATOL)
 

@@ -295,7 +295,12 @@ def test_slack_needs_no_mixture(k):
     K = krr(k, 1.0)
     rm = certify(K, 1.01)
     assert rm.mixture == 0.0  # exact: "as small as works" and no mixing works
-    assert rm.distance <= k / (2 * 2**32)
+    # k-RR is rounded as a blanket plus one spike: the k − 1 floored entries give their
+    # fractions (each below one unit) to the spike, so TV < (k − 1) units
+    assert rm.distance <= (k - 1) / 2**32
+    n = rm.numerators
+    assert len(set(n[~np.eye(k, dtype=bool)].tolist())) == 1   # the structure, exactly
+    assert len(set(np.diag(n).tolist())) == 1
 
 
 @pytest.mark.parametrize(
