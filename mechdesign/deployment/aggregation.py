@@ -144,23 +144,47 @@ class Aggregator:
             self._k, self._frequencies(), tol=self._tol, max_iter=self._max_iter)
         return p
 
-    def confidence_intervals(self, level: float = 0.95) -> NDArray[np.float64]:
-        """Per-input ``[lower, upper]`` at ``level`` (class notes), shape (N, 2)."""
+    def confidence_intervals(self, level: float = 0.95, *, target: str = "distribution",
+                             simultaneous: bool = False) -> NDArray[np.float64]:
+        """Per-input ``[lower, upper]`` at ``level`` (class notes), shape (N, 2).
+
+        Parameters
+        ----------
+        level : float, default 0.95
+            The confidence, in ``(0, 1)``.
+        target : {"distribution", "histogram"}, default "distribution"
+            What the intervals cover: the input distribution ``p`` the users were drawn
+            from (i.i.d. inputs), or the users' own histogram ``h`` (a fixed population:
+            only the reports are random, so the variance drops by the inputs' own
+            multinomial part, ``(h_x − h_x²)/n`` on the diagonal: ``Σ_y π_y E_{yx}² −
+            h_x`` for a linear unbiased estimator, ``J⁻¹ − diag(p)`` for the MLE's
+            asymptotic covariance), the target of the MSE figures.
+        simultaneous : bool, default False
+            Intervals that hold for every input at once with probability ``level``
+            (Bonferroni: each at ``1 − (1 − level)/N``).
+        """
         confidence = as_real(level, "level")
         if not 0 < confidence < 1:
             raise InvalidInputError(f"level must lie in (0, 1); got {show(level)}.")
-        z = float(stats.norm.ppf(0.5 + confidence / 2))
+        check_choice(target, "target", ("distribution", "histogram"))
+        if not isinstance(simultaneous, bool):
+            raise InvalidInputError(
+                f"simultaneous must be True or False; got {show(simultaneous)}.")
+        n_inputs = self._k.shape[0]
+        tail = (1.0 - confidence) / (n_inputs if simultaneous else 1)
+        z = float(stats.norm.isf(tail / 2))
         estimate = self.estimate()
         n = self.n
         if self.estimator in ("blue", "standard"):
             frequencies = self._frequencies()
+            second = frequencies @ self._linear ** 2
             mean = frequencies @ self._linear
-            variance = (frequencies @ self._linear ** 2 - mean ** 2) / n
-            half = z * np.sqrt(np.maximum(variance, 0.0))
+            spread = second - (mean ** 2 if target == "distribution" else mean)
+            half = z * np.sqrt(np.maximum(spread, 0.0) / n)
             return np.column_stack([estimate - half, estimate + half])
         p = np.clip(estimate, 0.0, 1.0)
         inverse = np.linalg.pinv(information_matrix(self._mechanism, p))
-        variance = (np.diag(inverse) - p ** 2) / n
+        variance = (np.diag(inverse) - (p ** 2 if target == "distribution" else p)) / n
         half = z * np.sqrt(np.maximum(variance, 0.0))
         return np.column_stack([np.clip(estimate - half, 0.0, 1.0),
                                 np.clip(estimate + half, 0.0, 1.0)])

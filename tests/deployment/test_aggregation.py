@@ -482,3 +482,49 @@ def test_the_mle_options_are_checked_and_an_iteration_cap_is_named():
     capped = md.Aggregator(K, estimator="mle", max_iter=1).add(reports)
     with pytest.raises(md.SolverError, match="likelihood gap"):
         capped.estimate()
+
+
+# -- intervals for the users' histogram, and simultaneous ones -----------------------------
+
+
+def _fixed_population_coverage(kernel, histogram, estimator, seed, **options) -> np.ndarray:
+    """A fixed population (``USERS · histogram`` users at each input), only the reports
+    random: for each trial the reports of each input group are drawn from its row."""
+    rng = np.random.default_rng(seed)
+    groups = np.rint(USERS * histogram).astype(int)
+    truth = groups / groups.sum()
+    covered = np.zeros((TRIALS, len(histogram)), dtype=bool)
+    for trial in range(TRIALS):
+        counts = sum(rng.multinomial(g, kernel[x]) for x, g in enumerate(groups))
+        intervals = _aggregate(kernel, counts, estimator).confidence_intervals(0.95, **options)
+        covered[trial] = (intervals[:, 0] <= truth) & (truth <= intervals[:, 1])
+    return covered
+
+
+@pytest.mark.parametrize(("estimator", "seed"), [("blue", 31), ("standard", 32), ("mle", 33)])
+def test_histogram_intervals_cover_a_fixed_population(estimator, seed):
+    """The users' histogram as the target: 95 % coverage within the simulation's band;
+    the distribution's intervals, wider by the inputs' own variance, over-cover it."""
+    kernel, histogram = _krr(4, 1.0), np.array([0.4, 0.3, 0.2, 0.1])
+    coverage = _fixed_population_coverage(kernel, histogram, estimator, seed,
+                                          target="histogram").mean(axis=0)
+    assert np.all((coverage >= 0.92) & (coverage <= 0.98)), coverage
+    wider = _fixed_population_coverage(kernel, histogram, estimator, seed).mean(axis=0)
+    assert np.all(wider >= coverage)
+
+
+def test_simultaneous_intervals_cover_every_input_at_once():
+    kernel, histogram = _krr(4, 1.0), np.array([0.4, 0.3, 0.2, 0.1])
+    every = _fixed_population_coverage(kernel, histogram, "blue", 34, target="histogram",
+                                       simultaneous=True).all(axis=1).mean()
+    assert every >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / TRIALS)
+    single = _fixed_population_coverage(kernel, histogram, "blue", 34, target="histogram")
+    assert single.all(axis=1).mean() < every
+
+
+def test_interval_options_are_checked():
+    aggregator = md.Aggregator(_krr(3, 1.0)).add([0, 1, 2, 1])
+    with pytest.raises(md.InvalidInputError, match="target"):
+        aggregator.confidence_intervals(0.95, target="users")
+    with pytest.raises(md.InvalidInputError, match="simultaneous"):
+        aggregator.confidence_intervals(0.95, simultaneous="yes")
