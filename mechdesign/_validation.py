@@ -326,17 +326,22 @@ def as_indices(values: ArrayLike | Sequence[int], name: str, upper: int) -> NDAr
 
 
 
-def json_document(text: str, name: str, kind: str, latest: int) -> dict:
-    """A parsed JSON document whose ``format`` is ``kind`` and whose ``format_version`` is
-    1 to ``latest``, or raise naming ``name``."""
+def json_text(text: str, name: str) -> object:
+    """``json.loads(text)``, or raise naming ``name``."""
     import json
 
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidInputError(f"{name} must be JSON text; got {show(text)}.")
     try:
-        document = json.loads(text)
+        return json.loads(text)
     except ValueError as exc:
         raise InvalidInputError(f"{name} is not valid JSON: {exc}.") from exc
+
+
+def json_document(text: str, name: str, kind: str, latest: int) -> dict:
+    """A parsed JSON document whose ``format`` is ``kind`` and whose ``format_version`` is
+    1 to ``latest``, or raise naming ``name``."""
+    document = json_text(text, name)
     if not isinstance(document, dict) or document.get("format") != kind:
         found = document.get("format") if isinstance(document, dict) else None
         raise InvalidInputError(

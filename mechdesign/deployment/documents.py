@@ -10,11 +10,10 @@ re-certified in integer arithmetic, the float one against the LDP level it state
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
-from mechdesign._validation import show
+from mechdesign._validation import json_text, show
 from mechdesign.deployment.rational import RATIONAL_FORMAT, RationalMechanism
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import JSON_FORMAT, Mechanism, json_labels
@@ -76,12 +75,7 @@ def load_kernel(text: str) -> KernelDocument:
         Text that is not JSON, a document of neither format, labels of the wrong count,
         or a kernel its stated level does not hold for.
     """
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidInputError(f"text must be JSON text; got {show(text)}.")
-    try:
-        document = json.loads(text)
-    except ValueError as exc:
-        raise InvalidInputError(f"text is not valid JSON: {exc}.") from exc
+    document = json_text(text, "text")
     kind = document.get("format") if isinstance(document, dict) else None
     if kind == RATIONAL_FORMAT:
         kernel: Mechanism | RationalMechanism = RationalMechanism.from_json(text)
