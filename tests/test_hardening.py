@@ -453,9 +453,11 @@ def test_a_row_sum_tolerance_far_from_zero_is_refused():
         md.Mechanism([[0.5, 0.9], [0.5, 0.5]], atol=10)
 
 
-def test_a_contraction_over_one_input_is_refused():
-    with pytest.raises(md.InvalidInputError, match="n must be at least 2"):
-        md.max_dobrushin(md.LDP(1.0), n=1)
+def test_a_contraction_over_one_input_is_its_limit_and_says_so():
+    """One input: no pair to separate, η_TV = 0 (the maximum over an empty set of pairs),
+    stated in the docstring rather than refused."""
+    assert float(md.max_dobrushin(md.LDP(1.0), n=1)) == pytest.approx(0.0, abs=1e-15)
+    assert "n = 1" in md.max_dobrushin.__doc__
 
 
 def test_mutual_information_columns_refuse_an_all_zero_column_and_keep_1e308():

@@ -154,9 +154,9 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
         Any notion instance (not the class) with ``cone(n)`` (and optionally
         ``dobrushin_bound(n)``).
     n : int
-        Number of inputs N, a positive integer (with one input every coefficient is 0). It
-        must be the notion's own input size when it has one, ``c ≤ 1/N`` for (ε, c)-PML,
-        and at most :data:`MAX_CONE_INPUTS`.
+        Number of inputs N, a positive integer (with n = 1 input every coefficient is 0:
+        no pair to separate). It must be the notion's own input size when it has one,
+        ``c ≤ 1/N`` for (ε, c)-PML, and at most :data:`MAX_CONE_INPUTS`.
 
     Returns
     -------
@@ -929,10 +929,6 @@ def _check_cone_size(n: int, notion: Notion) -> int:
     :data:`MAX_CONE_INPUTS` (checked in this order, so an invalid ``n`` is refused as
     such before a size limit applies)."""
     n_val = check_positive_int(n, "n")
-    if n_val < 2:
-        raise InvalidInputError(
-            f"n must be at least 2: a contraction coefficient compares two inputs; got "
-            f"n = {n_val}.")
     size = notion.input_size
     if size is not None and n_val != size:
         raise InvalidInputError(f"n must be {size}, the inputs {show(notion)} is defined on; "
