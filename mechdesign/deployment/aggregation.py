@@ -55,8 +55,11 @@ class Aggregator:
         The kernel the users report through.
     estimator : {"blue", "standard", "least_squares", "ibu", "mle"}, default "blue"
         ``"blue"``: the best linear unbiased estimator at ``prior``
-        (:func:`~mechdesign.measures.estimation.blue_estimator`); ``"standard"``: ``π̂ K⁺`` (the
-        unbiased inverse; the classic estimator of k-RR and the frequency oracles);
+        (:func:`~mechdesign.measures.estimation.blue_estimator`); ``"standard"``: ``π̂ K⁺``
+        (the least-squares unbiased inverse: the classic estimator of k-RR and of the
+        unary encodings; for a protocol whose frequency-oracle estimator counts support
+        sets, such as Hadamard response, that estimator differs and is the protocol's
+        own, :class:`~mechdesign.mechanisms.oracles.PureOracle`);
         ``"least_squares"``: the Euclidean projection of the standard estimate onto the
         simplex; ``"ibu"`` and ``"mle"``: the maximum-likelihood estimate, by the
         iterative Bayesian update (Agrawal, Srikant & Thomas, SIGMOD 2005), which is EM
