@@ -61,6 +61,13 @@ __all__ = [
 #: (a block that stays in cache: three times faster than one pass at N = M = 10⁴).
 CDF_BLOCK = 1 << 18
 
+#: The shortest Newton step :func:`maximum_likelihood` tries before an EM step instead.
+MLE_MIN_STEP = 1e-12
+
+#: The log-likelihood's relative rounding: a step to the boundary, or one that lowers the
+#: certified gap, is taken when it loses no more than this.
+MLE_ROUNDING_RTOL = 1e-14
+
 #: Iteration cap of the EM iteration; reaching it raises :class:`SolverError`.
 EM_MAX_ITER = 200_000
 
@@ -593,7 +600,7 @@ def maximum_likelihood(
             # coordinates it reaches set to 0, taken even when L only holds to rounding:
             # that is how the support is found), then halvings of the step
             t, at_boundary = min(1.0, reach), reach <= 1.0
-            while at_boundary or t > 1e-12:
+            while at_boundary or t > MLE_MIN_STEP:
                 trial = p + t * step
                 if at_boundary:
                     trial[ratios <= reach] = 0.0
@@ -605,7 +612,7 @@ def maximum_likelihood(
                     # Armijo; or, within L's rounding, a step to the boundary or one
                     # that lowers the gap (near the maximum L changes by the gap squared,
                     # below its own rounding, while the gap still falls)
-                    held = trial_value >= value - 1e-14 * max(1.0, -value)
+                    held = trial_value >= value - MLE_ROUNDING_RTOL * max(1.0, -value)
                     if trial_value >= value + 1e-4 * t * slope or (held and (
                             at_boundary or float(np.max(k_obs @ (q / trial_y))) - 1.0 < gap)):
                         p, value, moved = trial, trial_value, True
@@ -632,7 +639,7 @@ def _newton_step(k_obs, q, p, p_y, g) -> NDArray[np.float64] | None:
         index = np.flatnonzero(free)
         rows = k_obs[index]
         hessian = (rows * (q / p_y**2)) @ rows.T
-        hessian[np.diag_indices_from(hessian)] += RANK_RTOL * max(np.trace(hessian), 1e-300)
+        hessian[np.diag_indices_from(hessian)] += RANK_RTOL * np.trace(hessian)
         try:
             solve_g = np.linalg.solve(hessian, g[index])
             solve_1 = np.linalg.solve(hessian, np.ones(index.size))

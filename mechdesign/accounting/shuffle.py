@@ -1653,10 +1653,13 @@ def local_epsilon_for(
             lo = mid
         else:
             hi = mid
-    # the inversion rounds its ε up by its own tolerance: the ε₀ returned is checked by
-    # shuffle_epsilon itself, and moved down by the resolution until it passes
+    # the inversion rounds its ε up by its own tolerance (EPSILON_RTOL): the ε₀ returned
+    # is checked by shuffle_epsilon itself and moved down, by steps that double from
+    # that tolerance, until it passes
+    step = 4 * max(resolution, EPSILON_RTOL) * lo
     while lo > 0 and not verified(lo):
-        lo = max(0.0, lo - resolution * max(lo, 1e-300) * 4)
+        lo = max(0.0, lo - step)
+        step *= 2.0
     return lo
 
 
