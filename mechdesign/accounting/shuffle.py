@@ -113,7 +113,7 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.accounting.composition import ACCOUNTING_MAX_GRID, DISCRETIZATION
-from mechdesign.errors import InvalidInputError, TooLargeError
+from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.mechanisms.oracles import PureOracle
 
@@ -361,6 +361,7 @@ def shuffle_parameters(K: Mechanism | ArrayLike | PureOracle | float) -> Shuffle
     -------
     ShuffleParameters
     """
+    K = _unless_pure(K)
     if isinstance(K, PureOracle):
         return _oracle_parameters(K)
     if _is_number(K):
@@ -370,6 +371,21 @@ def shuffle_parameters(K: Mechanism | ArrayLike | PureOracle | float) -> Shuffle
         return ShuffleParameters(eps0, growth, math.tanh(eps0 / 2), growth, 2 * clones.r,
                                  math.exp(-eps0), ((clones, clones),))
     return _kernel_parameters(as_matrix(K, "K"))
+
+
+def _unless_pure(K: object) -> object:
+    """Hadamard response in blocks is a protocol whose row pairs are not alike (block
+    mates differ on half a block, others on two blocks): it is accounted for as its dense
+    kernel, which every bound here covers."""
+    if isinstance(K, PureOracle) and K.blocks > 1:
+        cells = K.k * K.k * K.n_outputs
+        if cells > BLANKET_MAX_CELLS:
+            raise UnsupportedError(
+                f"{K.protocol} on k = {K.k} inputs is not a pure protocol, so it is accounted "
+                f"for as its dense kernel, whose row pairs span {cells:,} cells here (above "
+                f"BLANKET_MAX_CELLS = {BLANKET_MAX_CELLS:,}).")
+        return K.dense()
+    return K
 
 
 def _oracle_parameters(oracle: PureOracle) -> ShuffleParameters:
@@ -1030,6 +1046,7 @@ def shuffle_epsilon(
     n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
     d = _check_delta(delta)
     rounds = check_positive_int(rounds, "rounds")
+    K = _unless_pure(K)
     params = shuffle_parameters(K)
     bounds: dict[str, float] = {}
     if rounds == 1:
@@ -1088,6 +1105,7 @@ def shuffle_delta(
     n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
     eps = check_epsilon(epsilon)
     rounds = check_positive_int(rounds, "rounds")
+    K = _unless_pure(K)
     params = shuffle_parameters(K)
     bounds: dict[str, float] = {}
     if rounds == 1:

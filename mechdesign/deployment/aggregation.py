@@ -36,6 +36,7 @@ from mechdesign.kernel import (
     project_to_simplex,
 )
 from mechdesign.measures.estimation import blue_estimator, information_matrix
+from mechdesign.mechanisms.protocols import FrequencyOracle
 
 __all__ = [
     "ESTIMATORS",
@@ -55,11 +56,12 @@ class Aggregator:
         The kernel the users report through.
     estimator : {"blue", "standard", "least_squares", "ibu", "mle"}, default "blue"
         ``"blue"``: the best linear unbiased estimator at ``prior``
-        (:func:`~mechdesign.measures.estimation.blue_estimator`); ``"standard"``: ``π̂ K⁺``
-        (the least-squares unbiased inverse: the classic estimator of k-RR and of the
-        unary encodings; for a protocol whose frequency-oracle estimator counts support
-        sets, such as Hadamard response, that estimator differs and is the protocol's
-        own, :class:`~mechdesign.mechanisms.oracles.PureOracle`);
+        (:func:`~mechdesign.measures.estimation.blue_estimator`); ``"standard"``: the
+        protocol's own frequency-oracle estimator ``π̂ E`` when ``K`` is a
+        :class:`~mechdesign.mechanisms.protocols.FrequencyOracle` (``E`` its
+        ``estimator``: for Hadamard response, subset selection and OLH the support
+        counts, which differ from ``K⁺``), else ``π̂ K⁺``, the least-squares unbiased
+        inverse (k-RR's classic estimator);
         ``"least_squares"``: the Euclidean projection of the standard estimate onto the
         simplex; ``"ibu"`` and ``"mle"``: the maximum-likelihood estimate, by the
         iterative Bayesian update (Agrawal, Srikant & Thomas, SIGMOD 2005), which is EM
@@ -119,7 +121,8 @@ class Aggregator:
                 raise InvalidInputError(
                     f"estimator={self.estimator!r} needs K of full row rank {n}; got rank "
                     f"{np.linalg.matrix_rank(self._k)}: no unbiased inverse exists.")
-            self._linear = np.linalg.pinv(self._k)
+            own = K.estimator if isinstance(K, FrequencyOracle) else None
+            self._linear = np.linalg.pinv(self._k) if own is None else np.array(own)
 
     def add(self, reports: ArrayLike) -> Aggregator:
         """Count a chunk of reports (output indices in ``[0, M)``); returns ``self``."""

@@ -20,7 +20,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "randomized_response", "secret_randomized_response",
     ),
     "oracles": (
-        "PureOracle", "implicit_protocols",
+        "PureOracle", "hadamard_blocks", "implicit_protocols",
     ),
     "protocols": (
         "PROTOCOL_MAX_OUTPUTS", "FrequencyOracle", "estimation_mse",

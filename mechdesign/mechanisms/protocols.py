@@ -566,15 +566,30 @@ def local_hashing(
                            estimator=estimator, support=support)
 
 
-def hadamard_response(k: int, epsilon: float) -> FrequencyOracle:
+def hadamard_response(k: int, epsilon: float, blocks: int | None = None) -> FrequencyOracle:
     """Hadamard response (Acharya, Sun & Zhang, "Hadamard response: estimating
     distributions privately, efficiently, and with little communication", AISTATS
-    2019 [1]_). With ``K = 2^⌈log2(k + 1)⌉`` and the Sylvester–Hadamard matrix ``H_K``, input
-    ``x`` owns the set ``C_x = {y : H_K[x + 1, y] = +1}`` of ``K/2`` outputs (row 0, all
-    ones, is skipped) and reports ``y`` with probability ``2e^ε/(K(1 + e^ε))`` for
-    ``y ∈ C_x`` and ``2/(K(1 + e^ε))`` otherwise. ε-LDP exactly. Two distinct rows
-    share ``K/4`` of their ``+1`` positions, so ``P(y ∈ C_v | x ≠ v) = 1/2``: pure, with
-    ``p = e^ε/(1 + e^ε)``, ``q = 1/2``.
+    2019 [1]_), in ``B`` blocks (:func:`~mechdesign.mechanisms.oracles.hadamard_blocks`: by
+    default one at ``ε ≤ 1``, else the largest power of two at most ``min(2k, e^ε)``, the
+    general response as pure-LDP deploys it [2]_).
+
+    One block (the high-privacy response): with ``K = 2^⌈log2(k + 1)⌉`` and the
+    Sylvester–Hadamard matrix ``H_K``, input ``x`` owns the set
+    ``C_x = {y : H_K[x + 1, y] = +1}`` of ``K/2`` outputs (row 0, all ones, is skipped)
+    and reports ``y`` with probability ``2e^ε/(K(1 + e^ε))`` for ``y ∈ C_x`` and
+    ``2/(K(1 + e^ε))`` otherwise. ε-LDP exactly. Two distinct rows share ``K/4`` of their
+    ``+1`` positions, so ``P(y ∈ C_v | x ≠ v) = 1/2``: pure, with ``p = e^ε/(1 + e^ε)``,
+    ``q = 1/2``.
+
+    ``B`` blocks of ``b = 2^⌈log2(k/B + 1)⌉`` outputs (``K = B b``): input ``x`` lies in
+    block ``j = ⌊x/(b − 1)⌋`` at row ``t = x mod (b − 1) + 1`` of ``H_b`` and owns
+    ``C_x = {j b + z : H_b[t, z] = +1}`` (``s = b/2`` outputs);
+    ``K[x, y] = e^ε/(s e^ε + K − s)`` on ``C_x`` and ``1/(s e^ε + K − s)`` elsewhere
+    (ε-LDP exactly; ``B = 1`` is the response above). Not pure; its standard estimator is
+    ``E[y, v] = H_b[t_v, z]/(1 − ρ)`` for ``y = j_v b + z`` in ``v``'s block and 0
+    elsewhere, ``1 − ρ = (e^ε − 1)/(2B − 1 + e^ε)`` — pure-LDP's decoder (the block's
+    estimated mass subtracted from twice the support count), unbiased
+    (:meth:`~mechdesign.mechanisms.oracles.PureOracle.hadamard` derives it).
 
     Parameters
     ----------
@@ -582,27 +597,52 @@ def hadamard_response(k: int, epsilon: float) -> FrequencyOracle:
         The number of inputs, an integer ``k ≥ 2``.
     epsilon : float
         The LDP level ε in nats; it must be positive and finite.
+    blocks : int, optional
+        ``B``, a power of two between 1 and ``2k``; default the rule above.
 
     Returns
     -------
     FrequencyOracle
         The ``k × K`` kernel with its estimator (``K`` at most
-        :data:`PROTOCOL_MAX_OUTPUTS`).
+        :data:`PROTOCOL_MAX_OUTPUTS`); ``support`` is ``(p, q)`` for one block and
+        ``None`` for several.
 
     References
     ----------
     .. [1] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately,
        Efficiently, and with Little Communication", AISTATS 2019, arXiv:1802.04705.
+    .. [2] S. Maddock, "pure-LDP: simple pure LDP frequency oracle implementations",
+       version 1.2.0, 2020-2023, https://github.com/Samuel-Maddock/pure-LDP
+       (``Hadamard_Rand_general_original``).
     """
     k, eps = check_protocol(k, epsilon)
-    size = 2 ** math.ceil(math.log2(k + 1))
-    _check_outputs(size, f"Hadamard response of k = {k}")
-    owned = scipy.linalg.hadamard(size)[1 : k + 1] > 0  # (k, K)
+    structure = PureOracle.hadamard(k, eps, blocks)
+    size, count = structure.parameter, structure.blocks
+    _check_outputs(size, f"Hadamard response of k = {k} in {count} block(s)")
     low = math.exp(-eps)  # divided by e^ε
-    matrix = np.where(owned, 2.0 / (size * (1.0 + low)), 2.0 * low / (size * (1.0 + low)))
-    p = 1.0 / (1.0 + low)
-    gap = -math.expm1(-eps) / (2.0 * (1.0 + low))  # p − 1/2
-    return _pure(matrix, owned.T, p, 0.5, "Hadamard response", eps, gap)
+    if count == 1:
+        owned = scipy.linalg.hadamard(size)[1 : k + 1] > 0  # (k, K)
+        matrix = np.where(owned, 2.0 / (size * (1.0 + low)),
+                          2.0 * low / (size * (1.0 + low)))
+        return _pure(matrix, owned.T, structure.p, 0.5, structure.protocol, eps,
+                     structure.gap)
+    width = structure.block_size
+    signs = np.zeros((k, size))  # H_b[t_x, z] at x's block, 0 elsewhere
+    x = np.arange(k)
+    block, row = x // (width - 1), x % (width - 1) + 1
+    columns = block[:, None] * width + np.arange(width)[None, :]
+    signs[x[:, None], columns] = scipy.linalg.hadamard(width)[row]
+    half = width // 2
+    matrix = np.where(signs > 0, 1.0, low) / (half + (size - half) * low)
+    _check_representable(matrix, eps)
+    with np.errstate(over="ignore", divide="ignore"):
+        estimator = signs.T / structure.gap
+    if not (structure.gap > 0 and np.all(np.isfinite(estimator))):
+        raise UnsupportedError(
+            f"at epsilon = {show(eps)} the estimator's entries, 1/(1 - rho) ~ 2B/epsilon, "
+            "exceed the largest double.")
+    return FrequencyOracle(matrix, protocol=structure.protocol, epsilon=eps,
+                           estimator=estimator)
 
 
 def estimation_mse(

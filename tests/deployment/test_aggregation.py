@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy.linalg
 from scipy.optimize import minimize
 from scipy.stats import norm
 
@@ -214,6 +215,27 @@ def test_standard_is_pinv():
     expected = counts / counts.sum() @ np.linalg.pinv(kernel)
     actual = _aggregate(kernel, counts, "standard").estimate()
     assert actual == pytest.approx(expected, rel=RTOL, abs=ATOL)
+
+
+def test_standard_is_a_protocols_own_estimator():
+    # Hadamard response in blocks: the standard estimator is its support counts (written
+    # here from the protocol's definition: the sign of row t_v of H_b over v's block,
+    # divided by 1 − ρ), not the least-squares inverse; a plain kernel gets K⁺.
+    k, eps = 6, 3.0
+    hr = md.hadamard_response(k, eps, blocks=4)  # b = 4: blocks {0, 1, 2}, {3, 4, 5}
+    width, size = 4, 16
+    rho = 2 * 4 / (2 * 4 - 1 + math.exp(eps))
+    signs = np.zeros((size, k))
+    for v in range(k):
+        block, row = divmod(v, width - 1)
+        signs[block * width:(block + 1) * width, v] = scipy.linalg.hadamard(width)[row + 1]
+    counts = np.random.default_rng(5).multinomial(3000, np.full(k, 1 / k) @ hr.matrix)
+    own = _aggregate(hr, counts, "standard").estimate()
+    np.testing.assert_allclose(own, counts / counts.sum() @ signs / (1 - rho), rtol=1e-12)
+    plain = _aggregate(hr.matrix, counts, "standard").estimate()
+    np.testing.assert_allclose(plain, counts / counts.sum() @ np.linalg.pinv(hr.matrix),
+                               rtol=1e-10, atol=1e-12)
+    assert np.max(np.abs(own - plain)) > 1e-3
 
 
 @pytest.mark.parametrize(

@@ -66,7 +66,7 @@ def test_entries_by_hand():
     assert ss.matrix[0, subsets.index((0, 1))] == pytest.approx(2 / 9, rel=1e-12)
     assert ss.matrix[0, subsets.index((1, 2))] == pytest.approx(1 / 9, rel=1e-12)
     # Hadamard response, k = 3 → K = 4; input 0 owns row 1 of H_4 = {0, 2}; ε = log 3.
-    hr = md.hadamard_response(3, math.log(3))
+    hr = md.hadamard_response(3, math.log(3), blocks=1)
     assert hr.shape == (3, 4)
     np.testing.assert_allclose(hr.matrix[0], [3 / 8, 1 / 8, 3 / 8, 1 / 8], rtol=1e-12)
     # OLH with two hash functions on 3 inputs, g = 2, ε = log 3: p' = 3/4, q' = 1/4.
@@ -137,8 +137,8 @@ def test_oue_and_hadamard_mse_are_the_closed_forms(eps):
     ph = math.exp(eps / 2) / (math.exp(eps / 2) + 1)
     assert md.estimation_mse(md.unary_encoding(k, eps, optimized=False), prior, n) == (
         pytest.approx(wang_variance(ph, 1 - ph, prior, n), rel=1e-10))
-    # Hadamard response: p = e^ε/(1 + e^ε), q = 1/2.
-    assert md.estimation_mse(md.hadamard_response(k, eps), prior, n) == pytest.approx(
+    # Hadamard response in one block: p = e^ε/(1 + e^ε), q = 1/2.
+    assert md.estimation_mse(md.hadamard_response(k, eps, blocks=1), prior, n) == pytest.approx(
         wang_variance(e / (1 + e), 0.5, prior, n), rel=1e-10)
     # OLH over a universal family: p = e^ε/(e^ε + g − 1), q = 1/g.
     g = round(e) + 1
