@@ -288,6 +288,7 @@ def compare(
                 continue
             rows.append(_row(name, "protocol", oracle, notion, p, count, oracle.protocol,
                              queries))
+            rows[-1]["_structure"] = structure
     else:
         for name, mechanism in given.items():
             rows.append(_row(name, "given", mechanism, notion, p, count, "", queries))
@@ -401,7 +402,9 @@ def _shuffled_columns(table: pd.DataFrame, rows: list[dict], behind: tuple[int, 
             local.append(math.nan)
             central.append(math.nan)
             continue
-        result = shuffle_epsilon(kernel, users, delta)
+        # a protocol as the structure its ε₀ search accounted for (shuffle_epsilon
+        # remembers it: the search has just verified that ε₀)
+        result = shuffle_epsilon(row.get("_structure", kernel), users, delta)
         local.append(result.parameters.epsilon0)
         central.append(result.epsilon)
     table = table.assign(local_epsilon=local, central_epsilon=central)

@@ -19,7 +19,7 @@ PACKAGE = ROOT / "mechdesign"
 #: Ξ with the notions) the note on the pipeline issue says why.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("status", "errors"),  # the closed vocabulary of outcomes, and the exceptions
-    ("_tolerances", "_validation", "_solvers", "_evidence", "_version", "_lazy"),
+    ("_tolerances", "_validation", "_solvers", "_evidence", "_version", "_lazy", "_search"),
     ("kernel", "priors", "measures"),  # a given kernel, the priors, the kernel's measures
     ("notions",),  # problem descriptions (Ξ and the robust audits with them)
     ("optimal",),  # the design engine

@@ -97,6 +97,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -104,6 +105,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mechdesign._search import largest_meeting
 from mechdesign._validation import (
     as_real,
     check_epsilon,
@@ -204,6 +206,11 @@ BLANKET_GRID = 64
 #: The concentration bounds are computed for a kernel of ``N`` rows and ``M`` used
 #: outputs when ``N²M`` is at most this (their parameters are maxima over row pairs).
 BLANKET_MAX_CELLS = 2 * 10**7
+
+#: :func:`shuffle_epsilon` of a protocol oracle (a frozen value) is remembered for this
+#: many recent ``(oracle, n, δ, rounds)``: ``compare(shuffle=...)`` reads each protocol's
+#: at the ε₀ its search has just verified.
+ORACLE_CACHE_SIZE = 64
 
 #: Most cells ``(a, b)`` of one reduction's count distribution that :func:`shuffle_epsilon`
 #: builds to compose ``rounds > 1`` releases (16 bytes a cell, twice).
@@ -575,12 +582,13 @@ class _ReductionCurve:
 
 def _invert(curve: Callable[[float], float], delta: float, ceiling: float) -> float:
     """The least ε in [0, ceiling] with ``curve(ε) ≤ delta`` for a continuous
-    non-increasing curve, to :data:`EPSILON_RTOL`: Brent's method on ``curve − delta``,
-    then the root is moved up by the tolerance until ``curve ≤ delta`` holds there, so
-    the ε returned is valid."""
-    from scipy.optimize import brentq
-
-    if curve(0.0) <= delta:
+    non-increasing curve, to :data:`EPSILON_RTOL`: a bracketed search on ``log curve``
+    (:func:`~mechdesign._search.largest_meeting` on the curve reflected about the
+    ceiling; fewer values than Brent's method on ``curve − delta``, which is badly scaled
+    where δ spans decades), then the root is moved up by the tolerance until
+    ``curve ≤ delta`` holds there, so the ε returned is valid."""
+    at_zero = curve(0.0)
+    if at_zero <= delta:
         return 0.0
     hi = ceiling
     if math.isinf(hi):
@@ -592,7 +600,8 @@ def _invert(curve: Callable[[float], float], delta: float, ceiling: float) -> fl
     elif curve(hi) > delta:   # only at the pure level, by rounding
         return hi
     tolerance = EPSILON_RTOL * hi
-    root = brentq(lambda e: curve(e) - delta, 0.0, hi, xtol=tolerance, rtol=EPSILON_RTOL)
+    # the largest x with curve(hi − x) ≤ δ is hi minus the least ε (curve(0) > δ is known)
+    root = hi - largest_meeting(lambda x: curve(hi - x), delta, 0.0, hi, at_zero, EPSILON_RTOL)
     step = tolerance
     while root < hi and curve(root) > delta:
         root = min(hi, root + step)
@@ -897,6 +906,42 @@ def _variance(law: _Binomial) -> float:
     return law.trials * law.rate
 
 
+def _binomial_windows(trials: NDArray[np.int64], rate: float, complement: float):
+    """:meth:`_Binomial.window` for many trial counts at one rate: arrays ``lo``, ``hi``
+    and the exact mass outside each window."""
+    from scipy.special import bdtr, bdtrc
+
+    flipped = rate > complement
+    small = complement if flipped else rate
+    log_tau = -math.log(TAIL_MASS)
+    if small < MIN_RATE:   # read as 0 (as _Binomial does); its mass goes to the tail
+        dropped = np.minimum(1.0, trials * small)
+        zero = np.zeros_like(trials)
+        return (trials, trials, dropped) if flipped else (zero, zero, dropped)
+    spread = trials * small * (1.0 - small)
+    reach = log_tau / 3 + np.sqrt((log_tau / 3) ** 2 + 2 * spread * log_tau)
+    mean = trials * small
+    low = np.maximum(0, np.floor(mean - reach)).astype(np.int64)
+    high = np.minimum(trials, np.ceil(mean + reach)).astype(np.int64)
+    below = np.where(low > 0, bdtr(np.maximum(low - 1, 0), trials, small), 0.0)
+    above = np.where(high < trials, bdtrc(np.minimum(high, trials - 1), trials, small), 0.0)
+    outside = below + above
+    if flipped:
+        low, high = trials - high, trials - low
+    return low, high, outside
+
+
+def _binomial_pmf(t: NDArray[np.int64], trials: NDArray[np.int64], rate: float,
+                  complement: float) -> NDArray[np.float64]:
+    """``Pr(Bin(trials, rate) = t)`` elementwise, the rate above 1/2 counted by its
+    complement (as :class:`_Binomial`)."""
+    from scipy import stats
+
+    if rate > complement:
+        return stats.binom.pmf(trials - t, trials, complement)
+    return stats.binom.pmf(t, trials, rate)
+
+
 def _binomial_window(law, trials: int) -> tuple[int, int, float]:
     """The smallest window ``[lo, hi]`` of ``Bin(trials, ·)`` outside which each tail has
     at most :data:`TAIL_MASS` (found by bisection on the cdf: scipy's ``isf`` at 1e-18 is
@@ -1046,6 +1091,18 @@ def shuffle_epsilon(
     n = check_size(n, "n", MAX_USERS, why="MAX_USERS")
     d = _check_delta(delta)
     rounds = check_positive_int(rounds, "rounds")
+    if isinstance(K, PureOracle):   # a frozen structure: remembered (compare asks twice)
+        return _oracle_epsilon(K, n, d, rounds)
+    return _shuffle_epsilon(K, n, d, rounds)
+
+
+@functools.lru_cache(maxsize=ORACLE_CACHE_SIZE)
+def _oracle_epsilon(oracle: PureOracle, n: int, d: float, rounds: int) -> ShuffleEpsilon:
+    return _shuffle_epsilon(oracle, n, d, rounds)
+
+
+def _shuffle_epsilon(K: object, n: int, d: float, rounds: int) -> ShuffleEpsilon:
+    """:func:`shuffle_epsilon` on validated arguments."""
     K = _unless_pure(K)
     params = shuffle_parameters(K)
     bounds: dict[str, float] = {}
@@ -1224,19 +1281,18 @@ class _SpikeBlanket:
         width = max(1, -(-cells // SPIKE_MAX_CELLS))
         starts = np.arange(0, g_hi - g_lo + 1, width)
         weights = np.add.reduceat(mass, starts)
-        sizes, counts, pmfs = [], [], []
-        for g, weight in zip(g_lo + starts, weights, strict=True):
-            m = int(g) + 1
-            pair = _Binomial(m, w0 + w1, 1.0 - w0 - w1)
-            s_lo, s_hi, out = pair.window()
-            self.tail += float(weight) * out
-            s = np.arange(s_lo, s_hi + 1)
-            sizes.append(s)
-            counts.append(np.full(s.size, m))
-            pmfs.append(float(weight) * pair.pmf_range(s_lo, s_hi))
-        self.s = np.concatenate(sizes)
-        self.m = np.concatenate(counts).astype(float)
-        self.mass = np.concatenate(pmfs)
+        # every block's m = g + 1 at once: its window of s ~ Bin(m, ω₀ + ω₁), the mass
+        # outside it, and the pmf on it (one vectorised call over all the cells)
+        m = (g_lo + starts + 1).astype(np.int64)
+        s_lo, s_hi, outside = _binomial_windows(m, w0 + w1, 1.0 - w0 - w1)
+        self.tail += math.fsum(weights * outside)
+        lengths = s_hi - s_lo + 1
+        block = np.repeat(np.arange(m.size), lengths)
+        first = np.cumsum(lengths) - lengths
+        self.s = (np.arange(lengths.sum()) - first[block] + s_lo[block]).astype(np.int64)
+        counts = m[block]
+        self.m = counts.astype(float)
+        self.mass = weights[block] * _binomial_pmf(self.s, counts, w0 + w1, 1.0 - w0 - w1)
 
     def _direction(self, eps: float, w0: float, w1: float) -> float:
         from scipy.special import bdtrc
@@ -1269,9 +1325,13 @@ class _SpikeBlanket:
         # Σ_{a ≥ t}: Pr(A ≥ t), E[A; A ≥ t] = sπ Pr(Bin(s − 1, π) ≥ t − 1) and
         # E[B; A ≥ t] = s(1 − π) Pr(Bin(s − 1, π) ≥ t)
         rest = np.maximum(s - 1, 0)
-        ones = (1 - g) / m * s * pi / w0 * at_least(start - 1, rest)
-        others = (1 - g) / m * growth * s * (1 - pi) / w1 * at_least(start, rest)
-        base = g * -math.expm1(eps) * at_least(start, s)
+        below, above = at_least(start - 1, rest), at_least(start, rest)
+        ones = (1 - g) / m * s * pi / w0 * below
+        others = (1 - g) / m * growth * s * (1 - pi) / w1 * above
+        # Pr(Bin(s, π) ≥ t) = π Pr(Bin(s − 1, π) ≥ t − 1) + (1 − π) Pr(Bin(s − 1, π) ≥ t)
+        # for s ≥ 1 (the last trial a success or not); at s = 0 it is 1[t ≤ 0]
+        tail = np.where(s >= 1, pi * below + (1 - pi) * above, (start <= 0).astype(float))
+        base = g * -math.expm1(eps) * tail
         terms = self.mass * (base + ones - others)
         rounding = TAIL_RTOL * float(np.sum(self.mass * (np.abs(base) + ones + others)))
         return max(0.0, math.fsum(terms)) + rounding
@@ -1652,25 +1712,18 @@ def local_epsilon_for(
         raise InvalidInputError(
             f"family must be a callable epsilon0 -> kernel or 'any'; got {show(family)}.")
 
-    def meets(eps0: float) -> bool:
+    def delta_at(eps0: float) -> float:
         # δ at the target ε, not ε at δ: one value of each bound instead of an inversion
         # (the same predicate: every bound's ε(δ) is the least ε with δ(ε) ≤ δ)
-        return shuffle_delta(build(eps0), n, target, rounds=rounds).delta <= d
+        return shuffle_delta(build(eps0), n, target, rounds=rounds).delta
 
     def verified(eps0: float) -> bool:
         return shuffle_epsilon(build(eps0), n, d, rounds=rounds).epsilon <= target
 
-    if meets(top) and verified(top):
+    at_top = delta_at(top)
+    if at_top <= d and verified(top):
         return top
-    lo, hi = 0.0, top
-    while hi - lo > resolution * hi:
-        mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):   # the float spacing: rtol below it is met
-            break
-        if meets(mid):
-            lo = mid
-        else:
-            hi = mid
+    lo = largest_meeting(delta_at, d, 0.0, top, at_top, resolution)
     # the inversion rounds its ε up by its own tolerance (EPSILON_RTOL): the ε₀ returned
     # is checked by shuffle_epsilon itself and moved down, by steps that double from
     # that tolerance, until it passes
@@ -1682,6 +1735,8 @@ def local_epsilon_for(
 
 
 # -- helpers -----------------------------------------------------------------------------
+
+
 
 _LOG_MAX = 709.0
 

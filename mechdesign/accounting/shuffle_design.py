@@ -85,6 +85,7 @@ from dataclasses import dataclass
 
 from numpy.typing import ArrayLike
 
+from mechdesign._search import largest_meeting
 from mechdesign._tolerances import (
     CLONE_EPSILON_MARGIN,
     CLONE_FRONTIER_RTOL,
@@ -332,20 +333,22 @@ class Shuffled(DesignTarget):
         away), at the target's ε less
         :data:`~mechdesign._tolerances.CLONE_EPSILON_MARGIN`; ``floor`` itself when k-RR
         does not meet it above ``floor``. The central ε of k-RR is taken to be
-        non-decreasing in ε₀ (bisection); the ε₀ returned is itself checked."""
+        non-decreasing in ε₀ (a bracketed search,
+        :func:`~mechdesign._search.largest_meeting`); the ε₀ returned is itself checked."""
         k = check_int(k, "k", low=2)
         floor = check_epsilon(floor, "floor")
         eps = self.epsilon * (1.0 - CLONE_EPSILON_MARGIN)
 
-        def meets(e0: float) -> bool:   # one δ(ε) of each bound: no inversion
-            return shuffle_delta(PureOracle.grr(k, e0), self.n, eps).delta <= self.delta
+        def delta_at(e0: float) -> float:   # one δ(ε) of each bound: no inversion
+            return shuffle_delta(PureOracle.grr(k, e0), self.n, eps).delta
 
         lo, hi = floor, min(FRONTIER_CEILING, floor + max(0.5, floor) / 8)
-        while meets(hi):                     # widen: the bracket [lo, hi] must end above
+        while (at_hi := delta_at(hi)) <= self.delta:   # widen: the bracket must end above
             if hi >= FRONTIER_CEILING:
                 return FRONTIER_CEILING
             lo, hi = hi, min(FRONTIER_CEILING, hi + 2 * (hi - floor))
-        return _largest(meets, lo, hi, BLANKET_EPSILON_RTOL)
+        return largest_meeting(delta_at, self.delta, lo, hi, at_hi,
+                               BLANKET_EPSILON_RTOL * max(1.0, hi) / hi)
 
     def notion_at(self, t: float, ends: tuple[float, float] | None = None) -> CloneLDP:
         """The frontier's cone at position ``t ∈ [0, 1]``: ``CloneLDP(ε₀, r*(ε₀))`` with
