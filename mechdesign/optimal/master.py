@@ -15,6 +15,7 @@ column and is re-solved warm (column generation). :func:`certificate` checks the
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -30,6 +31,7 @@ from mechdesign._tolerances import (
 )
 from mechdesign._validation import (
     check_positive_int,
+    check_real,
 )
 from mechdesign.errors import InvalidInputError, SolverError, TooLargeError
 from mechdesign.optimal.result import Certificate
@@ -236,10 +238,13 @@ class RestrictedMaster:
         self.added += m
         self.size += m
 
-    def prune(self, keep: int, dual: NDArray[np.float64]) -> NDArray[np.bool_]:
+    def prune(self, keep: int, dual: NDArray[np.float64], *,
+              protect: float = 0.0) -> NDArray[np.bool_]:
         """Delete non-basic columns, least reduced cost ``μ_j − λ·v_j`` first, until
-        ``keep`` remain (the basic columns always stay); returns which columns stayed,
-        in their old order.
+        ``keep`` remain (the basic columns always stay, and so does every column whose
+        reduced cost is at least ``−protect``: column generation passes its open
+        bracket, within which a column may still be needed to close it); returns which
+        columns stayed, in their old order.
 
         The basis survives (only non-basic columns go), so the master's optimum, its
         dual and the warm start are unchanged; what changes is the cost of each simplex
@@ -256,9 +261,10 @@ class RestrictedMaster:
         columns, values = self.columns, self.values
         basic = self._model.basic_columns()
         reduced = values - columns @ dual
-        kept = basic.copy()
-        room = max(int(keep) - int(basic.sum()), 0)
-        best_nonbasic = [j for j in np.argsort(-reduced, kind="stable") if not basic[j]]
+        protect = check_real(protect, "protect", low=0.0, high=math.inf)
+        kept = basic | (reduced >= -protect)
+        room = max(int(keep) - int(kept.sum()), 0)
+        best_nonbasic = [j for j in np.argsort(-reduced, kind="stable") if not kept[j]]
         kept[best_nonbasic[:room]] = True
         self._model.delete_columns(np.flatnonzero(~kept))
         # One assignment (Ctrl-C cannot split it), so that the weights always match
