@@ -218,7 +218,8 @@ def run_column_generation(
     holds more than :data:`MASTER_PRUNE_FACTOR` ``· k N`` columns (and more than
     :data:`MASTER_PRUNE_MIN_COLUMNS`), its non-basic columns of least reduced cost are
     deleted down to ``k N`` (at least half that floor), except those whose reduced cost
-    is within the open bracket ``upper − lower`` of 0
+    is within the improvement threshold ``gap · max(1, |lower|)/N`` of 0 (a column that
+    close to improving is the kind that closes a tight bracket)
     (:meth:`~mechdesign.optimal.master.RestrictedMaster.prune`). Only non-basic columns
     go, so the master's optimum, dual and warm basis are unchanged; what it buys is the
     cost of each simplex iteration, proportional to the number of (dense) columns — at
@@ -340,9 +341,9 @@ def run_column_generation(
             if (columns_per_input is not None
                     and master.size > max(MASTER_PRUNE_FACTOR * columns_per_input * n,
                                           MASTER_PRUNE_MIN_COLUMNS)):
-                # a column within the open bracket of improving may be needed to close it
+                # a column within the improvement threshold of improving stays
                 master.prune(max(columns_per_input * n, MASTER_PRUNE_MIN_COLUMNS // 2),
-                             dual, protect=upper - lower if math.isfinite(upper) else 0.0)
+                             dual, protect=gap * max(1.0, abs(value)) / n)
             lower = max(lower, value)
             tolerance = gap * max(1.0, abs(lower))
             for alpha in _smoothing_steps(smoothing if center is not None else 0.0):

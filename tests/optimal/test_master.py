@@ -86,6 +86,15 @@ def test_pruning_keeps_the_basis_the_optimum_and_the_dual():
     assert objective == pytest.approx(objective2, abs=1e-12)
     assert np.all(values - columns @ dual2 <= 1e-9)  # dual feasible for every column
     assert np.all(master.values - master.columns @ dual2 <= 1e-9)
+    # Protected: every column within `protect` of improving stays, whatever `keep` says.
+    protected = RestrictedMaster(n)
+    protected.add(columns, values)
+    _, dual3, _ = protected.solve()
+    reduced3 = values - columns @ dual3
+    margin = float(np.quantile(-reduced3[reduced3 < 0], 0.5))
+    kept3 = protected.prune(1, dual3, protect=margin)
+    assert np.all(kept3[reduced3 >= -margin])
+    assert not np.any(kept3[(reduced3 < -margin) & (theta <= 0)])
     lost = np.flatnonzero(dropped)[0]
     assert column_key(columns[lost]) not in master.keys
     master.add(columns[lost:lost + 1], values[lost:lost + 1])
