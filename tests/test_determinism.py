@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import mechdesign as md
+from mechdesign.optimal import column_generation
 from tests.helpers import ROOT
 
 
@@ -63,9 +64,16 @@ def _digest(design: md.Design) -> str:
 
 
 def digests(slow: bool = False) -> dict[str, str]:
-    """The digest of each instance's design (run in this process)."""
-    return {name: _digest(md.design(notion, prior, progress=False, **options))
-            for name, (notion, prior, options) in _instances(slow).items()}
+    """The digest of each instance's design (run in this process), with column management
+    switched on for small masters too (MASTER_PRUNE_MIN_COLUMNS = 0), so that the
+    instances exercise it at their sizes."""
+    floor = column_generation.MASTER_PRUNE_MIN_COLUMNS
+    column_generation.MASTER_PRUNE_MIN_COLUMNS = 0
+    try:
+        return {name: _digest(md.design(notion, prior, progress=False, **options))
+                for name, (notion, prior, options) in _instances(slow).items()}
+    finally:
+        column_generation.MASTER_PRUNE_MIN_COLUMNS = floor
 
 
 def _in_fresh_process(slow: bool) -> dict[str, str]:
@@ -98,11 +106,12 @@ def test_the_column_generation_instances_prune_their_masters(monkeypatch, name, 
     calls = []
     original = master_module.RestrictedMaster.prune
 
-    def counted(self, keep, dual):
+    def counted(self, keep, dual, **options):
         calls.append(keep)
-        return original(self, keep, dual)
+        return original(self, keep, dual, **options)
 
     monkeypatch.setattr(master_module.RestrictedMaster, "prune", counted)
+    monkeypatch.setattr(column_generation, "MASTER_PRUNE_MIN_COLUMNS", 0)  # as digests()
     notion, prior, options = _instances(True)[name]
     md.design(notion, prior, progress=False, **options)
     n = prior.shape[0]
