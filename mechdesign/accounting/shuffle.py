@@ -160,14 +160,15 @@ TAIL_MASS = 1e-18
 #: δ by less than that).
 MIN_RATE = 1e-290
 
-#: Default relative resolution of :func:`local_epsilon_for`'s bisection on ε₀.
+#: Default relative resolution of :func:`local_epsilon_for`'s bracketed search on ε₀.
 LOCAL_EPSILON_RTOL = 1e-6
 
 #: Significant digits to which two row pairs' ``(u, v, r)`` must agree to be reduced once.
 DEDUP_DIGITS = 12
 
-#: Relative resolution of the ε returned by :func:`shuffle_epsilon` (bisection on the
-#: non-increasing δ(ε); the upper end of the final bracket is returned, so it is valid).
+#: Relative resolution of the ε returned by :func:`shuffle_epsilon` (a bracketed search
+#: on the non-increasing δ(ε); the upper end of the final bracket is returned, so it is
+#: valid).
 EPSILON_RTOL = 1e-9
 
 #: Blocks of datasets the exact binary search examines before it accepts a relative
@@ -1681,8 +1682,9 @@ def local_epsilon_for(
     ceiling : float, default 20.0
         The largest ε₀ searched (nats); must be positive and finite.
     rtol : float
-        Relative resolution of the bisection on ε₀ (each step is one
-        :func:`shuffle_epsilon`; it stops at the float spacing).
+        Relative resolution of the bracketed search on ε₀
+        (:func:`~mechdesign._search.largest_meeting`: each step is one
+        :func:`shuffle_delta`; it stops at the float spacing).
 
     Returns
     -------
