@@ -345,8 +345,11 @@ class PureOracle:
                 # Var(s_v | x) = P(y in v's block | x) − (p − q)² 1[x = v], averaged
                 # over the users: ρ/B + (1 − ρ) F_v − (1 − ρ)² f_v, F_v the mass of v's
                 # block; divided by (p − q)² = (1 − ρ)².
+                # F_v/(1 − ρ) − f_v = (F_v − f_v + ρ f_v)/(1 − ρ): the block-mates' mass
+                # and ρ f_v, both ≥ 0 (by subtraction it cancels at a large ε)
+                mates = np.maximum(self._block_mass(f) - f, 0.0)
                 per_input = (self._uniform_share() / self.gap / self.gap
-                             + self._block_mass(f) / self.gap - f)
+                             + (mates + self.slack * f) / self.gap)
             else:
                 per_input = (self.q * (1 - self.q) / self.gap / self.gap
                              + f * self.slack / self.gap)

@@ -248,3 +248,21 @@ def test_errors_at_epsilon_700_against_high_precision():
                     for fv in f) / n
         value = implicit_protocols(k, 700.0)[name]().mse(f, n)
         assert value == pytest.approx(float(exact), rel=1e-12)
+
+
+@pytest.mark.parametrize("eps", [40.0, 700.0])
+def test_blocked_hadamard_error_at_a_large_epsilon_against_high_precision(eps):
+    # B blocks, uniform prior: n·MSE = k(ρ/B)/(1 − ρ)² + Σ_v (F_v − f_v + ρ f_v)/(1 − ρ),
+    # ρ = 2B/(2B − 1 + e^ε), written here in 60-digit arithmetic with F_v − f_v the
+    # block-mates' mass; by subtraction (F_v/(1 − ρ) − f_v) it cancelled to 0.8× the truth
+    # at ε = 40.
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 60
+    k = 40
+    oracle = PureOracle.hadamard(k, eps)
+    count, width = oracle.blocks, oracle.block_size
+    rho = 2 * count / (2 * count - 1 + mpmath.e ** eps)
+    sizes = [min(width - 1, k - j * (width - 1)) for j in range(-(-k // (width - 1)))]
+    mates = sum(size * (size - 1) for size in sizes) / mpmath.mpf(k)  # Σ_v (F_v − f_v)
+    exact = (k * rho / count / (1 - rho) ** 2 + (mates + rho) / (1 - rho)) / 10
+    assert oracle.mse(np.full(k, 1 / k), 10) == pytest.approx(float(exact), rel=1e-12)
