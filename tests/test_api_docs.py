@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
+
 import mechdesign as md
 from tests.helpers import ROOT
 
@@ -17,6 +19,7 @@ def _build_module():
     return module
 
 
+@pytest.mark.slow
 def test_api_reference_builds_without_warnings(tmp_path):
     build_api = _build_module()
     assert build_api.build(tmp_path) == []

@@ -79,6 +79,7 @@ def test_given_mechanisms_and_refusals():
         md.compare(md.LDP(1.0), prior, n=0)
 
 
+@pytest.mark.slow
 def test_protocols_benchmark_runs_on_its_smallest_setting(tmp_path):
     import subprocess
     import sys

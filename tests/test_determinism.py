@@ -98,6 +98,7 @@ def test_the_same_design_twice_gives_the_same_bytes(slow):
     ("ldp-cg-zipf12", 5),
     pytest.param("pml-cg-48", 20, marks=pytest.mark.slow),
 ])
+@pytest.mark.slow
 def test_the_column_generation_instances_prune_their_masters(monkeypatch, name, per_input):
     # The instances above exercise column management (the rule that used to read the
     # clock), each at its source's own size; if they stopped pruning, the test above
@@ -119,6 +120,7 @@ def test_the_column_generation_instances_prune_their_masters(monkeypatch, name, 
     assert set(calls) == {per_input * n}
 
 
+@pytest.mark.slow
 def test_a_jittered_clock_does_not_change_the_path(monkeypatch):
     # Every clock the design engine reads advances by random amounts (a loaded machine,
     # taken to the extreme): without a time limit the result is the same bytes. (The

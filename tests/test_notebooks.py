@@ -17,13 +17,25 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 #: Seconds one cell may run before the notebook test fails.
 CELL_TIMEOUT = 600
 
+#: Notebooks that take tens of seconds each (measured with pytest --durations): run
+#: with the slow tests (pytest -m slow), not in the default run.
+SLOW_NOTEBOOKS = {"02_contraction", "03_robust_ldp", "04_envelopes", "05_protocols",
+                  "07_estimation", "08_shuffle"}
+
+
+def _executions():
+    return [pytest.param(path, id=path.name,
+                         marks=[pytest.mark.slow] if path.stem in SLOW_NOTEBOOKS else [])
+            for path in NOTEBOOKS]
+
 
 def test_there_are_notebooks():
     assert NOTEBOOKS, "notebooks/ holds no .ipynb file"
+    assert {path.stem for path in NOTEBOOKS} >= SLOW_NOTEBOOKS, "a slow notebook is gone"
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", _executions())
 def test_notebook_executes(path, tmp_path):
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(

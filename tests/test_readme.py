@@ -17,11 +17,23 @@ BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), 
 ADULT = "../shared/data/adult.csv"  # the README's CSV example, relative to the repository
 
 
+#: A block that runs shuffle accounting, a sweep or a time-limited design takes from
+#: seconds to a minute (measured with pytest --durations): it runs with the slow tests
+#: (pytest -m slow), not in the default run.
+SLOW_BLOCK_CALLS = ("shuffle", "Shuffled", "md.sweep(", "time_limit=")
+
+
+def _blocks():
+    return [pytest.param(index, id=f"block{index}", marks=[pytest.mark.slow] if any(
+        call in block for call in SLOW_BLOCK_CALLS) else []) for index, block in enumerate(BLOCKS)]
+
+
 def test_readme_has_python_blocks():
     assert len(BLOCKS) >= 3
+    assert any(not param.marks for param in _blocks()), "every README block is slow"
 
 
-@pytest.mark.parametrize("index", range(len(BLOCKS)), ids=[f"block{i}" for i in range(len(BLOCKS))])
+@pytest.mark.parametrize("index", _blocks())
 def test_readme_block_runs_in_a_fresh_interpreter(index, tmp_path):
     block = BLOCKS[index]
     if ADULT in block and not (ROOT / ADULT).is_file():
@@ -40,6 +52,7 @@ SHELL = re.findall(r"```bash\n(mechdesign local-epsilon.*?)```", README.read_tex
                    re.S)
 
 
+@pytest.mark.slow
 def test_the_deployment_commands_run_as_shown(tmp_path):
     """The README's six commands, in order, in a scratch folder: the user's files are
     written first (labels), and the devices' reports and an implementation's pairs are

@@ -39,6 +39,7 @@ def test_bounds_report_lp_meets_the_closed_form():
     assert report["dobrushin_lp"] == pytest.approx(report["dobrushin_bound"], abs=1e-9)
 
 
+@pytest.mark.slow
 def test_measure_report_of_a_large_kernel_keeps_the_cheap_attack_measures():
     """Above AUDIT_PAIRWISE_MAX_INPUTS the advantage (largest total variation between two
     rows, computed here directly) and the Bayes risk stay; the power and the Blackwell LP

@@ -6,11 +6,14 @@ import csv
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "scale.py"
 
 
+@pytest.mark.slow
 def test_scale_benchmark_small(tmp_path):
     result = subprocess.run(
         [sys.executable, str(SCRIPT), "--parts", "ldp,pml,warm", "--max-n", "8",

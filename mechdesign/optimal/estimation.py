@@ -1211,9 +1211,14 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
                 # feasible weights and the bracket certified so far stand
                 status = "numerical error"
                 break
+            support = np.flatnonzero(polished > 0)
+            f, inverse, g_matrix = _objective(points[support], polished[support], w)
+            if g_matrix is None:
+                # the polished J is singular in floating point (ε = 1e-3: J ≈ 11ᵀ +
+                # O(ε²)): the last weights and the bracket certified so far stand
+                status = "numerical error"
+                break
             weights = polished
-            support = np.flatnonzero(weights > 0)
-            f, inverse, g_matrix = _objective(points[support], weights[support], w)
             value, g_matrix, _ = _gradient(points, w, f, inverse, g_matrix, deadline)
             g = np.einsum("mi,ij,mj->m", points, g_matrix, points)
             try:

@@ -229,6 +229,7 @@ def test_rounds_compose():
     assert delta.delta <= 1e-6 * (1 + 1e-6)
 
 
+@pytest.mark.slow
 def test_protocols_at_scale_are_amplified_by_their_structure():
     # k-RR's bound never grows with k (its split's weight falls), and k = 10⁴ is implicit.
     values = [md.shuffle_epsilon(PureOracle.grr(k, 4.0), 10**5, 1e-6).epsilon
@@ -240,6 +241,7 @@ def test_protocols_at_scale_are_amplified_by_their_structure():
 
 @settings(max_examples=15, deadline=None)
 @given(st.floats(0.3, 5.0), st.integers(50, 5000))
+@pytest.mark.slow
 def test_epsilon_falls_with_users_and_rises_with_the_local_level(e0, n):
     assert (md.shuffle_epsilon(e0, 2 * n, 1e-6).epsilon
             <= md.shuffle_epsilon(e0, n, 1e-6).epsilon + 1e-9)
@@ -284,6 +286,7 @@ def test_bad_arguments_are_refused_by_name():
         md.accounting.local_epsilon_for(0.0, 1e-6, 100)
 
 
+@pytest.mark.slow
 def test_compare_behind_a_shuffler_ranks_at_one_central_epsilon():
     prior = np.full(6, 1 / 6)
     table = md.compare(md.LDP(1.0), prior, utilities=("mse",), n=1000, shuffle=(10**4, 1e-6))

@@ -89,6 +89,7 @@ def test_the_frontier_ends_and_least_clone_mass_are_tight(epsilon, delta, n):
 
 @pytest.mark.parametrize(("epsilon", "delta", "n"), [(1.0, 1e-6, 10**5), (1.0, 1e-6, 10**4),
                                                      (0.5, 1e-8, 10**6)])
+@pytest.mark.slow
 def test_the_frontier_ends_are_the_outer_regimes(epsilon, delta, n):
     """t = 0 is ε_lo-LDP and t = 1 k-RR's clone mass: both priced at any size (an end a
     rounding inside the mixed regime would make an estimation design unaffordable)."""
@@ -136,6 +137,7 @@ GRID = [  # (k, n, central ε, δ, utility)
 
 
 @pytest.mark.parametrize(("k", "n", "epsilon", "delta", "utility"), GRID)
+@pytest.mark.slow
 def test_every_designed_kernel_meets_its_target(k, n, epsilon, delta, utility):
     prior = zipf_prior(k, 1.1)
     result = md.design(Shuffled(epsilon, delta, n), prior, utility=utility)
@@ -168,6 +170,7 @@ def test_every_designed_kernel_meets_its_target(k, n, epsilon, delta, utility):
 
 @pytest.mark.parametrize(("k", "n", "epsilon", "delta"), [(3, 10**4, 1.0, 1e-6),
                                                           (6, 10**5, 1.0, 1e-6)])
+@pytest.mark.slow
 def test_the_design_is_no_worse_than_k_rr_at_the_largest_local_epsilon(k, n, epsilon, delta):
     """k-RR at ε₀ a hair below ε_hi meets the target through its clones; the design over
     every clone-certified kernel is at least as good (mutual information)."""
@@ -225,6 +228,7 @@ def test_a_bad_time_limit_is_refused_by_name():
         md.design(Shuffled(1.0, 1e-6, 100), zipf_prior(3, 1.1), time_limit=-1.0)
 
 
+@pytest.mark.slow
 def test_the_design_is_no_worse_than_k_rr_at_its_blanket_epsilon():
     """k-RR at the larger ε₀ its blanket accountant affords meets the target; the search
     designs that end too, so its result is at least that k-RR (mutual information)."""

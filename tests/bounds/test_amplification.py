@@ -86,6 +86,7 @@ def test_example12_shows_amplification_for_n100_k50():
         assert result.best_bound == result.bound
 
 
+@pytest.mark.slow
 def test_gamma_tends_to_one_as_n_grows():
     """Example 12: for a fixed ratio k/N = 1/m, Γ_max → 1 as N → ∞, and so does φ → 0."""
     eps, m = math.log(10), 4
@@ -133,6 +134,7 @@ def test_circulant_is_k_singular(n, k):
 
 
 @given(kernels(min_size=2, max_size=4))
+@pytest.mark.slow
 def test_disjoint_pair_means_chi_squared_contraction_one(k):
     """Proposition 3 / Ahlswede–Gács: a disjoint pair gives η_χ² = 1 (found exactly by the
     two-point starts); without one, η_χ² ≤ η_TV (< 1 may or may not hold for η_TV)."""

@@ -103,6 +103,7 @@ def _pairs_file(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_audit_samples_keeps_a_text_first_row_whose_labels_recur(tmp_path):
     """Item 3: ``a,x / b,y / a,y / b,x`` is four samples (line 1 is data: its labels recur
     below), and both columns are strings in the JSON."""
@@ -120,6 +121,7 @@ def test_audit_samples_keeps_a_text_first_row_whose_labels_recur(tmp_path):
     assert "no header: every line is a sample" in text.stdout
 
 
+@pytest.mark.slow
 def test_audit_samples_header_detected_declared_or_refused_and_named(tmp_path):
     """Item 3: a header is read when unambiguous or declared, and the output names its
     line (blank lines count: the header here is line 2); ``--no-header`` keeps it."""

@@ -12,6 +12,7 @@ from mechdesign.cli import main
 from tests.cli.installed import run
 
 
+@pytest.mark.slow
 def test_compare_with_the_mse_utility_lists_both_estimators(tmp_path):
     # A workload from a file: the prefix queries written out.
     workload = tmp_path / "w.csv"

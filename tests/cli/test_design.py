@@ -183,6 +183,7 @@ def test_every_design_json_has_its_method(pair_csv, args, method):
     assert json.loads(done.stdout)["method"] == method
 
 
+@pytest.mark.slow
 def test_design_rldp_by_column_generation_says_so_and_labels_the_kernel(pair_csv):
     """Item 6: the rldp text names column generation (not "vertices enumerated"), its
     bracket, and labels each kernel row with its (s, u) from the data; column generation
@@ -244,6 +245,7 @@ def test_design_out_writes_a_kernel_that_audit_reads(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["ldp_level"] == pytest.approx(1.0, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_design_for_a_central_guarantee_behind_a_shuffler(capsys):
     args = ["design", "--central", "1", "--delta", "1e-6", "--users", "100000", "--n", "5",
             "--prior", "zipf"]

@@ -84,6 +84,7 @@ def _mutual_information(kernel: np.ndarray, prior: np.ndarray) -> float:
     return total
 
 
+@pytest.mark.slow
 def test_prior_zipf_is_read_alike_by_every_subcommand(kernel_csv, tmp_path):
     """Item 5: ``--prior zipf`` is Zipf(1.1) in design, audit, envelope and compare."""
     done = run("design", "--notion", "ldp", "--prior", "zipf", "--n", "5", "--json")

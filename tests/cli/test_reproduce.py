@@ -8,6 +8,7 @@ from mechdesign.cli import main
 from mechdesign.reproduce import robust_ldp
 
 
+@pytest.mark.slow
 def test_cli_reproduce_quick(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(robust_ldp, "find_adult", lambda given=None: None)
     out = tmp_path / "rep"

@@ -466,6 +466,7 @@ def never_randomizes(k: int, eps: float, bad: int = 0):
     return sample
 
 
+@pytest.mark.slow
 def test_the_check_says_what_2000_draws_could_not_see_and_takes_enough_by_default():
     """40-RR at ε₀ = 7.76 whose input 0 is never randomized: the row's χ² distance is
     (1 − k_max)/k_max ≈ 0.0166, so 2,000 draws have little power and pass it; with
@@ -538,6 +539,7 @@ def test_a_sampler_returning_labels_needs_the_labels():
     assert result.audit.inputs == tuple(names)
 
 
+@pytest.mark.slow
 def test_the_command_line_and_the_python_check_agree_on_a_rejected_sampler(tmp_path):
     """The χ² test alone refutes the sampler (its lower bound stays below the claimed
     level): the Python check fails it, and audit-samples exits 1 on the same pairs."""

@@ -25,6 +25,7 @@ def test_map_is_the_certified_level():
     assert not measurement.check(1, 0.99)
 
 
+@pytest.mark.slow
 def test_invocations_sample_the_kernel():
     """Pearson's χ² on 6000 invocations per input against the kernel (fixed seed), and
     the package's own conformance check on the measurement as a sampler."""

@@ -162,6 +162,7 @@ def test_order_of_randomized_response():
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.floats(0.0, 1.0), min_size=4, max_size=4),
        st.integers(2, 4), st.integers(2, 4), st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_binary_inputs_match_the_defining_inequality(weights, m1, m2, rnd):
     """Random binary-input pairs (often nearly comparable: K2 a mix of a post-processing
     of K1 and noise): the verdict agrees with a grid search of the defining inequality,

@@ -27,6 +27,7 @@ def test_chi_squared_contraction_of_the_binary_symmetric_channel(crossover):
 
 
 @given(kernels(min_size=2, max_size=4))
+@pytest.mark.slow
 def test_chi_squared_contraction_is_below_dobrushin_and_certified(k):
     result = md.measures.chi_squared_contraction(k, n_starts=4)
     assert 0.0 <= result.lower_bound <= result.dobrushin_coefficient + 1e-9

@@ -167,6 +167,7 @@ def monte_carlo_mse(kernel, prior, n, trials, rng, *, estimator=None, target="hi
     return errors.mean(), errors.std(ddof=1) / math.sqrt(trials)
 
 
+@pytest.mark.slow
 def test_monte_carlo_agrees_for_every_protocol():
     rng = np.random.default_rng(2026)
     k, eps, n, trials = 5, 1.0, 200, 3000

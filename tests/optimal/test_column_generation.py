@@ -360,6 +360,7 @@ def test_ldp_keeps_few_columns_per_input_and_c_pml_more():
             == 4 * MASTER_COLUMNS_PER_INPUT)
 
 
+@pytest.mark.slow
 def test_smoothing_needs_a_heuristic_that_certifies_its_bound():
     # ε-LDP's heuristic certifies no bound, so there is no stability centre: the run is
     # the same with and without smoothing (the centre of an occasional exact pricing

@@ -21,8 +21,9 @@ from mechdesign.measures.estimation import (
 
 
 @pytest.mark.parametrize(("k", "workload", "prior"), [
-    (8, None, "zipf"), (9, "prefix", "uniform"), (10, "all-range", "dirichlet"),
-    (11, None, "dirichlet"), (12, "prefix", "zipf"),
+    (8, None, "zipf"), (9, "prefix", "uniform"),
+    pytest.param(10, "all-range", "dirichlet", marks=pytest.mark.slow),
+    (11, None, "dirichlet"), pytest.param(12, "prefix", "zipf", marks=pytest.mark.slow),
 ])
 def test_column_generation_agrees_with_enumeration(k, workload, prior):
     p = {"zipf": md.comparison.zipf_prior(k), "uniform": np.full(k, 1 / k),
@@ -244,6 +245,7 @@ def test_worst_case_design_refusals_name_the_argument():
 
 
 @pytest.mark.parametrize("eps", [1.0, 2.0])
+@pytest.mark.slow
 def test_column_generation_beats_oue_past_the_relaxation(eps):
     # k = 96, past the relaxation, with a 3 s limit: column generation starts from subset
     # selection (the uniform optimum's size, as a balanced design), so even stopped early

@@ -169,6 +169,7 @@ def test_the_design_answers_the_workload_and_says_the_histogram_is_not_identifie
         _ = d.estimator
 
 
+@pytest.mark.slow
 def test_column_generation_certifies_the_marginals_of_a_4_by_4_alphabet():
     shape, n = (4, 4), 16
     p = md.comparison.zipf_prior(n)

@@ -177,6 +177,7 @@ def test_balanced_arcs_are_arcs_bracketing_the_mass(prior, mass):
         assert min(masses) <= mass + 1e-12 or min(masses) == pytest.approx(prior[first])
 
 
+@pytest.mark.slow
 def test_a_diffuse_prior_is_certified_by_the_closed_form_without_a_mip():
     """ε = 1, Dirichlet(1), N = 128: the design's mutual information (by hand) is within
     the gap of κ(1), and no pricing MIP ran: the bound is the closed form's."""

@@ -255,6 +255,7 @@ def test_tiny_epsilon_solve_error_falls_back():
     assert 0.0 <= result.utility <= 1e-12
 
 
+@pytest.mark.slow
 def test_pricing_by_linearisation_finds_columns_cdd_missed():
     # The PolyOpt instance of tests/notions/test_cones.py on which cddlib's default row order
     # silently loses vertices: with only those (plus what the LP probes add), the LP's
@@ -364,6 +365,7 @@ def test_unsupported_is_one_error_of_the_package_and_a_not_implemented_error():
     assert isinstance(info.value, NotImplementedError)
 
 
+@pytest.mark.slow
 def test_design_repairs_an_incomplete_cdd_set_by_pricing(monkeypatch):
     # cddlib's default row order alone (no union over orders): the LP probes report
     # missed vertices, so design() takes the CddRepair source, whose linearisation ascents

@@ -284,6 +284,7 @@ def test_block_pricing_against_every_vertex_of_the_section(notion, p):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), eps=st.floats(0.2, 3.0), radius=st.floats(0.005, 0.5))
+@pytest.mark.slow
 def test_paper_variant_design_is_certified_and_equals_enumeration(seed, eps, radius):
     # Exact pricing certifies the paper variant's optimum: the bracket is closed and
     # equals full vertex enumeration (cddlib).
@@ -300,6 +301,7 @@ def test_paper_variant_design_is_certified_and_equals_enumeration(seed, eps, rad
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), eps=st.floats(0.2, 3.0), radius=st.floats(0.005, 0.5),
        shape=st.sampled_from([(3, 2), (2, 3), (2, 4)]))
+@pytest.mark.slow
 def test_default_variant_design_is_certified_and_equals_enumeration(seed, eps, radius, shape):
     # The exceptional products close at the blocks' breakpoints: the default variant's
     # bracket closes too, on the enumerated optimum.

@@ -25,6 +25,7 @@ def test_items_are_the_papers_figures_and_examples() -> None:
     assert all(item.paper == PAPER == "envelopes" for item in ITEMS)
 
 
+@pytest.mark.slow
 def test_every_file_is_written_and_non_empty(results: dict[str, ItemResult]) -> None:
     names = {path.name for result in results.values() for path in result.files}
     assert names == {

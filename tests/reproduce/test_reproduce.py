@@ -36,6 +36,7 @@ def test_every_paper_has_items_and_unknown_papers_are_refused(tmp_path):
 # -- the command line ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_interrupted_reproduce_is_one_line_and_leaves_a_partial_summary(tmp_path):
     """Ctrl-C (SIGINT to the process group, as a terminal sends it) during the robust-LDP
     repetitions: exit 130, one line on stderr and no traceback, summary.md marked
@@ -127,6 +128,7 @@ def test_modules_declare_their_items():
 
 
 @pytest.mark.parametrize("item", ITEMS, ids=[f"{i.paper}:{i.name}" for i in ITEMS])
+@pytest.mark.slow
 def test_item_writes_non_empty_png_and_csv_files(results, item):
     result, folder = results[item.paper, item.name]
     assert not result.skipped

@@ -26,6 +26,7 @@ def experiments():
     return robust_ldp
 
 
+@pytest.mark.slow
 def test_quick_experiments_run_and_agree_with_the_paper(experiments, tmp_path):
     config = replace(
         experiments.QUICK,
@@ -92,6 +93,7 @@ def quick_robust(tmp_path_factory):
     return reproduce(["robust-ldp"], out, Settings(quick=True), progress=False)
 
 
+@pytest.mark.slow
 def test_quick_robust_ldp_reproduction(quick_robust):
     report = quick_robust
     assert report.errors == []

@@ -130,6 +130,7 @@ def test_an_unguarded_script_runs_serially_with_one_warning_naming_the_fix(tmp_p
     assert set(out["pids"]) == {out["parent"]}  # ran in the script's own process
 
 
+@pytest.mark.slow
 def test_a_guarded_script_still_runs_on_processes(tmp_path):
     store = tmp_path / "designs.sqlite"
     body = textwrap.indent(_script_body(store, ", executor=2, progress=False"), "    ")

@@ -75,6 +75,7 @@ def _sweep_script(store: Path, log: Path, executor: str, n: int) -> str:
 
 @pytest.mark.parametrize(("sig", "executor"), [(signal.SIGINT, "processes"),
                                                (signal.SIGKILL, "serial")])
+@pytest.mark.slow
 def test_an_interrupted_sweep_resumes_with_only_the_missing_points(tmp_path, sig, executor):
     store, log, n = tmp_path / "s.sqlite", tmp_path / "log.txt", 16
     script = tmp_path / "run.py"
