@@ -62,6 +62,27 @@ diagonal, as on k-RR's design for the histogram at large ε), and
 ``min_τ Σ_i max((c_i − τp_i) a_i, (c_i − τp_i) b_i)`` (weak duality; evaluated at the
 breakpoints ``τ = c_i/p_i``, one of which is the minimum). It is the fallback when the
 semidefinite relaxation fails or the time limit leaves no time for it.
+
+**Per cardinality, without a relaxation (ε-LDP)**, :func:`size_pricing_bounds`: a vertex
+of pattern ``z`` (``|z| = m``) is ``v = t u``, ``u = ℓ + (1 − ℓ) z``, ``ℓ = e^{−ε}``,
+``t = 1/(p·u)``, so ``y = v − 1`` has two values, ``y_i = t − 1`` where ``z_i = 1`` and
+``ℓt − 1`` elsewhere, and ``t`` lies in ``[1/s⁺, 1/s⁻]``, ``s⁺`` (``s⁻``) being ``ℓ + (1 − ℓ)``
+times the sum of the ``m`` largest (smallest) ``p_i``. With a diagonal majorant
+``d`` as above and any ``τ`` (the term ``τ(t p·u − 1)`` is zero),
+
+.. math::
+
+    r(v) \\le c_0 - τ + τ t ℓ + \\sum_i ψ_i(z_i, t), \\qquad
+    ψ_i(0, t) = g_i y_i + d_i y_i^2\\big|_{y_i = ℓt − 1},\\quad
+    ψ_i(1, t) = g_i y_i + d_i y_i^2\\big|_{y_i = t − 1} + τ t (1 − ℓ) p_i ,
+
+convex in ``t`` for fixed ``z``: so its maximum over the interval is at an end, and
+at each end the best ``z`` of size ``m`` takes the ``m`` largest ``ψ_i(1, t) − ψ_i(0, t)``.
+The bound is the least over both majorants, a grid of ``τ`` (any ``τ`` is valid) and
+the box bound above (which holds for every size). It
+is loose near the optimum's sizes and closes the far ones (measured at N = 40, ε = 4: 10
+of 39 sizes at the last pricing of column generation), where it spares a semidefinite
+program each.
 """
 
 from __future__ import annotations
@@ -76,7 +97,13 @@ __all__ = [
     "coordinate_ranges",
     "pricing_free_bound",
     "scaled_lower_bound",
+    "size_pricing_bounds",
 ]
+
+#: The multipliers ``τ`` of :func:`size_pricing_bounds`, times ``max(1, |λ·1|)``: 0 and
+#: ±10^k for k from −3 to 3 in steps of 1/4 (any ``τ`` gives a valid bound).
+SIZE_BOUND_MULTIPLIERS = np.concatenate([-np.logspace(-3, 3, 25), [0.0],
+                                         np.logspace(-3, 3, 25)])
 
 
 def scaled_lower_bound(value: float, linear_bound: float) -> float:
@@ -125,6 +152,49 @@ def box_pricing_bound(g_matrix: NDArray[np.float64], dual: NDArray[np.float64],
     scaled = (np.abs(g_matrix) @ width) / width
     return min(_box_bound(g_matrix, dual, p, a, b, np.full(n, mu)),
                _box_bound(g_matrix, dual, p, a, b, scaled))
+
+
+def size_pricing_bounds(g_matrix: NDArray[np.float64], dual: NDArray[np.float64],
+                        p: NDArray[np.float64], epsilon: float) -> NDArray[np.float64]:
+    """Upper bounds on ``max_{|z| = m} vᵀGv − λ·v`` over the ε-LDP section's vertices of
+    each cardinality ``m`` (module docstring), without a relaxation. Entry ``m`` of the
+    returned array (length ``N + 1``) bounds the vertices of ``m`` high entries
+    (``1 ≤ m ≤ N − 1``); entries 0 and N are ``−inf`` (no vertex)."""
+    n = p.shape[0]
+    low, rise = math.exp(-epsilon), -math.expm1(-epsilon)
+    ones = np.ones(n)
+    g1 = g_matrix @ ones
+    constant = float(ones @ g1 - dual.sum())
+    slope = 2.0 * g1 - dual
+    a, b = _chord(p, epsilon)
+    width = b - a
+    majorants = (np.full(n, _projected_top_eigenvalue(g_matrix, p)),
+                 (np.abs(g_matrix) @ width) / width)
+    taus = SIZE_BOUND_MULTIPLIERS * max(1.0, abs(float(dual.sum())))
+    ordered = np.sort(p)
+    sizes = np.arange(1, n)
+    # t at the two ends of each size: 1/s⁺ (the m largest p_i) and 1/s⁻ (the m smallest)
+    ends = np.stack([1.0 / (low + rise * np.cumsum(ordered[::-1])[:-1]),
+                     1.0 / (low + rise * np.cumsum(ordered)[:-1])])  # (2, N − 1)
+    bounds = np.full(n + 1, -math.inf)
+    best = np.full(n - 1, math.inf)
+    for d in majorants:
+        y_on, y_off = ends - 1.0, low * ends - 1.0  # (2, N − 1)
+        psi_off = (slope[None, None, :] * y_off[..., None]
+                   + d[None, None, :] * y_off[..., None] ** 2)  # (2, N − 1, N)
+        psi_on = (slope[None, None, :] * y_on[..., None]
+                  + d[None, None, :] * y_on[..., None] ** 2)
+        base = psi_off.sum(axis=2)  # (2, N − 1)
+        for tau in taus:
+            gain = psi_on - psi_off + tau * rise * ends[..., None] * p[None, None, :]
+            top = -np.sort(-gain, axis=2)
+            chosen = np.take_along_axis(np.cumsum(top, axis=2),
+                                        (sizes - 1)[None, :, None], axis=2)[..., 0]
+            value = constant - tau + tau * low * ends + base + chosen
+            best = np.minimum(best, value.max(axis=0))
+    # the box bound holds for every size, so the smaller of the two does
+    bounds[1:n] = np.minimum(best, box_pricing_bound(g_matrix, dual, p, epsilon))
+    return bounds
 
 
 def _box_bound(g_matrix, dual, p, a, b, d):

@@ -75,6 +75,105 @@ def test_local_search_returns_local_maxima_with_their_scores(seed):
     assert r[0] <= np.max(np.einsum("mi,ij,mj->m", w, g, w) - w @ dual) + 1e-10
 
 
+@pytest.fixture
+def relaxation_only(monkeypatch):
+    """Every size by the semidefinite relaxation: no size closed by the bound without a
+    relaxation, none scored pattern by pattern (at N = 8 every size would be)."""
+    monkeypatch.setattr(pricing_module, "ENUMERATED_SIZE_MAX_PATTERNS", 0)
+    monkeypatch.setattr(pricing_module, "size_pricing_bounds",
+                        lambda g, dual, p, eps: np.full(p.size + 1, math.inf))
+
+
+def maxima_by_size(eps, p, g, dual):
+    """The largest reduced cost over the vertices of each cardinality m (index m)."""
+    n = p.size
+    best = np.full(n + 1, -math.inf)
+    for mask in itertools.product((0, 1), repeat=n):
+        m = sum(mask)
+        if 0 < m < n:
+            u = 1.0 + math.expm1(eps) * np.array(mask, dtype=float)
+            v = u / (p @ u)
+            best[m] = max(best[m], v @ g @ v - v @ dual)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_size_bounds_without_a_relaxation_bound_every_vertex_of_their_size(seed):
+    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    n = [6, 9][seed % 2]
+    eps = [0.3, 1.0, 4.0, 9.0][seed % 4]
+    p, g, dual = random_instance(400 + seed, n)
+    truth = maxima_by_size(eps, p, g, dual)
+    bound = bounds.size_pricing_bounds(g, dual, p, eps)
+    assert bound.shape == (n + 1,)
+    inner = slice(1, n)
+    assert np.all(bound[inner] >= truth[inner] - 1e-9 * np.maximum(1.0, np.abs(truth[inner])))
+
+
+def test_the_size_bounds_close_the_far_sizes_of_a_design():
+    # At k-RR's design (ε = 4, Zipf(1.1), N = 12, the histogram: G = J⁻²) with λ the dual
+    # of the vertex LP over every vertex (scipy), no vertex improves; the bound without a
+    # relaxation shows it for the largest sizes, and holds for every size.
+    from scipy.optimize import linprog
+
+    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    n, eps = 12, 4.0
+    p = 1.0 / np.arange(1, n + 1) ** 1.1
+    p /= p.sum()
+    kernel = (math.exp(eps) * np.eye(n) + 1 - np.eye(n)) / (math.exp(eps) + n - 1)
+    j = np.einsum("xy,zy,y->xz", kernel, kernel, 1.0 / (p @ kernel))
+    inverse = np.linalg.inv(j)
+    g = inverse @ inverse
+    v = section_vertices(eps, p)
+    lp = linprog(-np.einsum("mi,ij,mj->m", v, g, v), A_eq=v.T, b_eq=np.ones(n),
+                 bounds=(0, None), method="highs")
+    dual = -lp.eqlin.marginals
+    truth = maxima_by_size(eps, p, g, dual)
+    assert truth[1:n].max() <= 1e-9 * abs(lp.fun)  # LP optimality: nothing improves
+    bound = bounds.size_pricing_bounds(g, dual, p, eps)
+    assert np.all(bound[1:n] >= truth[1:n] - 1e-9 * np.maximum(1.0, np.abs(truth[1:n])))
+    assert np.all(bound[n - 3:n] <= 0.0)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 7, 8, 9])
+def test_scoring_one_size_pattern_by_pattern_is_exact(m):
+    n, eps = 10, 1.5
+    p, g, dual = random_instance(500 + m, n)
+    truth = maxima_by_size(eps, p, g, dual)
+    pricing = LdpQuadraticPricing(eps, p)
+    value, found = pricing._enumerate_size(m, g, dual, tolerance=truth[m] - 1e-3)
+    assert value == pytest.approx(truth[m], rel=1e-12, abs=1e-12)
+    assert found.shape[0] >= 1
+    assert np.all(found.sum(axis=1) == m)
+    v = pricing.points(found)
+    r = np.einsum("mi,ij,mj->m", v, g, v) - v @ dual
+    assert np.all(r > truth[m] - 1e-3)
+    assert np.all(np.diff(r) <= 1e-12)
+
+
+def test_the_bound_past_the_brute_force_holds_every_vertex():
+    # N = 20 (past the brute force): sizes 1–7 and 13–19 are scored pattern by pattern,
+    # the rest closed by the size bound or relaxed; the result bounds every one of the
+    # 2^20 − 2 vertices, and the patterns it returns are improving ones.
+    n, eps = 20, 2.0
+    p, g, dual = random_instance(600, n)
+    pricing = LdpQuadraticPricing(eps, p)
+    codes = np.arange(1, (1 << n) - 1)
+    z = ((codes[:, None] >> np.arange(n)) & 1).astype(bool)
+    u = np.where(z, 1.0, math.exp(-eps))
+    v = u / (u @ p)[:, None]
+    r = np.einsum("mi,ij,mj->m", v, g, v) - v @ dual
+    truth = float(r.max())
+    tolerance = truth - 0.05 * abs(truth)
+    bound, found, name = pricing.upper_bound(g, dual, tolerance)
+    assert name == "pricing (DNN relaxation)"
+    assert bound >= truth - 1e-6 * max(1.0, abs(truth))
+    assert found.shape[0] >= 1
+    scored = pricing.points(found)
+    assert np.all(np.einsum("mi,ij,mj->m", scored, g, scored) - scored @ dual > tolerance)
+
+
+@pytest.mark.usefixtures("relaxation_only")
 @pytest.mark.parametrize("seed", range(4))
 def test_the_relaxation_bounds_every_vertex(seed):
     # The semidefinite relaxation (used past the brute force) is an upper bound.
@@ -108,6 +207,7 @@ def test_pricing_scores_at_extreme_epsilon_are_finite_and_exact(eps):
     assert np.all(pricing.scores(climbed, g, dual) >= truth - 1e-9 * np.abs(truth))
 
 
+@pytest.mark.usefixtures("relaxation_only")
 def test_the_relaxation_falls_back_to_the_box_bound_when_it_fails(monkeypatch):
     # A solver failure on every relaxation is not an exception: the fallback bound stands
     # (here the box bound of estimation_bounds, itself checked against brute force).
@@ -131,6 +231,7 @@ def test_the_relaxation_falls_back_to_the_box_bound_when_it_fails(monkeypatch):
     assert bound == pytest.approx(box, rel=1e-12)
 
 
+@pytest.mark.usefixtures("relaxation_only")
 def test_the_relaxation_stops_at_its_deadline_with_a_valid_bound():
     bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
     n, eps = 8, 2.0
@@ -146,6 +247,7 @@ def test_the_relaxation_stops_at_its_deadline_with_a_valid_bound():
     assert bound <= box * (1 + 1e-12) + 1e-12
 
 
+@pytest.mark.usefixtures("relaxation_only")
 @pytest.mark.parametrize("seed", range(3))
 def test_the_one_program_relaxation_bounds_every_vertex(seed):
     # Every cardinality at once: looser than the per-size branch and bound, still a bound.
