@@ -637,6 +637,13 @@ def _information_inverse(j: NDArray[np.float64], w: NDArray[np.float64]
     in ``J``'s range, :func:`~mechdesign.measures.estimation.workload_inverse`)."""
     if w.shape[0] < j.shape[0]:
         return workload_inverse(j, w)
+    # singular in floating point: the smallest eigenvalue within rounding (N ε_mach) of
+    # zero. np.linalg.inv raises only on an exactly zero pivot; measured (k = 40, ε = 4,
+    # prefix): J of rank 28 inverted without an error, and the line search took the
+    # garbage slope there for a descent
+    values = np.linalg.eigvalsh(j)
+    if not values[0] > j.shape[0] * np.finfo(float).eps * values[-1]:
+        return None
     try:
         return np.linalg.inv(j)
     except np.linalg.LinAlgError:
@@ -685,6 +692,8 @@ def _polish(points: NDArray[np.float64], weights: NDArray[np.float64],
         if support.shape[0] <= NEWTON_MAX_SUPPORT:
             support, x = _newton(points, support, x, w, decrement, deadline)
         f, inverse, g_matrix = _objective(points[support], x, w)
+        if g_matrix is None:
+            break  # J singular in floating point: the caller decides what stands
         if w.shape[0] < points.shape[1]:
             # a workload of lower rank: the bound rests on a conic solve (its accuracy,
             # not rounding), so a round that no longer lowers F ends the polish
@@ -857,12 +866,14 @@ def _newton(points, support, x, w, decrement=NEWTON_DECREMENT_RTOL, deadline=Non
     from a feasible start (feasibility first: a descent step cannot also restore it),
     until ``deadline`` (``time.perf_counter()``) if given."""
     restored = _feasible(points, support, x)
-    if np.all(restored >= 0):
+    if np.all(restored >= 0) and _objective(points[support], restored, w)[2] is not None:
         x = restored
     f, inverse, g_matrix = _objective(points[support], x, w)
     for _ in range(NEWTON_STEPS):
         if deadline is not None and time.perf_counter() > deadline:
             break
+        if g_matrix is None:
+            break  # J singular in floating point on this support: no Newton step
         v = points[support]
         grad = -np.einsum("mi,ij,mj->m", v, g_matrix, v)
         hessian = 2.0 * (v @ inverse @ v.T) * (v @ g_matrix @ v.T)
@@ -875,8 +886,11 @@ def _newton(points, support, x, w, decrement=NEWTON_DECREMENT_RTOL, deadline=Non
         blocked = (x <= ESTIMATION_SUPPORT_RTOL * x.max()) & (step < 0)
         if np.any(blocked):
             keep = ~blocked
+            reduced = _objective(points[support[keep]], x[keep], w)
+            if reduced[2] is None:
+                break  # without them J is singular in floating point: stop here
             support, x = support[keep], x[keep]
-            f, inverse, g_matrix = _objective(points[support], x, w)
+            f, inverse, g_matrix = reduced
             continue
         if -float(grad @ step) <= decrement * abs(f):
             break  # the Newton decrement: what a full step could still gain

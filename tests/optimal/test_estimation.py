@@ -263,3 +263,38 @@ def test_column_generation_beats_oue_past_the_relaxation(eps):
     # the designed kernel's error, recomputed from it, is the upper end
     assert md.measures.estimation.blue_error(d.mechanism, p) == pytest.approx(
         d.utility, rel=1e-9)
+
+
+def test_a_rank_deficient_information_matrix_counts_as_singular():
+    # J from 28 columns in 40 dimensions has rank 28 (checked here by an SVD); numpy's
+    # inverse need not notice (it raises only on an exactly zero pivot: here it returns
+    # entries of 1e14), and a garbage inverse once passed for a descent in the polish
+    # (k = 40, ε = 4, prefix: the slow test below). The objective: infinite, no gradient.
+    from mechdesign.optimal.estimation import _objective
+
+    rng = np.random.default_rng(7)
+    n, eps = 40, 4.0
+    p = md.comparison.zipf_prior(n)
+    z = rng.random((28, n)) < 0.5
+    u = np.where(z, 1.0, np.exp(-eps))
+    points = u / (u @ p)[:, None]
+    x = rng.random(28)
+    j = points.T @ (x[:, None] * points)
+    assert np.linalg.matrix_rank(j) == 28
+    w = md.measures.estimation.workload_matrix("prefix", n)
+    f, inverse, g_matrix = _objective(points, x, w)
+    assert f == math.inf
+    assert inverse is None
+    assert g_matrix is None
+
+
+@pytest.mark.slow
+def test_the_prefix_design_at_forty_inputs_and_a_large_epsilon_keeps_a_bracket():
+    # It raised numpy's einsum error (a singular J's missing gradient) within 2 s.
+    p = md.comparison.zipf_prior(40)
+    d = md.design(md.LDP(4.0), p, utility=md.EstimationError("prefix"), time_limit=15)
+    assert d.audit_passed
+    assert 0.0 < d.estimation.lower_bound <= d.utility
+    k = 40
+    krr = (math.exp(4.0) * np.eye(k) + (1 - np.eye(k))) / (math.exp(4.0) + k - 1)
+    assert d.utility <= blue_error(krr, p, "prefix") * (1 + 1e-9)  # never worse than its start
