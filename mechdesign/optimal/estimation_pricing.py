@@ -251,22 +251,11 @@ class LdpQuadraticPricing:
 
     def _brute_force(self, g_matrix, dual, tolerance):
         n = self.n
-        best = -math.inf
-        found_z, found_r = [], []
         bits = np.arange(n)
-        for start in range(1, (1 << n) - 1, BRUTE_FORCE_BLOCK):
-            codes = np.arange(start, min(start + BRUTE_FORCE_BLOCK, (1 << n) - 1))
-            z = ((codes[:, None] >> bits) & 1).astype(bool)
-            r = self.scores(z, g_matrix, dual)
-            best = max(best, float(r.max()))
-            keep = r > tolerance
-            if keep.any():
-                found_z.append(z[keep])
-                found_r.append(r[keep])
-        if not found_z:
-            return best, np.zeros((0, n), dtype=bool)
-        z, r = np.vstack(found_z), np.concatenate(found_r)
-        return best, z[np.argsort(-r, kind="stable")]
+        blocks = (((np.arange(start, min(start + BRUTE_FORCE_BLOCK, (1 << n) - 1))[:, None]
+                    >> bits) & 1).astype(bool)
+                  for start in range(1, (1 << n) - 1, BRUTE_FORCE_BLOCK))
+        return self._best_of(blocks, g_matrix, dual, tolerance)
 
     def _enumerate_size(self, m: int, g_matrix, dual, tolerance):
         """The largest reduced cost over every pattern of ``m`` ones (exact), and the
@@ -276,17 +265,26 @@ class LdpQuadraticPricing:
         n = self.n
         small = min(m, n - m)  # size N − m: the complements of size m
         combos = itertools.combinations(range(n), small)
+
+        def blocks():
+            while True:
+                chunk = np.fromiter(itertools.chain.from_iterable(
+                    itertools.islice(combos, BRUTE_FORCE_BLOCK)), dtype=np.int64
+                ).reshape(-1, small)
+                if chunk.shape[0] == 0:
+                    return
+                z = np.zeros((chunk.shape[0], n), dtype=bool)
+                z[np.arange(chunk.shape[0])[:, None], chunk] = True
+                yield z if small == m else ~z
+
+        return self._best_of(blocks(), g_matrix, dual, tolerance)
+
+    def _best_of(self, blocks, g_matrix, dual, tolerance):
+        """The largest reduced cost over blocks of patterns, and the patterns above
+        ``tolerance``, best first."""
         best = -math.inf
         found_z, found_r = [], []
-        while True:
-            chunk = np.fromiter(itertools.chain.from_iterable(
-                itertools.islice(combos, BRUTE_FORCE_BLOCK)), dtype=np.int64).reshape(-1, small)
-            if chunk.shape[0] == 0:
-                break
-            z = np.zeros((chunk.shape[0], n), dtype=bool)
-            z[np.arange(chunk.shape[0])[:, None], chunk] = True
-            if small != m:
-                z = ~z
+        for z in blocks:
             r = self.scores(z, g_matrix, dual)
             best = max(best, float(r.max()))
             keep = r > tolerance
@@ -294,7 +292,7 @@ class LdpQuadraticPricing:
                 found_z.append(z[keep])
                 found_r.append(r[keep])
         if not found_z:
-            return best, np.zeros((0, n), dtype=bool)
+            return best, np.zeros((0, self.n), dtype=bool)
         z, r = np.vstack(found_z), np.concatenate(found_r)
         return best, z[np.argsort(-r, kind="stable")]
 
