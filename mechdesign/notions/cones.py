@@ -504,7 +504,8 @@ def resolve_vertices(points: NDArray[np.float64], h: NDArray[np.float64]
     if points.shape[0] == 0 or h.shape[0] == 0:
         return points
     n = points.shape[1]
-    rows = h / np.abs(h).max(axis=1, keepdims=True)
+    scale = np.abs(h).max(axis=1, keepdims=True)
+    rows = np.divide(h, scale, out=np.zeros_like(h, dtype=float), where=scale > 0)
     target = np.zeros(rows.shape[0] + n + 1)
     target[-1] = 1.0
     resolved = points.copy()

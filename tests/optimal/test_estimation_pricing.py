@@ -110,6 +110,17 @@ def test_the_size_bounds_without_a_relaxation_bound_every_vertex_of_their_size(s
     assert np.all(bound[inner] >= truth[inner] - 1e-9 * np.maximum(1.0, np.abs(truth[inner])))
 
 
+@pytest.mark.parametrize("eps", [1e-3, 700.0])
+def test_the_size_bounds_at_extreme_epsilon_are_finite_and_valid(eps):
+    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    n = 6
+    p, g, dual = random_instance(450, n)
+    truth = maxima_by_size(eps, p, g, dual)
+    bound = bounds.size_pricing_bounds(g, dual, p, eps)
+    assert np.all(np.isfinite(bound[1:n]))
+    assert np.all(bound[1:n] >= truth[1:n] - 1e-9 * np.maximum(1.0, np.abs(truth[1:n])))
+
+
 def test_the_size_bounds_close_the_far_sizes_of_a_design():
     # At k-RR's design (ε = 4, Zipf(1.1), N = 12, the histogram: G = J⁻²) with λ the dual
     # of the vertex LP over every vertex (scipy), no vertex improves; the bound without a
