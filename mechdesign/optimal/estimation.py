@@ -866,9 +866,12 @@ def _newton(points, support, x, w, decrement=NEWTON_DECREMENT_RTOL, deadline=Non
     from a feasible start (feasibility first: a descent step cannot also restore it),
     until ``deadline`` (``time.perf_counter()``) if given."""
     restored = _feasible(points, support, x)
-    if np.all(restored >= 0) and _objective(points[support], restored, w)[2] is not None:
+    objective = _objective(points[support], restored, w) if np.all(restored >= 0) else None
+    if objective is not None and objective[2] is not None:
         x = restored
-    f, inverse, g_matrix = _objective(points[support], x, w)
+        f, inverse, g_matrix = objective
+    else:
+        f, inverse, g_matrix = _objective(points[support], x, w)
     for _ in range(NEWTON_STEPS):
         if deadline is not None and time.perf_counter() > deadline:
             break

@@ -146,12 +146,15 @@ def box_pricing_bound(g_matrix: NDArray[np.float64], dual: NDArray[np.float64],
     """An upper bound on ``max_{v ∈ S} vᵀGv − λ·v`` over the ε-LDP section, without a
     relaxation (module docstring): the smaller of the two diagonal majorants of ``G``."""
     a, b = _chord(p, epsilon)
-    n = p.shape[0]
-    mu = _projected_top_eigenvalue(g_matrix, p)
+    return min(_box_bound(g_matrix, dual, p, a, b, d) for d in _majorants(g_matrix, p, a, b))
+
+
+def _majorants(g_matrix, p, a, b):
+    """The two diagonal majorants ``d`` of ``G`` (module docstring): ``λ_max(ΠGΠ)`` on
+    ``p^⊥``, and the scaled Gershgorin one with ``t = b − a``."""
     width = b - a
-    scaled = (np.abs(g_matrix) @ width) / width
-    return min(_box_bound(g_matrix, dual, p, a, b, np.full(n, mu)),
-               _box_bound(g_matrix, dual, p, a, b, scaled))
+    return (np.full(p.shape[0], _projected_top_eigenvalue(g_matrix, p)),
+            (np.abs(g_matrix) @ width) / width)
 
 
 def size_pricing_bounds(g_matrix: NDArray[np.float64], dual: NDArray[np.float64],
@@ -167,9 +170,7 @@ def size_pricing_bounds(g_matrix: NDArray[np.float64], dual: NDArray[np.float64]
     constant = float(ones @ g1 - dual.sum())
     slope = 2.0 * g1 - dual
     a, b = _chord(p, epsilon)
-    width = b - a
-    majorants = (np.full(n, _projected_top_eigenvalue(g_matrix, p)),
-                 (np.abs(g_matrix) @ width) / width)
+    majorants = _majorants(g_matrix, p, a, b)
     taus = SIZE_BOUND_MULTIPLIERS * max(1.0, abs(float(dual.sum())))
     ordered = np.sort(p)
     sizes = np.arange(1, n)
@@ -193,7 +194,8 @@ def size_pricing_bounds(g_matrix: NDArray[np.float64], dual: NDArray[np.float64]
             value = constant - tau + tau * low * ends + base + chosen
             best = np.minimum(best, value.max(axis=0))
     # the box bound holds for every size, so the smaller of the two does
-    bounds[1:n] = np.minimum(best, box_pricing_bound(g_matrix, dual, p, epsilon))
+    box = min(_box_bound(g_matrix, dual, p, a, b, d) for d in majorants)
+    bounds[1:n] = np.minimum(best, box)
     return bounds
 
 
