@@ -42,7 +42,7 @@ from mechdesign.mechanisms.protocols import (
     unary_encoding,
 )
 from mechdesign.notions import LDP, Notion, check_notion
-from mechdesign.optimal import EstimationError, design
+from mechdesign.optimal import EstimationError, Utility, design
 from mechdesign.optimal.pipeline import UTILITIES
 from mechdesign.priors import zipf_prior
 
@@ -300,18 +300,17 @@ def compare(
 
 
 def _check_utility(utility: object, name: str) -> None:
-    """A utility :func:`~mechdesign.optimal.design` accepts (a name or an object with
-    ``column_values`` and ``of``), or raise naming ``name``."""
+    """A utility :func:`~mechdesign.optimal.design` accepts (a name, an
+    :class:`~mechdesign.optimal.EstimationError` or a
+    :class:`~mechdesign.optimal.Utility`), or raise naming ``name``."""
     if isinstance(utility, str):
         if utility in UTILITIES:
             return
-    elif isinstance(utility, EstimationError) or (
-            callable(getattr(utility, "column_values", None))
-            and callable(getattr(utility, "of", None))):
+    elif isinstance(utility, EstimationError | Utility):
         return
     raise InvalidInputError(
-        f"{name} must be one of {UTILITIES} or a utility object (with column_values, of "
-        f"and n, such as GainUtility); got {show(utility)}."
+        f"{name} must be one of {UTILITIES} or a utility object (a subclass of "
+        f"mechdesign.optimal.Utility, such as GainUtility); got {show(utility)}."
     )
 
 

@@ -22,7 +22,6 @@ from numpy.typing import ArrayLike, NDArray
 from mechdesign._evidence import EvidenceFloat
 from mechdesign._solvers.highs import solve_linear_program
 from mechdesign._tolerances import (
-    C_BOUNDARY_RTOL,
     LP_SNAP_ATOL,
     THRESHOLD_RTOL,
 )
@@ -174,7 +173,7 @@ def max_dobrushin(notion: Notion, n: int) -> DobrushinMaximum:
     notion = _check_notion(notion)
     n_val = _check_cone_size(n, notion)
     cone = notion.cone(n_val)
-    closed_form = notion.dobrushin_bound(n_val) if hasattr(notion, "dobrushin_bound") else None
+    closed_form = notion.dobrushin_bound(n_val)
     if n_val == 1:
         return DobrushinMaximum(
             0.0,
@@ -879,12 +878,12 @@ def max_cross_channel_gamma(notion: Notion, n: int, priors: ArrayLike | None = N
     notion = _check_notion(notion)
     n_val = _check_cone_size(n, notion)
     if priors is None:
-        if not hasattr(notion, "vertex_priors"):
+        prior_rows = notion.vertex_priors(n_val)
+        if prior_rows is None:
             raise InvalidInputError(
                 f"{show(notion)} has no prior set of its own (LDP allows every prior, where "
                 "Γ_max is unbounded); pass priors."
             )
-        prior_rows = notion.vertex_priors(n_val)
     else:
         rows = as_float_array(priors, "priors", ndim=2)
         prior_rows = np.array(
@@ -925,20 +924,10 @@ def _check_notion(notion: object) -> Notion:
 
 def _check_cone_size(n: int, notion: Notion) -> int:
     """The number of inputs of ``notion``'s ratio cone: one the notion is defined on
-    (its ``input_size``; ``c ≤ 1/n`` for (ε, c)-PML), then at most
+    (:meth:`~mechdesign.notions.Notion.check_inputs`: its ``input_size``; ``c ≤ 1/n``
+    for (ε, c)-PML), then at most
     :data:`MAX_CONE_INPUTS` (checked in this order, so an invalid ``n`` is refused as
     such before a size limit applies)."""
-    n_val = check_positive_int(n, "n")
-    size = notion.input_size
-    if size is not None and n_val != size:
-        raise InvalidInputError(f"n must be {size}, the inputs {show(notion)} is defined on; "
-                                f"got n = {n_val}.")
-    c = getattr(notion, "c", None)
-    if isinstance(c, float) and c > 1.0 / n_val * (1 + C_BOUNDARY_RTOL):
-        raise InvalidInputError(
-            f"c must satisfy 0 < c <= 1/N for N = n = {n_val} inputs (Q_X(c) is empty when "
-            f"c > 1/N), so n must be at most 1/c = {show(1.0 / c)} for {show(notion)}; got "
-            f"n = {n_val}."
-        )
+    notion.check_inputs(n)
     return check_size(n, "n", MAX_CONE_INPUTS,
                       why="MAX_CONE_INPUTS: a ratio cone on N inputs holds at least N² entries")

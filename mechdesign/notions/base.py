@@ -1,11 +1,13 @@
 """The privacy-notion interface: what the design engine asks of a notion.
 
-A notion is a ratio cone (GUIDE.md, "The one idea"): a subclass of the abstract base
-class :class:`Notion` with ``epsilon``, ``cone(n)``
+A notion is a ratio cone (a kernel satisfies it when each of its columns ``v`` lies in
+``{v ≥ 0 : a_i·v ≤ e^ε b_i·v for all i}``): a subclass of the abstract base class
+:class:`Notion` with ``epsilon``, ``cone(n)``
 (:class:`~mechdesign.notions.cones.RatioCone`), ``level(kernel)`` (its audit, computed by
-measures independent of the cone), ``dobrushin_bound(n)`` and ``input_size``, and
-optionally a closed-form ``vertex_bound(n)``. The notions themselves are in
-:mod:`mechdesign.notions.pml` (ε-LDP and the PML notions) and
+measures independent of the cone), ``dobrushin_bound(n)`` and ``input_size``; and, with
+defaults, a closed-form ``vertex_bound(n)``, ``check_inputs(n)`` (the sizes it is defined
+on) and ``vertex_priors(n)`` (the priors it protects, if not every prior). The notions
+themselves are in :mod:`mechdesign.notions.pml` (ε-LDP and the PML notions) and
 :mod:`mechdesign.notions.robust` (the robust-LDP paper's). A new notion is a subclass: the
 design engine and the audits accept every subclass and nothing else.
 """
@@ -15,10 +17,12 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 
-from numpy.typing import ArrayLike
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._validation import (
     check_epsilon,
+    check_positive_int,
     show,
 )
 from mechdesign.errors import InvalidInputError
@@ -64,6 +68,27 @@ class Notion(ABC):
         section on ``n`` inputs, or ``None`` (the default) when the notion knows none:
         ``method="auto"`` then bounds them from the cone
         (:meth:`~mechdesign.notions.cones.RatioCone.vertex_bound`, McMullen)."""
+        return None
+
+    def check_inputs(self, n: int) -> int:
+        """``n`` if the notion is defined on ``n`` inputs, else :class:`InvalidInputError`
+        naming ``n`` and the condition. The default: any positive ``n`` when
+        :attr:`input_size` is ``None``, else exactly :attr:`input_size`; a notion with a
+        further condition (``c ≤ 1/N`` for ``(ε, c)``-PML) extends it."""
+        n_val = check_positive_int(n, "n")
+        size = self.input_size
+        if size is not None and n_val != size:
+            raise InvalidInputError(
+                f"n must be {size}: {show(self)} is defined on {size} inputs; got "
+                f"n = {n_val}."
+            )
+        return n_val
+
+    def vertex_priors(self, n: int) -> NDArray[np.float64] | None:
+        """The priors whose convex hull the notion protects, as rows of shape (m, n)
+        (the prior polytope of PML), or ``None`` (the default) for a notion that holds
+        under every prior (ε-LDP): the bounds that need a prior set
+        (:func:`~mechdesign.bounds.contraction.gamma_max`) then ask for one."""
         return None
 
 

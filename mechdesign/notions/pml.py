@@ -520,7 +520,7 @@ class PML(Notion):
 
     def vertex_priors(self, n: int) -> NDArray[np.float64]:
         """The vertices ``P_j`` of the prior polytope on ``n`` inputs, shape (m, n)."""
-        n = self._check_n(n)
+        n = self.check_inputs(n)
         if self.c is not None:
             c = check_c(self.c, n)
             return c + (1.0 - n * c) * np.eye(n)
@@ -530,7 +530,7 @@ class PML(Notion):
 
     def cone(self, n: int) -> RatioCone:
         """The notion's ratio cone on ``n`` inputs (see :class:`Notion`)."""
-        n = self._check_n(n)
+        n = self.check_inputs(n)
         if self.c is not None:
             generator = c_pml_vertices
         elif self.prior is not None:
@@ -561,7 +561,7 @@ class PML(Notion):
                 f"kernel must have {self.input_size} rows, one per input of "
                 f"{self._describe()}; got shape {k.shape}."
             )
-        self._check_n(k.shape[0])
+        self.check_inputs(k.shape[0])
         if self.c is not None:
             return pml_capacity(k, self.c)
         if self.prior is not None:
@@ -578,19 +578,15 @@ class PML(Notion):
         """Ξ(ε, c) for ``(ε, c)``-PML (Dobrushin paper, Theorem 1); ``None`` for a known
         prior or a hull of priors, where no closed form is known: there
         :func:`~mechdesign.bounds.contraction.max_dobrushin` gives the exact value by LP."""
-        n = self._check_n(n)
+        n = self.check_inputs(n)
         if self.c is None:
             return None
         return dobrushin_bound(self.epsilon, self.c, n)
 
-    def _check_n(self, n: int) -> int:
-        n = check_positive_int(n, "n")
-        size = self.input_size
-        if size is not None and n != size:
-            raise InvalidInputError(
-                f"n must be {size}: {self._describe()} is defined on {size} inputs; got "
-                f"n = {n}."
-            )
+    def check_inputs(self, n: int) -> int:
+        """``n`` if the notion is defined on ``n`` inputs (:meth:`Notion.check_inputs`),
+        and for ``(ε, c)``-PML ``c ≤ 1/n`` (``Q_X(c)`` is empty beyond)."""
+        n = super().check_inputs(n)
         if self.c is not None and self.c > 1.0 / n * (1 + C_BOUNDARY_RTOL):
             raise InvalidInputError(
                 f"c must satisfy 0 < c <= 1/N = {show(1.0 / n)} for N = n = {n} inputs "
@@ -602,7 +598,7 @@ class PML(Notion):
     def vertex_bound(self, n: int) -> int | None:
         """The closed-form bound on the section's vertices on ``n`` inputs (patterns of
         :func:`_pml_pattern_bound`) without building the cone; None for a hull of priors."""
-        n = self._check_n(n)
+        n = self.check_inputs(n)
         return _pml_pattern_bound(n) if self.priors is None else None
 
     def _describe(self) -> str:

@@ -34,6 +34,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mechdesign._tolerances import PRICING_MIP_ABS_GAP
 from mechdesign._validation import show
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.optimal.patterns import PricingOracle, pattern_families, unique_patterns
@@ -103,11 +104,12 @@ class GainPricingOracle(PricingSource):
         """``μ(v) = max_w a_w·v`` of every column (row)."""
         return self.objective.column_values(columns)
 
-    def price(self, dual: ArrayLike, **options: object) -> Pricing:
+    def price(self, dual: ArrayLike, *, converge: bool = True,
+              abs_gap: float = PRICING_MIP_ABS_GAP, time_limit: float | None = None
+              ) -> Pricing:
         """For every guess ``w`` and family, the column maximising ``(a_w − λ)·v``; the
         upper bound is the largest of those maxima, which is ``max_v μ(v) − λ·v`` over
-        every vertex. ``options`` (``converge``, ``abs_gap`` of the MIP pricing) are
-        accepted and have nothing to tune here."""
+        every vertex (exact by sorting: the keywords have nothing to tune)."""
         lam = check_dual(dual, self.n)
         scores = self.objective.weights - lam[None, :]
         columns, bound = [], -math.inf

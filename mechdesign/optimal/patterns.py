@@ -104,7 +104,7 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.errors import InvalidInputError, UnsupportedError
-from mechdesign.notions import LDP, PML, CloneLDP, check_notion, clone_levels
+from mechdesign.notions import LDP, PML, CloneLDP, Notion, check_notion, clone_levels
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
@@ -1123,8 +1123,7 @@ class PricingOracle(PricingSource):
         """Whether ``notion`` is priced exactly here for mutual information under
         ``prior``: ε-LDP, ``(ε, c)``-PML, and non-robust RLDP under its own ``P̂``, with
         ``0 < ε < ∞``."""
-        eps = getattr(notion, "epsilon", None)
-        if not (isinstance(eps, int | float) and 0 < eps < math.inf):
+        if not (isinstance(notion, Notion) and 0 < notion.epsilon < math.inf):
             return False
         patterns = _patterns_of(notion)
         return patterns is not None and patterns.supports(notion, prior)
@@ -1285,7 +1284,7 @@ def pattern_families(
             f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {show(notion)}. "
             "Use method='enumeration' (or, for RobustLDP, LinearisationOracle)."
         )
-    check_column_generation_epsilon(getattr(notion, "epsilon", None))
+    check_column_generation_epsilon(notion.epsilon)
     families, initial = patterns.build(notion, p)
     return p, families, initial
 

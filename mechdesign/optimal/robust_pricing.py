@@ -312,11 +312,10 @@ class LinearisationOracle(PricingSource):
         exactly (the default variant's products close at the blocks' breakpoints; past
         :data:`~mechdesign.optimal.robust_blocks.BLOCK_MAX_PRODUCTS` products a pricing
         keeps its certified bound open)."""
-        eps = getattr(notion, "epsilon", None)
         return (isinstance(notion, RobustLDP)
-                and 0 < eps < math.inf
+                and 0 < notion.epsilon < math.inf
                 and bool(np.allclose(prior, notion.ball.center, rtol=0, atol=PRIOR_MATCH_ATOL))
-                and BlockPricing.supports(notion.lower_bounds(), eps))
+                and BlockPricing.supports(notion.lower_bounds(), notion.epsilon))
 
     @classmethod
     def from_problem(cls, notion: object, objective: object) -> LinearisationOracle:

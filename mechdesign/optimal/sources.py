@@ -39,6 +39,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._tolerances import (
     CERTIFICATE_ATOL,
+    PRICING_MIP_ABS_GAP,
 )
 from mechdesign._validation import (
     as_real,
@@ -170,9 +171,25 @@ class ColumnSource(ABC):
         """Improving columns for the dual ``λ``, cheaply (``upper_bound`` may be ``inf``)."""
 
     @abstractmethod
-    def price(self, dual: ArrayLike, **options: object) -> Pricing:
+    def price(
+        self,
+        dual: ArrayLike,
+        *,
+        converge: bool = True,
+        abs_gap: float = PRICING_MIP_ABS_GAP,
+        time_limit: float | None = None,
+    ) -> Pricing:
         """The best columns for the dual ``λ`` and, when :attr:`exact`, a certified upper
-        bound on ``max_v μ(v) − λ·v`` over every vertex."""
+        bound on ``max_v μ(v) − λ·v`` over every vertex.
+
+        Column generation always passes the three keywords; a source without an inner
+        optimisation accepts them and has nothing to tune. ``converge=False`` allows a
+        bound that is valid but looser while it is positive (one Dinkelbach step of a
+        fractional pricing); ``abs_gap`` is an inner solver's absolute optimality gap
+        (the bound is within about it of the best reduced cost); ``time_limit``
+        (seconds) stops the pricing early with a bound that is still certified, only
+        looser.
+        """
 
     @abstractmethod
     def describe(self, columns: int) -> str:
@@ -209,9 +226,10 @@ class PricingSource(ColumnSource):
 
     @staticmethod
     @abstractmethod
-    def supports(notion: object, prior: NDArray[np.float64]) -> bool:
-        """Whether the source prices ``notion`` exactly under ``prior`` (what
-        ``method="auto"`` asks before it chooses column generation)."""
+    def supports(notion: object, prior: NDArray[np.float64] | None) -> bool:
+        """Whether the source prices ``notion`` exactly under ``prior`` (the utility's
+        :attr:`~mechdesign.optimal.utilities.Utility.prior`, ``None`` for a utility
+        without one): what ``method="auto"`` asks before it chooses column generation."""
 
 
 def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
@@ -276,8 +294,11 @@ class VertexEnumeration(_Enumerated):
     def describe(self, columns: int) -> str:
         return self.vertex_set.backend
 
-    def price(self, dual: ArrayLike, **options: object) -> Pricing:
-        """Every vertex by reduced cost; the bound is the best of them (exact)."""
+    def price(self, dual: ArrayLike, *, converge: bool = True,
+              abs_gap: float = PRICING_MIP_ABS_GAP, time_limit: float | None = None
+              ) -> Pricing:
+        """Every vertex by reduced cost; the bound is the best of them (exact; the
+        keywords have nothing to tune)."""
         lam = check_dual(dual, self.n)
         points = self.vertex_set.points
         costs = self.values(points) - points @ lam
@@ -331,7 +352,9 @@ class CddRepair(_Enumerated):
         costs = self.values(found) - found @ lam
         return sorted_pricing(found, costs, math.inf, False, 0)
 
-    def price(self, dual: ArrayLike, **options: object) -> Pricing:
+    def price(self, dual: ArrayLike, *, converge: bool = True,
+              abs_gap: float = PRICING_MIP_ABS_GAP, time_limit: float | None = None
+              ) -> Pricing:
         """Refused: no exact pricing is known for a section cddlib could not enumerate."""
         raise UnsupportedError(
             "no exact pricing is known for this section (cddlib missed vertices of it)."

@@ -107,10 +107,22 @@ class Utility(ABC):
     A subclass defines ``name``, the number of inputs :attr:`n`, the column function
     :meth:`column_values` (convex and positively homogeneous, so that the optimum sits on
     the section's vertices: Kairouz, Oh & Viswanath, JMLR 2016, Thm. 4) and :meth:`of`,
-    ``U(K)`` by a code path independent of ``μ`` (the design's evidence compares the two).
+    ``U(K)`` by a code path independent of ``μ`` (the design's evidence compares the two);
+    and :attr:`prior` when the utility is taken under one.
+
+    Attributes
+    ----------
+    name : str
+        What the utility is called in reports.
+    prior : ndarray of shape (N,) or None
+        The input distribution the utility is taken under (what a pricing source prices
+        with, :meth:`~mechdesign.optimal.sources.PricingSource.supports`), or ``None``
+        (the default) for a utility without one, such as :class:`FDivergenceUtility`
+        between two hypotheses.
     """
 
     name: str
+    prior: NDArray[np.float64] | None = None
 
     @property
     @abstractmethod

@@ -1,0 +1,132 @@
+"""Column generation on hard instances: priors that do not meet ε-LDP's information bound.
+
+Under a Dirichlet(1) prior the optimum of ε-LDP with mutual information is ``κ(ε)`` nats
+(the largest information one output of an ε-LDP kernel carries, ``κ(1) = 0.1233016``)
+at every N, and the closed-form dual ``λ = κ·P`` certifies it at once: those are the easy
+instances of ``benchmarks/scale.py``. A prior that cannot be split into the proportions
+where ``κ`` is attained stays below it, and the pricing must close the bracket. This
+benchmark runs, each in a fresh subprocess and each beside a baseline revision in the
+same run (one after the other, so they never share the cores):
+
+* ε-LDP, ε = 1, gap 1e-6, under Zipf(1.1) (``p_i ∝ i^−1.1``), geometric
+  (``p_i ∝ 0.97^i``), heavy atoms (0.5, 0.3 and a flat tail of 0.2) and, labelled easy,
+  Dirichlet(1) (fixed seed N, as in ``scale.py``), for N in ``--sizes``;
+* ``--tight``: ε-LDP under Dirichlet(1) at N = 24 with gap 1e-9;
+* ``--pml N``: (ε, 1/(2N))-PML under Dirichlet(1) at that N.
+
+Each row: the certified bracket ``[lower, upper]`` (nats), its width relative to the
+upper end, the status, iterations, columns kept, the master's seconds, the seconds and
+the peak resident memory of the subprocess.
+
+Run: ``python benchmarks/scale_hard.py [--sizes 256 512] [--priors zipf,geometric,heavy]
+[--time-limit 1800] [--baseline 8652adc] [--tight] [--pml 256]
+[--out benchmarks/results/scale_hard.md]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from scale import ROOT, baseline_worktree  # the same worktree of a revision
+
+#: One instance in a subprocess: prints one JSON line.
+INSTANCE = r"""
+import json, resource, sys, time
+import numpy as np
+import mechdesign as md
+kind, prior_name, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+gap, limit = float(sys.argv[4]), float(sys.argv[5])
+if prior_name == "zipf":
+    prior = np.arange(1, n + 1, dtype=float) ** -1.1
+elif prior_name == "geometric":
+    prior = 0.97 ** np.arange(n, dtype=float)
+elif prior_name == "heavy":
+    prior = np.concatenate([[0.5, 0.3], np.full(n - 2, 0.2 / (n - 2))])
+else:
+    prior = np.random.default_rng(n).dirichlet(np.ones(n))
+prior = prior / prior.sum()
+notion = md.LDP(1.0) if kind == "ldp" else md.PML(1.0, c=0.5 / n)
+md.design(md.LDP(1.0), np.full(4, 0.25), method="column_generation")  # one-time costs
+start = time.perf_counter()
+d = md.design(notion, prior, method="column_generation", gap=gap,
+              time_limit=None if limit <= 0 else limit)
+r = d.column_generation
+print(json.dumps({"seconds": time.perf_counter() - start, "status": str(r.status),
+                  "lower": r.lower_bound, "upper": r.upper_bound, "utility": d.utility,
+                  "iterations": r.iterations, "columns": r.columns,
+                  "master": r.master_seconds, "audit": bool(d.audit_passed),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "module": md.__file__}))
+"""
+
+
+def run(folder: Path, kind: str, prior: str, n: int, gap: float, limit: float,
+        timeout: float) -> dict:
+    """One instance with the code in ``folder`` (``cwd`` first on ``sys.path``)."""
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    try:
+        done = subprocess.run([sys.executable, "-c", INSTANCE, kind, prior, str(n), repr(gap),
+                               repr(limit)], env=env, cwd=folder, capture_output=True,
+                              text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"not finished in {timeout:g} s"}
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
+        return {"error": f"crashed: {tail[:90]}"}
+    out = json.loads(lines[-1])
+    if not Path(out["module"]).resolve().is_relative_to(folder.resolve()):
+        raise RuntimeError(f"{folder} imported {out['module']}")
+    return out
+
+
+def cell(result: dict) -> str:
+    if "error" in result:
+        return result["error"]
+    width = (result["upper"] - result["lower"]) / max(abs(result["upper"]), 1e-300)
+    return (f"[{result['lower']:.9g}, {result['upper']:.9g}] rel. {width:.1e}, "
+            f"{result['status']}, {result['iterations']} it., {result['columns']} col., "
+            f"master {result['master']:.0f} s, {result['seconds']:.0f} s, "
+            f"{result['peak_mb']:.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[256, 512])
+    parser.add_argument("--priors", default="zipf,geometric,heavy,dirichlet")
+    parser.add_argument("--time-limit", type=float, default=1800.0)
+    parser.add_argument("--baseline", default="8652adc")
+    parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--tight", action="store_true")
+    parser.add_argument("--pml", type=int, nargs="*", default=[])
+    parser.add_argument("--out", type=Path,
+                        default=ROOT / "benchmarks" / "results" / "scale_hard.md")
+    args = parser.parse_args()
+    base = None if args.no_baseline else baseline_worktree(args.baseline)
+    cases = [("ldp", prior, n, 1e-6) for n in args.sizes for prior in args.priors.split(",")]
+    if args.tight:
+        cases.append(("ldp", "dirichlet", 24, 1e-9))
+    cases += [("pml", "dirichlet", n, 1e-6) for n in args.pml]
+    lines = [f"| notion | prior | N | gap | today | baseline {args.baseline} |",
+             "|---|---|---|---|---|---|"]
+    timeout = 1.2 * args.time_limit + 120
+    for kind, prior, n, gap in cases:
+        today = run(ROOT, kind, prior, n, gap, args.time_limit, timeout)
+        then = ("—" if base is None
+                else cell(run(base, kind, prior, n, gap, args.time_limit, timeout)))
+        label = "1-LDP" if kind == "ldp" else "(1, 1/(2N))-PML"
+        easy = " (easy)" if prior == "dirichlet" else ""
+        line = f"| {label} | {prior}{easy} | {n} | {gap:g} | {cell(today)} | {then} |"
+        print(line, flush=True)
+        lines.append(line)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
