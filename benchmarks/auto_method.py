@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 import mechdesign as md
-from mechdesign.optimal import AUTO_MAX_VERTICES
+from mechdesign.optimal.sources import AUTO_MAX_VERTICES
 
 
 def timed(function, *args, **kwargs):

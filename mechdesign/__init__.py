@@ -17,224 +17,125 @@ Conventions, stated once for the whole package:
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mechdesign._lazy import attach
+from mechdesign._version import installed_version
 
 if TYPE_CHECKING:
-    # For type checkers and editors only: at run time every public name is imported on
-    # first use (PEP 562, ``_EXPORTS`` below), so that ``import mechdesign`` and the
-    # command line's ``--help`` do not pay for numpy, scipy, pandas, cvxpy, matplotlib
-    # and dp_accounting. tests/test_startup.py checks that this block, ``_EXPORTS`` and
-    # ``__all__`` name the same objects.
+    # The public names, each once: read by type checkers and editors, and by
+    # mechdesign._lazy.attach, which imports each from its module on first use (PEP
+    # 562), so that ``import mechdesign`` and the command line's ``--help`` do not pay
+    # for numpy, scipy, pandas, cvxpy, matplotlib and dp_accounting.
     from mechdesign.accounting.composition import (
-        composed_delta,
-        composed_epsilon,
-        dominating_pair,
-        privacy_loss_distribution,
+        composed_delta as composed_delta,
+        composed_epsilon as composed_epsilon,
+        dominating_pair as dominating_pair,
+        privacy_loss_distribution as privacy_loss_distribution,
     )
-    from mechdesign.accounting.sample_audit import audit_samples
-    from mechdesign.accounting.shuffle import shuffle_delta, shuffle_epsilon
-    from mechdesign.accounting.shuffle_design import Shuffled
-    from mechdesign.bounds.contraction import max_dobrushin
-    from mechdesign.bounds.envelope import binary_envelope, pml_envelope
-    from mechdesign.comparison import compare
-    from mechdesign.deployment.aggregation import Aggregator
-    from mechdesign.deployment.opendp import to_opendp
-    from mechdesign.deployment.rational import rational_mechanism
+    from mechdesign.accounting.sample_audit import (
+        audit_samples as audit_samples,
+    )
+    from mechdesign.accounting.shuffle import (
+        shuffle_delta as shuffle_delta,
+        shuffle_epsilon as shuffle_epsilon,
+    )
+    from mechdesign.accounting.shuffle_design import (
+        Shuffled as Shuffled,
+    )
+    from mechdesign.bounds.contraction import (
+        max_dobrushin as max_dobrushin,
+    )
+    from mechdesign.bounds.envelope import (
+        binary_envelope as binary_envelope,
+        pml_envelope as pml_envelope,
+    )
+    from mechdesign.comparison import (
+        compare as compare,
+    )
+    from mechdesign.deployment.aggregation import (
+        Aggregator as Aggregator,
+    )
+    from mechdesign.deployment.opendp import (
+        to_opendp as to_opendp,
+    )
+    from mechdesign.deployment.rational import (
+        rational_mechanism as rational_mechanism,
+    )
     from mechdesign.errors import (
-        ExecutorError,
-        InfeasibleError,
-        InvalidInputError,
-        MechDesignError,
-        SolverError,
-        TooLargeError,
-        UnsupportedError,
+        ExecutorError as ExecutorError,
+        InfeasibleError as InfeasibleError,
+        InvalidInputError as InvalidInputError,
+        MechDesignError as MechDesignError,
+        SolverError as SolverError,
+        TooLargeError as TooLargeError,
+        UnsupportedError as UnsupportedError,
     )
-    from mechdesign.kernel import Mechanism
+    from mechdesign.kernel import (
+        Mechanism as Mechanism,
+    )
     from mechdesign.measures.channels import (
-        channel_capacity,
-        is_degraded,
-        maximal_alpha_leakage,
-        sibson_mutual_information,
+        channel_capacity as channel_capacity,
+        is_degraded as is_degraded,
+        maximal_alpha_leakage as maximal_alpha_leakage,
+        sibson_mutual_information as sibson_mutual_information,
     )
-    from mechdesign.measures.divergences import kl_divergence, renyi_divergence, total_variation
+    from mechdesign.measures.divergences import (
+        kl_divergence as kl_divergence,
+        renyi_divergence as renyi_divergence,
+        total_variation as total_variation,
+    )
     from mechdesign.measures.leakage import (
-        dobrushin_coefficient,
-        ldp_level,
-        maximal_leakage,
-        mutual_information,
-        pml_capacity,
-        pml_level,
-        pointwise_leakage,
+        dobrushin_coefficient as dobrushin_coefficient,
+        ldp_level as ldp_level,
+        maximal_leakage as maximal_leakage,
+        mutual_information as mutual_information,
+        pml_capacity as pml_capacity,
+        pml_level as pml_level,
+        pointwise_leakage as pointwise_leakage,
     )
-    from mechdesign.measures.profile import privacy_profile
-    from mechdesign.mechanisms.closed_forms import randomized_response
+    from mechdesign.measures.profile import (
+        privacy_profile as privacy_profile,
+    )
+    from mechdesign.mechanisms.closed_forms import (
+        randomized_response as randomized_response,
+    )
     from mechdesign.mechanisms.protocols import (
-        estimation_mse,
-        hadamard_response,
-        local_hashing,
-        subset_selection,
-        unary_encoding,
+        estimation_mse as estimation_mse,
+        hadamard_response as hadamard_response,
+        local_hashing as local_hashing,
+        subset_selection as subset_selection,
+        unary_encoding as unary_encoding,
     )
-    from mechdesign.notions.pml import LDP, PML, dobrushin_bound
-    from mechdesign.notions.robust import RobustLDP
-    from mechdesign.notions.robust_levels import robust_ldp_level
+    from mechdesign.notions.pml import (
+        LDP as LDP,
+        PML as PML,
+        dobrushin_bound as dobrushin_bound,
+    )
+    from mechdesign.notions.robust import (
+        RobustLDP as RobustLDP,
+    )
+    from mechdesign.notions.robust_levels import (
+        robust_ldp_level as robust_ldp_level,
+    )
     from mechdesign.notions.uncertainty import (
-        RenyiBall,
-        chi2_radius,
-        conditional_lower_bounds,
-        conditional_radii,
+        RenyiBall as RenyiBall,
+        chi2_radius as chi2_radius,
+        conditional_lower_bounds as conditional_lower_bounds,
+        conditional_radii as conditional_radii,
     )
-    from mechdesign.optimal import Design, EstimationError, GainUtility, design
-    from mechdesign.status import Status
-    from mechdesign.sweeps.run import sweep
-
-__all__ = [
-    "LDP",
-    "PML",
-    "Aggregator",
-    "Design",
-    "EstimationError",
-    "ExecutorError",
-    "GainUtility",
-    "InfeasibleError",
-    "InvalidInputError",
-    "MechDesignError",
-    "Mechanism",
-    "RenyiBall",
-    "RobustLDP",
-    "Shuffled",
-    "SolverError",
-    "Status",
-    "TooLargeError",
-    "UnsupportedError",
-    "__version__",
-    "audit_samples",
-    "binary_envelope",
-    "channel_capacity",
-    "chi2_radius",
-    "compare",
-    "composed_delta",
-    "composed_epsilon",
-    "conditional_lower_bounds",
-    "conditional_radii",
-    "design",
-    "dobrushin_bound",
-    "dobrushin_coefficient",
-    "dominating_pair",
-    "estimation_mse",
-    "hadamard_response",
-    "is_degraded",
-    "kl_divergence",
-    "ldp_level",
-    "local_hashing",
-    "max_dobrushin",
-    "maximal_alpha_leakage",
-    "maximal_leakage",
-    "mutual_information",
-    "pml_capacity",
-    "pml_envelope",
-    "pml_level",
-    "pointwise_leakage",
-    "privacy_loss_distribution",
-    "privacy_profile",
-    "randomized_response",
-    "rational_mechanism",
-    "renyi_divergence",
-    "robust_ldp_level",
-    "shuffle_delta",
-    "shuffle_epsilon",
-    "sibson_mutual_information",
-    "subset_selection",
-    "sweep",
-    "to_opendp",
-    "total_variation",
-    "unary_encoding",
-]
-
-#: Where each public name lives: submodule -> the names it contributes to ``__all__``.
-#: A name is imported from its submodule on first access and then cached in the package.
-_EXPORTS: dict[str, tuple[str, ...]] = {
-    "accounting.composition": (
-        "composed_delta", "composed_epsilon", "dominating_pair", "privacy_loss_distribution",
-    ),
-    "accounting.sample_audit": (
-        "audit_samples",
-    ),
-    "accounting.shuffle": (
-        "shuffle_delta", "shuffle_epsilon",
-    ),
-    "accounting.shuffle_design": (
-        "Shuffled",
-    ),
-    "bounds.contraction": (
-        "max_dobrushin",
-    ),
-    "bounds.envelope": (
-        "binary_envelope", "pml_envelope",
-    ),
-    "comparison": (
-        "compare",
-    ),
-    "deployment.aggregation": (
-        "Aggregator",
-    ),
-    "deployment.opendp": (
-        "to_opendp",
-    ),
-    "deployment.rational": (
-        "rational_mechanism",
-    ),
-    "errors": (
-        "ExecutorError", "InfeasibleError", "InvalidInputError", "MechDesignError",
-        "SolverError", "TooLargeError", "UnsupportedError",
-    ),
-    "kernel": (
-        "Mechanism",
-    ),
-    "status": (
-        "Status",
-    ),
-    "measures.channels": (
-        "channel_capacity", "is_degraded", "maximal_alpha_leakage", "sibson_mutual_information",
-    ),
-    "measures.divergences": (
-        "kl_divergence", "renyi_divergence", "total_variation",
-    ),
-    "measures.leakage": (
-        "dobrushin_coefficient", "ldp_level", "maximal_leakage", "mutual_information",
-        "pml_capacity", "pml_level", "pointwise_leakage",
-    ),
-    "measures.profile": (
-        "privacy_profile",
-    ),
-    "mechanisms.closed_forms": (
-        "randomized_response",
-    ),
-    "mechanisms.protocols": (
-        "estimation_mse", "hadamard_response", "local_hashing", "subset_selection",
-        "unary_encoding",
-    ),
-    "notions.pml": (
-        "LDP", "PML", "dobrushin_bound",
-    ),
-    "notions.robust": (
-        "RobustLDP",
-    ),
-    "notions.robust_levels": (
-        "robust_ldp_level",
-    ),
-    "notions.uncertainty": (
-        "RenyiBall", "chi2_radius", "conditional_lower_bounds", "conditional_radii",
-    ),
-    "optimal": (
-        "Design", "EstimationError", "GainUtility", "design",
-    ),
-    "sweeps.run": (
-        "sweep",
-    ),
-}
+    from mechdesign.optimal import (
+        Design as Design,
+        EstimationError as EstimationError,
+        GainUtility as GainUtility,
+        design as design,
+    )
+    from mechdesign.status import (
+        Status as Status,
+    )
+    from mechdesign.sweeps.run import (
+        sweep as sweep,
+    )
 
 #: Names that left the top level (issue 42): the namespace each lives in now. For one
 #: release ``mechdesign.<name>`` still answers, with a :class:`DeprecationWarning`
@@ -308,39 +209,11 @@ _MOVED: dict[str, tuple[str, ...]] = {
     ),
 }
 
-_SOURCE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
 _NEW_PLACE: dict[str, str] = {name: place for place, names in _MOVED.items() for name in names}
 
-
-def __getattr__(name: str) -> Any:
-    """Import a public name (or a submodule such as ``mechdesign.measures``) on first use;
-    a name that left the top level warns and answers from its new place."""
-    if name == "__version__":
-        value: Any = importlib.import_module(f"{__name__}._version").installed_version()
-    elif name in _NEW_PLACE:
-        place = _NEW_PLACE[name]
-        warnings.warn(
-            f"mechdesign.{name} is deprecated: use mechdesign.{place}.{name} (the top-level "
-            "name will be removed in the next release)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module(f"{__name__}.{place}"), name)
-    elif name in _SOURCE:
-        value = getattr(importlib.import_module(f"{__name__}.{_SOURCE[name]}"), name)
-    elif name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    else:
-        try:
-            value = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise  # a submodule exists but one of its own imports is missing
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        return value  # the import system has bound the submodule on the package already
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    __file__,
+    moved={name: f"{__name__}.{place}" for name, place in _NEW_PLACE.items()},
+    computed={"__version__": installed_version},
+)

@@ -1,48 +1,108 @@
-"""Lazy package namespaces (PEP 562).
+"""Lazy package namespaces (PEP 562), declared once for readers, type checkers and the
+interpreter alike.
 
-A package lists, module by module, the public names it re-exports; each is imported
-from its module on first use and then cached on the package, so that importing a
-package costs only what is used (``import mechdesign`` and the command line's ``--help``
-load no scipy, pandas, cvxpy or matplotlib).
+A package's ``__init__.py`` lists its public names in an ``if TYPE_CHECKING:`` block of
+explicit re-exports (``from mechdesign.measures.channels import Capacity as Capacity``,
+PEP 484's form, which type checkers and editors read), and ends with::
+
+    __getattr__, __dir__, __all__ = attach(__name__, __file__)
+
+:func:`attach` reads that block from the file itself, so the list is written once: at run
+time each name is imported from its module on first use and then cached on the package,
+so that importing a package costs only what is used (``import mechdesign`` and the
+command line's ``--help`` load no scipy, pandas, cvxpy or matplotlib).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
-__all__ = ["attach"]
+__all__ = ["attach", "declared_exports"]
+
+
+def declared_exports(package: str, file: str) -> dict[str, str]:
+    """Public name → the module it is imported from, read from the ``if TYPE_CHECKING:``
+    block of ``file`` (the ``__init__.py`` of ``package``).
+
+    Every import there must be an explicit re-export, ``from module import name as
+    name``; a name imported twice, under another name, or relatively is refused
+    (:class:`ValueError`), since the block is the package's one list of its names.
+    """
+    tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    sources: dict[str, str] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+                and node.test.id == "TYPE_CHECKING"):
+            continue
+        for statement in node.body:
+            if not (isinstance(statement, ast.ImportFrom) and statement.level == 0
+                    and statement.module):
+                raise ValueError(f"{package}: the TYPE_CHECKING block holds only "
+                                 f"absolute 'from module import name as name' lines "
+                                 f"(line {statement.lineno})")
+            for alias in statement.names:
+                if alias.asname != alias.name:
+                    raise ValueError(f"{package}: write 'import {alias.name} as "
+                                     f"{alias.name}' (an explicit re-export), line "
+                                     f"{statement.lineno}")
+                if alias.name in sources:
+                    raise ValueError(f"{package}: {alias.name} is exported twice")
+                sources[alias.name] = statement.module
+    return sources
 
 
 def attach(
-    package: str, exports: dict[str, tuple[str, ...]]
+    package: str, file: str, *, moved: Mapping[str, str] | None = None,
+    computed: Mapping[str, Callable[[], Any]] | None = None,
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]], list[str]]:
-    """``(__getattr__, __dir__, __all__)`` for ``package`` re-exporting ``exports``
-    (module name relative to the package → the names it contributes).
+    """``(__getattr__, __dir__, __all__)`` for ``package``, whose public names are the
+    explicit re-exports of the ``if TYPE_CHECKING:`` block of ``file``
+    (:func:`declared_exports`).
 
     An attribute that is no listed name but a submodule (``mechdesign.measures.leakage``)
-    is imported as the submodule; anything else raises :class:`AttributeError`.
+    is imported as the submodule. ``moved`` maps names that left the namespace to the
+    module they live in now (``"mechdesign.priors"``): for one release they still answer,
+    with a :class:`DeprecationWarning` naming the new place. ``computed`` maps further
+    public names to functions computing them on first use (``__version__``). Anything
+    else raises :class:`AttributeError`.
     """
-    source = {name: module for module, names in exports.items() for name in names}
-    if len(source) != sum(map(len, exports.values())):
-        raise ValueError(f"{package}: a name is exported by two modules")
+    source = declared_exports(package, file)
+    moved = dict(moved or {})
+    computed = dict(computed or {})
 
     def __getattr__(name: str) -> Any:
         if name in source:
-            value = getattr(importlib.import_module(f"{package}.{source[name]}"), name)
-            setattr(sys.modules[package], name, value)
-            return value
-        if not name.startswith("__"):
+            value = getattr(importlib.import_module(source[name]), name)
+        elif name in computed:
+            value = computed[name]()
+        elif name in moved:
+            warnings.warn(
+                f"{package}.{name} is deprecated: use {moved[name]}.{name} (the old name "
+                "will be removed in the next release)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(importlib.import_module(moved[name]), name)
+        elif not name.startswith("__"):
             try:
                 return importlib.import_module(f"{package}.{name}")
             except ModuleNotFoundError as exc:
                 if exc.name != f"{package}.{name}":
                     raise  # the submodule exists, one of its own imports is missing
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+                raise AttributeError(
+                    f"module {package!r} has no attribute {name!r}") from None
+        else:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        setattr(sys.modules[package], name, value)
+        return value
 
     def __dir__() -> list[str]:
-        return sorted(set(vars(sys.modules[package])) | set(source))
+        return sorted(set(vars(sys.modules[package])) | set(source) | set(computed))
 
-    return __getattr__, __dir__, sorted(source)
+    return __getattr__, __dir__, sorted([*source, *computed])

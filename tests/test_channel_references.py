@@ -22,8 +22,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import Phase, given, settings
-from hypothesis import strategies as st
+from hypothesis import Phase, given, settings, strategies as st
 
 import mechdesign as md
 from mechdesign.measures.channels import ALPHA_LEAKAGE_TOL

@@ -25,8 +25,7 @@ import inspect
 import re
 
 import pytest
-from numpydoc import docscrape
-from numpydoc import validate as numpydoc_validate
+from numpydoc import docscrape, validate as numpydoc_validate
 
 NAMESPACES = (
     "mechdesign", "mechdesign.measures", "mechdesign.notions", "mechdesign.optimal",

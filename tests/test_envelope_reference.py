@@ -30,8 +30,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from scipy.optimize import linprog, minimize
 
 import mechdesign as md
@@ -1062,7 +1061,7 @@ def test_theorem5_lower_bound_against_exact_envelope():
 def test_four_level_prior(k, rho):
     ref = four_level_ref(k, rho)
     assert ref.sum() == pytest.approx(1.0, abs=1e-12)
-    np.testing.assert_allclose(md.bounds.four_level_prior(k, rho), ref, atol=1e-15)
+    np.testing.assert_allclose(md.priors.four_level_prior(k, rho), ref, atol=1e-15)
 
 
 def test_report_local_search_gaps():

@@ -47,8 +47,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError, MechDesignError
@@ -1456,7 +1455,7 @@ TARGETS: list[Target] = [
       real("delta", "0.2", DELTA_ENV)),
     T("envelope_upper_bound", "md.bounds.envelope_upper_bound", kernel(), prior(),
       real("delta", "0.2", DELTA_ENV)),
-    T("four_level_prior", "md.bounds.four_level_prior",
+    T("four_level_prior", "md.priors.four_level_prior",
       integer("k", "8", D(4, math.inf, test=lambda x: x % 4 == 0)),
       real("rho", "0.1", D(0.0, 1 / 3, True, True))),
     T("leakage_distribution", "md.bounds.leakage_distribution", kernel(), prior()),

@@ -424,7 +424,7 @@ TOO_LARGE = [
      lambda: md.measures.chi_squared_contraction(K3, n_starts=10**12), "n_starts"),
     ("block_uniform_channel n", lambda: md.bounds.block_uniform_channel(10**12, 2), "n"),
     ("circulant_singular_channel n", lambda: md.bounds.circulant_singular_channel(10**12, 2), "n"),
-    ("four_level_prior k", lambda: md.bounds.four_level_prior(10**12, 0.1), "k"),
+    ("four_level_prior k", lambda: md.priors.four_level_prior(10**12, 0.1), "k"),
 ]
 
 

@@ -10,8 +10,7 @@ import math
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 import mechdesign as md

@@ -42,5 +42,7 @@ def test_zipf_prior_by_hand():
 def test_the_old_places_answer_with_the_same_functions():
     import mechdesign as md
 
-    assert md.bounds.four_level_prior is four_level_prior
+    with pytest.warns(DeprecationWarning, match=r"use mechdesign\.priors\.four_level_prior"):
+        assert md.bounds.four_level_prior is four_level_prior
+    assert "four_level_prior" not in md.bounds.__all__  # exported once, by mechdesign.priors
     assert md.comparison.zipf_prior is zipf_prior

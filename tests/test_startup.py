@@ -9,7 +9,6 @@ whole package long before. The checks read the import graph (``sys.modules`` and
 
 from __future__ import annotations
 
-import ast
 import importlib
 import importlib.metadata
 import json
@@ -32,7 +31,8 @@ HEAVY = ("dp_accounting", "pandas", "matplotlib", "scipy", "cvxpy", "tqdm", "dis
 #: What the command line may import before it knows which command runs: its own package
 #: (parsing and printing; each command module imports the library inside its handler).
 CLI_LIGHT = {"mechdesign", "mechdesign.cli", "mechdesign._validation", "mechdesign._tolerances",
-             "mechdesign.errors", "mechdesign.status", "mechdesign._version"} | {
+             "mechdesign.errors", "mechdesign.status", "mechdesign._version",
+             "mechdesign._lazy"} | {
     f"mechdesign.cli.{path.stem}" for path in (PACKAGE / "cli").glob("*.py")}
 
 
@@ -58,15 +58,11 @@ def _imported(stderr: str) -> set[str]:
 
 
 def _public_sources() -> dict[str, str]:
-    """Name -> submodule, read from the ``if TYPE_CHECKING:`` import block of __init__.py
-    (the block a reader and a type checker see), not from the run-time table."""
-    tree = ast.parse((PACKAGE / "__init__.py").read_text())
-    sources = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mechdesign."):
-            for alias in node.names:
-                sources[alias.asname or alias.name] = node.module
-    return sources
+    """Name -> submodule, read from the ``if TYPE_CHECKING:`` block of __init__.py (the
+    block a reader and a type checker see), not from the run-time namespace."""
+    from mechdesign._lazy import declared_exports
+
+    return declared_exports("mechdesign", str(PACKAGE / "__init__.py"))
 
 
 def test_import_mechdesign_loads_no_heavy_dependency():

@@ -2,31 +2,45 @@
 (dp_accounting), the shuffle model, and audits from samples.
 """
 
+from typing import TYPE_CHECKING
+
 from mechdesign._lazy import attach
 
-#: Module → the public names it contributes to this namespace.
-EXPORTS: dict[str, tuple[str, ...]] = {
-    "composition": (
-        "ACCOUNTING_MAX_GRID", "COMPOSED_MAX_EPSILON", "DISCRETIZATION", "FINITE_MASS_FLOOR",
-        "PML_COMPOSITION_MAX_HISTORY", "AttackRisk", "ComposedDelta", "ComposedEpsilon",
-        "DominatingPair", "attack_risk", "composed_delta", "composed_epsilon",
-        "dominating_pair", "pml_composition_bound", "privacy_loss_distribution",
-        "tradeoff_curve",
-    ),
-    "sample_audit": (
-        "AUDIT_MAX_DRAWS", "SampleAudit", "audit_pairs", "audit_samples",
-    ),
-    "shuffle_design": (
-        "SHUFFLED_MAX_DESIGNS", "FrontierPoint", "Shuffled", "ShuffledReport",
-    ),
-    "shuffle": (
-        "BINARY_DELTA_RTOL", "BINARY_EPSILON_RTOL", "BINARY_EXACT_BLOCKS", "DEDUP_DIGITS",
-        "EPSILON_RTOL", "LOCAL_EPSILON_RTOL", "MAX_USERS", "MIN_RATE", "PLD_MAX_CELLS",
-        "ROUNDS_MAX_PAIRS", "SPIKE_MAX_CELLS", "SPIKE_RTOL", "TAIL_MASS", "TAIL_RTOL", "Reduction",
-        "ShuffleDelta", "ShuffleEpsilon", "ShuffleParameters", "clones_reduction",
-        "local_epsilon_for", "reduction_delta", "shuffle_delta", "shuffle_epsilon",
-        "shuffle_parameters",
-    ),
-}
+if TYPE_CHECKING:
+    from mechdesign.accounting.composition import (
+        AttackRisk as AttackRisk,
+        ComposedDelta as ComposedDelta,
+        ComposedEpsilon as ComposedEpsilon,
+        DominatingPair as DominatingPair,
+        attack_risk as attack_risk,
+        composed_delta as composed_delta,
+        composed_epsilon as composed_epsilon,
+        dominating_pair as dominating_pair,
+        pml_composition_bound as pml_composition_bound,
+        privacy_loss_distribution as privacy_loss_distribution,
+        tradeoff_curve as tradeoff_curve,
+    )
+    from mechdesign.accounting.sample_audit import (
+        SampleAudit as SampleAudit,
+        audit_pairs as audit_pairs,
+        audit_samples as audit_samples,
+    )
+    from mechdesign.accounting.shuffle import (
+        Reduction as Reduction,
+        ShuffleDelta as ShuffleDelta,
+        ShuffleEpsilon as ShuffleEpsilon,
+        ShuffleParameters as ShuffleParameters,
+        clones_reduction as clones_reduction,
+        local_epsilon_for as local_epsilon_for,
+        reduction_delta as reduction_delta,
+        shuffle_delta as shuffle_delta,
+        shuffle_epsilon as shuffle_epsilon,
+        shuffle_parameters as shuffle_parameters,
+    )
+    from mechdesign.accounting.shuffle_design import (
+        FrontierPoint as FrontierPoint,
+        Shuffled as Shuffled,
+        ShuffledReport as ShuffledReport,
+    )
 
-__getattr__, __dir__, __all__ = attach(__name__, EXPORTS)
+__getattr__, __dir__, __all__ = attach(__name__, __file__)

@@ -40,11 +40,11 @@ from mechdesign.errors import InvalidInputError, SolverError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.measures.divergences import KL, FGenerator, reverse_pinsker
 from mechdesign.notions import (
-    RATIO_CONE_MAX_ENTRIES,
     Notion,
     check_notion,
     dobrushin_bound,
 )
+from mechdesign.notions.base import RATIO_CONE_MAX_ENTRIES
 from mechdesign.status import Status
 
 __all__ = [

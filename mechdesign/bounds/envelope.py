@@ -51,7 +51,6 @@ from mechdesign._validation import (
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.measures.leakage import pointwise_leakage
-from mechdesign.priors import four_level_prior
 
 __all__ = [
     "LeakageDistribution",
@@ -64,7 +63,6 @@ __all__ = [
     "conditional_maximal_leakage",
     "envelope_lower_bound",
     "envelope_upper_bound",
-    "four_level_prior",
     "leakage_distribution",
     "pml_envelope",
     "pml_failure_probability",

@@ -99,7 +99,6 @@ from mechdesign.cli.compare import add_compare
 from mechdesign.cli.demo import add_demo
 from mechdesign.cli.deploy import add_aggregate, add_local_epsilon, add_shuffle
 from mechdesign.cli.design import add_design
-from mechdesign.cli.inputs import CLI_MAX_N
 from mechdesign.cli.reproduce import add_reproduce
 from mechdesign.cli.sweep import add_sweep
 from mechdesign.errors import MechDesignError
@@ -108,7 +107,7 @@ from mechdesign.errors import MechDesignError
 # imported inside the command that needs them, so that ``mechdesign --help`` and
 # ``--version`` answer at once (tests/test_startup.py checks the import graph).
 
-__all__ = ["CLI_MAX_N", "build_parser", "main"]
+__all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:

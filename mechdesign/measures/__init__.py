@@ -6,43 +6,75 @@ array-like, rows are inputs) and returns nats. Nothing here knows a privacy noti
 the notions (:mod:`mechdesign.notions`) audit kernels with these measures.
 """
 
+from typing import TYPE_CHECKING
+
 from mechdesign._lazy import attach
 
-#: Module → the public names it contributes to this namespace.
-EXPORTS: dict[str, tuple[str, ...]] = {
-    "channels": (
-        "ALPHA_LEAKAGE_MAX_ITERATIONS", "ALPHA_LEAKAGE_TOL", "CAPACITY_MAX_ITERATIONS",
-        "CAPACITY_TOL", "CONIC_MAX_ALPHA", "CONIC_MIN_BETA", "DEGRADATION_ATOL", "INTERIOR",
-        "LESS_NOISY_MAX_INTERVALS", "LESS_NOISY_RTOL", "LESS_NOISY_SEARCH", "LINE_SEARCH_STEPS",
-        "NEAR_ONE", "NEWTON_DAMPING", "NEWTON_SUPPORT", "PRIOR_FLOOR", "PRIOR_MIN", "ROUNDING",
-        "Capacity", "channel_capacity", "is_degraded", "is_less_noisy", "maximal_alpha_leakage",
-        "sibson_mutual_information",
-    ),
-    "contraction": (
-        "BOUNDARY_PRIOR_WEIGHTS", "MAX_CORRELATION_STARTS", "ChiSquaredContraction",
-        "chi_squared_contraction", "maximal_correlation",
-    ),
-    "divergences": (
-        "CHI_SQUARED", "KL", "SQUARED_HELLINGER", "TOTAL_VARIATION", "FGenerator",
-        "chi_squared_divergence", "f_alpha_divergence", "f_alpha_from_renyi",
-        "f_alpha_generator", "f_alpha_tv_lower_boundary", "f_divergence",
-        "hockey_stick_divergence", "hockey_stick_generator", "kl_divergence", "pinsker_f_alpha",
-        "pinsker_f_alpha_inverse", "renyi_divergence", "renyi_from_f_alpha", "reverse_pinsker",
-        "reverse_pinsker_f_alpha", "squared_hellinger", "total_variation",
-    ),
-    "estimation": (
-        "MAX_WORKLOAD_ENTRIES", "WORKLOADS", "blue_error", "blue_estimator", "error_by_input",
-        "information_matrix", "workload_matrix",
-    ),
-    "leakage": (
-        "bayes_vulnerability", "clone_mass", "dobrushin_coefficient", "event_leakage",
-        "g_vulnerability", "information_density", "ldp_level", "maximal_leakage",
-        "mutual_information", "pml_capacity", "pml_level", "pointwise_leakage",
-        "renyi_ldp_level",
-    ),
-    "profile": (
-        "dp_epsilon", "dp_failure_probability", "privacy_profile",
-    ),
-}
+if TYPE_CHECKING:
+    from mechdesign.measures.channels import (
+        Capacity as Capacity,
+        channel_capacity as channel_capacity,
+        is_degraded as is_degraded,
+        is_less_noisy as is_less_noisy,
+        maximal_alpha_leakage as maximal_alpha_leakage,
+        sibson_mutual_information as sibson_mutual_information,
+    )
+    from mechdesign.measures.contraction import (
+        ChiSquaredContraction as ChiSquaredContraction,
+        chi_squared_contraction as chi_squared_contraction,
+        maximal_correlation as maximal_correlation,
+    )
+    from mechdesign.measures.divergences import (
+        CHI_SQUARED as CHI_SQUARED,
+        KL as KL,
+        SQUARED_HELLINGER as SQUARED_HELLINGER,
+        TOTAL_VARIATION as TOTAL_VARIATION,
+        FGenerator as FGenerator,
+        chi_squared_divergence as chi_squared_divergence,
+        f_alpha_divergence as f_alpha_divergence,
+        f_alpha_from_renyi as f_alpha_from_renyi,
+        f_alpha_generator as f_alpha_generator,
+        f_alpha_tv_lower_boundary as f_alpha_tv_lower_boundary,
+        f_divergence as f_divergence,
+        hockey_stick_divergence as hockey_stick_divergence,
+        hockey_stick_generator as hockey_stick_generator,
+        kl_divergence as kl_divergence,
+        pinsker_f_alpha as pinsker_f_alpha,
+        pinsker_f_alpha_inverse as pinsker_f_alpha_inverse,
+        renyi_divergence as renyi_divergence,
+        renyi_from_f_alpha as renyi_from_f_alpha,
+        reverse_pinsker as reverse_pinsker,
+        reverse_pinsker_f_alpha as reverse_pinsker_f_alpha,
+        squared_hellinger as squared_hellinger,
+        total_variation as total_variation,
+    )
+    from mechdesign.measures.estimation import (
+        WORKLOADS as WORKLOADS,
+        blue_error as blue_error,
+        blue_estimator as blue_estimator,
+        error_by_input as error_by_input,
+        information_matrix as information_matrix,
+        workload_matrix as workload_matrix,
+    )
+    from mechdesign.measures.leakage import (
+        bayes_vulnerability as bayes_vulnerability,
+        clone_mass as clone_mass,
+        dobrushin_coefficient as dobrushin_coefficient,
+        event_leakage as event_leakage,
+        g_vulnerability as g_vulnerability,
+        information_density as information_density,
+        ldp_level as ldp_level,
+        maximal_leakage as maximal_leakage,
+        mutual_information as mutual_information,
+        pml_capacity as pml_capacity,
+        pml_level as pml_level,
+        pointwise_leakage as pointwise_leakage,
+        renyi_ldp_level as renyi_ldp_level,
+    )
+    from mechdesign.measures.profile import (
+        dp_epsilon as dp_epsilon,
+        dp_failure_probability as dp_failure_probability,
+        privacy_profile as privacy_profile,
+    )
 
-__getattr__, __dir__, __all__ = attach(__name__, EXPORTS)
+__getattr__, __dir__, __all__ = attach(__name__, __file__)

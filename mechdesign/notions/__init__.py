@@ -9,37 +9,66 @@
 :mod:`~mechdesign.notions.datasets`. Notions import measures, never the design engine.
 """
 
+from typing import TYPE_CHECKING
+
 from mechdesign._lazy import attach
 
-#: Module → the public names it contributes to this namespace.
-EXPORTS: dict[str, tuple[str, ...]] = {
-    "base": (
-        "RATIO_CONE_MAX_ENTRIES", "Notion", "check_notion", "check_notion_epsilon",
-    ),
-    "clones": (
-        "CloneLDP", "CloneLevels", "clone_levels", "clone_vertices",
-    ),
-    "cones": (
-        "BACKENDS", "RatioCone", "VertexSet",
-    ),
-    "datasets": (
-        "CategoricalPair", "categorical_pair", "empirical_pair",
-    ),
-    "pml": (
-        "LDP", "PML", "c_pml_vertices", "dobrushin_bound", "known_prior_vertices",
-        "ldp_cone_vertices", "pml_cone",
-    ),
-    "robust": (
-        "NonRobustLDP", "RobustLDP", "SecretLDP", "secret_pairs_cone", "simplex_vertices",
-    ),
-    "robust_levels": (
-        "RobustLevel", "linear_extreme", "projection_level", "realised_epsilon",
-        "robust_ldp_level", "secret_ldp_level",
-    ),
-    "uncertainty": (
-        "RenyiBall", "SecretAlphabet", "center_conditionals", "chi2_radius", "conditional_ball",
-        "conditional_lower_bounds", "conditional_radii", "conditional_radius", "xi_bounds",
-    ),
-}
+if TYPE_CHECKING:
+    from mechdesign.notions.base import (
+        Notion as Notion,
+        check_notion as check_notion,
+        check_notion_epsilon as check_notion_epsilon,
+    )
+    from mechdesign.notions.clones import (
+        CloneLDP as CloneLDP,
+        CloneLevels as CloneLevels,
+        clone_levels as clone_levels,
+        clone_vertices as clone_vertices,
+    )
+    from mechdesign.notions.cones import (
+        BACKENDS as BACKENDS,
+        RatioCone as RatioCone,
+        VertexSet as VertexSet,
+    )
+    from mechdesign.notions.datasets import (
+        CategoricalPair as CategoricalPair,
+        categorical_pair as categorical_pair,
+        empirical_pair as empirical_pair,
+    )
+    from mechdesign.notions.pml import (
+        LDP as LDP,
+        PML as PML,
+        c_pml_vertices as c_pml_vertices,
+        dobrushin_bound as dobrushin_bound,
+        known_prior_vertices as known_prior_vertices,
+        ldp_cone_vertices as ldp_cone_vertices,
+        pml_cone as pml_cone,
+    )
+    from mechdesign.notions.robust import (
+        NonRobustLDP as NonRobustLDP,
+        RobustLDP as RobustLDP,
+        SecretLDP as SecretLDP,
+        secret_pairs_cone as secret_pairs_cone,
+        simplex_vertices as simplex_vertices,
+    )
+    from mechdesign.notions.robust_levels import (
+        RobustLevel as RobustLevel,
+        linear_extreme as linear_extreme,
+        projection_level as projection_level,
+        realised_epsilon as realised_epsilon,
+        robust_ldp_level as robust_ldp_level,
+        secret_ldp_level as secret_ldp_level,
+    )
+    from mechdesign.notions.uncertainty import (
+        RenyiBall as RenyiBall,
+        SecretAlphabet as SecretAlphabet,
+        center_conditionals as center_conditionals,
+        chi2_radius as chi2_radius,
+        conditional_ball as conditional_ball,
+        conditional_lower_bounds as conditional_lower_bounds,
+        conditional_radii as conditional_radii,
+        conditional_radius as conditional_radius,
+        xi_bounds as xi_bounds,
+    )
 
-__getattr__, __dir__, __all__ = attach(__name__, EXPORTS)
+__getattr__, __dir__, __all__ = attach(__name__, __file__)

@@ -43,7 +43,6 @@ from mechdesign.optimal.result import (
 )
 from mechdesign.optimal.robust_pricing import LinearisationOracle
 from mechdesign.optimal.sources import (
-    AUTO_MAX_VERTICES,
     CddRepair,
     ColumnSource,
     Pricing,
@@ -60,7 +59,6 @@ from mechdesign.optimal.utilities import (
 )
 
 __all__ = [
-    "AUTO_MAX_VERTICES",
     "METHODS",
     "PRICING_SOURCES",
     "CddRepair",

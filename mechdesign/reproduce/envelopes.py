@@ -257,8 +257,8 @@ def fig2_panels() -> tuple[Panel, ...]:
     return (
         Panel("a", 3, np.array([0.2, 0.3, 0.5]), r"$P_X = (0.2, 0.3, 0.5)$"),
         Panel("b", 5, np.array([0.1, 0.2, 0.2, 0.2, 0.3]), r"$P_X = (0.1, 0.2, 0.2, 0.2, 0.3)$"),
-        Panel("c", 12, md.bounds.four_level_prior(12, 0.1), r"four-level prior, $\rho = 0.1$"),
-        Panel("d", 20, md.bounds.four_level_prior(20, 0.1), r"four-level prior, $\rho = 0.1$"),
+        Panel("c", 12, md.priors.four_level_prior(12, 0.1), r"four-level prior, $\rho = 0.1$"),
+        Panel("d", 20, md.priors.four_level_prior(20, 0.1), r"four-level prior, $\rho = 0.1$"),
     )
 
 

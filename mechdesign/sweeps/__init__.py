@@ -22,29 +22,31 @@ Modules (design choices of issue 24, each in the docstring of its module):
 - :mod:`~mechdesign.sweeps.plotting`: the default figure, :func:`plot_sweep`.
 """
 
+from typing import TYPE_CHECKING
+
 from mechdesign._lazy import attach
 
-#: Module → the public names it contributes to this namespace.
-EXPORTS: dict[str, tuple[str, ...]] = {
-    "plotting": (
-        "plot_sweep",
-    ),
-    "points": (
-        "RESERVED_COLUMNS",
-    ),
-    "pool": (
-        "THREAD_VARIABLES", "SerialFallbackWarning",
-    ),
-    "run": (
-        "sweep",
-    ),
-    "store": (
-        "STORE_BUSY_SECONDS", "WORKER_DIED",
-    ),
-    "tasks": (
-        "FAMILIES", "PRIORS", "TASK_MAX_N", "design_task", "envelope_task", "family_name",
-        "make_prior", "measure_task",
-    ),
-}
+if TYPE_CHECKING:
+    from mechdesign.sweeps.plotting import (
+        plot_sweep as plot_sweep,
+    )
+    from mechdesign.sweeps.points import (
+        RESERVED_COLUMNS as RESERVED_COLUMNS,
+    )
+    from mechdesign.sweeps.pool import (
+        SerialFallbackWarning as SerialFallbackWarning,
+    )
+    from mechdesign.sweeps.run import (
+        sweep as sweep,
+    )
+    from mechdesign.sweeps.tasks import (
+        FAMILIES as FAMILIES,
+        PRIORS as PRIORS,
+        design_task as design_task,
+        envelope_task as envelope_task,
+        family_name as family_name,
+        make_prior as make_prior,
+        measure_task as measure_task,
+    )
 
-__getattr__, __dir__, __all__ = attach(__name__, EXPORTS)
+__getattr__, __dir__, __all__ = attach(__name__, __file__)

@@ -25,8 +25,7 @@ import math
 import numpy as np
 import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import mechdesign as md
 from mechdesign.accounting.composition import DISCRETIZATION
@@ -106,7 +105,7 @@ def test_krr_composition_equals_dp_accountings_randomized_response(k, eps, n):
     theirs = pld.from_randomized_response(noise, k).self_compose(n)
     ours = md.composed_epsilon(md.randomized_response(k, eps), n, 1e-6)
     assert ours.epsilon == pytest.approx(theirs.get_epsilon_for_delta(1e-6),
-                                         abs=n * md.accounting.DISCRETIZATION)
+                                         abs=n * md.accounting.composition.DISCRETIZATION)
     assert ours.uses == n
     assert ours.basic == pytest.approx(n * eps)
     assert float(ours) == ours.epsilon

@@ -15,8 +15,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import mechdesign as md
 from tests.helpers import K3, K32, P3, distributions, kernels, random_kernel
@@ -307,9 +306,9 @@ def test_bad_input_is_named():
     with pytest.raises(md.InvalidInputError, match="prior must have length 4"):
         md.binary_envelope(K1, [0.5, 0.5], 0.1)
     with pytest.raises(md.InvalidInputError, match="divisible by 4"):
-        md.bounds.four_level_prior(6, 0.1)
+        md.priors.four_level_prior(6, 0.1)
     with pytest.raises(md.InvalidInputError, match="rho must lie in"):
-        md.bounds.four_level_prior(8, 0.4)
+        md.priors.four_level_prior(8, 0.4)
     with pytest.raises(md.InvalidInputError, match="epsilon_r must be positive"):
         md.bounds.randomized_response_envelope(0.0, [0.5, 0.5], 0.1)
     with pytest.raises(md.InvalidInputError, match=r"mechanisms\[1\] must have shape"):

@@ -479,7 +479,7 @@ def test_the_check_says_what_2000_draws_could_not_see_and_takes_enough_by_defaul
     enough = md.deployment.check_implementation(never_randomizes(k, eps), K,
                                                 confidence=CONFIDENCE, rng=BUG_SEED)
     assert enough.n_samples == md.deployment.samples_needed(K)
-    assert enough.power >= md.deployment.DETECTION_POWER
+    assert enough.power >= md.deployment.conformance.DETECTION_POWER
     assert not enough.passed
 
 

@@ -22,8 +22,7 @@ from dit.divergences import (
     renyi_divergence,
     variational_distance,
 )
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import assume, given, strategies as st
 from scipy import integrate
 
 import mechdesign as md

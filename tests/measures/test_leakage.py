@@ -14,8 +14,7 @@ import math
 import numpy as np
 import pytest
 import qif
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 import mechdesign as md
 from tests.helpers import (

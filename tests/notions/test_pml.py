@@ -9,8 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError

@@ -12,8 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import mechdesign as md
 from mechdesign.measures.estimation import blue_error

@@ -23,8 +23,7 @@ import math
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy.optimize import minimize_scalar
 
 import mechdesign as md

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import mechdesign as md
-from mechdesign.sweeps import WORKER_DIED
+from mechdesign.sweeps.store import WORKER_DIED
 from tests.sweeps.sample_tasks import (
     GATE,
     logged_slow,

@@ -1,0 +1,70 @@
+"""The public surface: each namespace exports the functions and types users call, each
+name once, declared where type checkers see it.
+
+Read from the namespaces themselves and from the ``if TYPE_CHECKING:`` blocks of their
+``__init__.py`` (the one list of each namespace's names, see ``mechdesign/_lazy.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import numbers
+import pkgutil
+import tomllib
+
+import pytest
+
+import mechdesign as md
+from mechdesign._lazy import declared_exports
+from tests.helpers import ROOT
+
+NAMESPACES = ["mechdesign", *(f"mechdesign.{info.name}" for info in
+                              pkgutil.iter_modules(md.__path__)
+                              if info.ispkg and not info.name.startswith("_"))]
+
+
+@pytest.mark.parametrize("name", NAMESPACES)
+def test_no_namespace_exports_a_tuning_constant(name):
+    # Tolerances, iteration caps and size limits stay importable from their modules;
+    # vocabularies (the allowed values of an argument, such as METHODS) and objects users
+    # pass (KL, the classes) are exported.
+    module = importlib.import_module(name)
+    numbers_exported = [n for n in module.__all__ if n != "__version__"
+                        and isinstance(getattr(module, n), numbers.Number)]
+    assert not numbers_exported, f"{name} exports tuning constants {numbers_exported}"
+
+
+def test_each_name_is_exported_by_one_subpackage():
+    # The top level re-exports the names most users need; below it, one home per name.
+    homes: dict[str, list[str]] = {}
+    for name in NAMESPACES[1:]:
+        for public in importlib.import_module(name).__all__:
+            homes.setdefault(public, []).append(name)
+    twice = {public: where for public, where in homes.items() if len(where) > 1}
+    assert not twice, twice
+
+
+@pytest.mark.parametrize("name", [n for n in NAMESPACES
+                                  if "TYPE_CHECKING" in (ROOT / n.replace(".", "/")
+                                                         / "__init__.py").read_text()])
+def test_the_static_declarations_are_the_namespace(name):
+    # What a type checker reads (explicit re-exports under TYPE_CHECKING) is exactly what
+    # the interpreter answers, object for object.
+    module = importlib.import_module(name)
+    declared = declared_exports(name, module.__file__)
+    assert set(module.__all__) - {"__version__"} == set(declared)
+    for public, home in declared.items():
+        assert getattr(module, public) is getattr(importlib.import_module(home), public)
+
+
+def test_the_package_ships_its_type_hints():
+    assert (ROOT / "mechdesign" / "py.typed").is_file()
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "py.typed" in config["tool"]["setuptools"]["package-data"]["mechdesign"]
+
+
+def test_a_moved_name_still_answers_with_a_warning():
+    from mechdesign.priors import four_level_prior
+
+    with pytest.warns(DeprecationWarning, match=r"use mechdesign\.priors\.four_level_prior"):
+        assert md.bounds.four_level_prior is four_level_prior
