@@ -91,7 +91,7 @@ INSTANCES = _instances()
 
 def _prior_of(instance: Instance) -> np.ndarray:
     utility = instance.utility
-    return utility.prior if hasattr(utility, "prior") else utility.p0
+    return utility.prior if utility.prior is not None else utility.p0
 
 
 def _independent_optimum(instance: Instance) -> float:
