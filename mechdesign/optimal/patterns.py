@@ -1,4 +1,5 @@
-"""Exact pricing over patterned vertices: ε-LDP and ``(ε, c)``-PML (column generation).
+"""Exact pricing over patterned vertices: ε-LDP, ``(ε, c)``-PML, the clone-certified notion
+and non-robust RLDP (column generation), one literal table of them (:data:`_PATTERNS`).
 
 The vertex LP of :func:`~mechdesign.optimal.design` is
 
@@ -92,6 +93,7 @@ from mechdesign._tolerances import (
     PRICING_CUT_ATOL,
     PRICING_MIP_ABS_GAP,
     PRICING_MIP_FEASIBILITY_TOL,
+    PRIOR_MATCH_ATOL,
     ROUNDING_ATOL,
 )
 from mechdesign._validation import (
@@ -104,7 +106,15 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.errors import InvalidInputError, UnsupportedError
-from mechdesign.notions import LDP, PML, CloneLDP, Notion, check_notion, clone_levels
+from mechdesign.notions import (
+    LDP,
+    PML,
+    CloneLDP,
+    NonRobustLDP,
+    Notion,
+    check_notion,
+    clone_levels,
+)
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
@@ -116,13 +126,16 @@ from mechdesign.optimal.sources import (
 from mechdesign.optimal.utilities import mutual_information_columns
 
 __all__ = [
+    "NonRobustFamily",
     "PeakFamily",
     "PricingOracle",
     "balanced_arcs",
+    "check_same_prior",
     "ldp_column",
     "ldp_information_bound",
     "pattern_families",
     "price_ldp",
+    "surrounding_columns",
     "unique_patterns",
 ]
 
@@ -1029,30 +1042,9 @@ class _Patterns:
     information_bound: Callable[[object], float] | None = None
 
 
-#: The notions whose vertices have a known pattern, by type (see :func:`patterned`).
-_PATTERNS: dict[type, _Patterns] = {}
-
-
-def patterned(notion_type: type, supports: Callable[[object, NDArray[np.float64]], bool],
-              *, columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT,
-              information_bound: Callable[[object], float] | None = None):
-    """Register the pattern families of ``notion_type`` for :class:`PricingOracle`: a
-    decorator of ``build(notion, prior) -> (families, initial_columns)``.
-    ``columns_per_input`` is the oracle's
-    :attr:`~mechdesign.optimal.sources.ColumnSource.columns_per_input` for this notion;
-    ``information_bound(notion)``, when given, the largest divergence
-    ``D(P_{X|y} ‖ P_X)`` one output can carry, for every prior (the oracle's
-    :meth:`~PricingOracle.certified_dual`)."""
-
-    def register(build):
-        _PATTERNS[notion_type] = _Patterns(supports, build, columns_per_input,
-                                           information_bound)
-        return build
-
-    return register
-
-
 def _patterns_of(notion: object) -> _Patterns | None:
+    """The vertex patterns of ``notion``'s type or its nearest base in :data:`_PATTERNS`
+    (looked up like :func:`~mechdesign.optimal.registry.source_class`), or ``None``."""
     for kind in type(notion).__mro__:
         if kind in _PATTERNS:
             return _PATTERNS[kind]
@@ -1269,8 +1261,8 @@ class PricingOracle(PricingSource):
 def pattern_families(
     notion: object, prior: ArrayLike
 ) -> tuple[NDArray[np.float64], list, NDArray[np.float64]]:
-    """The validated prior, the pattern families of ``notion`` (registered with
-    :func:`patterned`) and a first set of columns summing to ``1``; refuses a notion
+    """The validated prior, the pattern families of ``notion`` (its entry in
+    :data:`_PATTERNS`) and a first set of columns summing to ``1``; refuses a notion
     without a known pattern, ``N < 2`` and ε outside ``(0, ∞)``."""
     check_notion(notion)
     p = as_distribution(prior, "prior")
@@ -1300,8 +1292,6 @@ def check_column_generation_epsilon(eps: float) -> None:
         )
 
 
-@patterned(LDP, supports=lambda notion, prior: True,
-           information_bound=lambda notion: ldp_information_bound(notion.epsilon))
 def _ldp_patterns(notion: LDP, p: NDArray[np.float64]) -> tuple[list, NDArray[np.float64]]:
     # First columns: the singletons (their span makes the master feasible) and the arcs
     # of mass p* that attain the information bound in the limit (balanced_arcs).
@@ -1311,8 +1301,6 @@ def _ldp_patterns(notion: LDP, p: NDArray[np.float64]) -> tuple[list, NDArray[np
     return [family], family.points(np.vstack([np.eye(n, dtype=bool), arcs]))
 
 
-@patterned(PML, supports=lambda notion, prior: notion.c is not None,
-           columns_per_input=PML_MASTER_COLUMNS_PER_INPUT)
 def _c_pml_patterns(notion: PML, p: NDArray[np.float64]) -> tuple[list, NDArray[np.float64]]:
     if notion.c is None:
         raise UnsupportedError(
@@ -1355,9 +1343,6 @@ def _c_pml_families(p: NDArray[np.float64], eps: float, c: float) -> list[_Famil
     return families
 
 
-@patterned(CloneLDP, supports=lambda notion, prior: True,
-           information_bound=lambda notion: ldp_information_bound(
-               min(notion.epsilon, -math.log(notion.levels.low))))
 def _clone_patterns(notion: CloneLDP, p: NDArray[np.float64]) -> tuple[list, NDArray[np.float64]]:
     """:func:`~mechdesign.notions.clone_vertices` as families: ε₀-LDP's patterns when the
     clone mass adds nothing; else the peaks (a two-level family of size one, or
@@ -1376,6 +1361,216 @@ def _clone_patterns(notion: CloneLDP, p: NDArray[np.float64]) -> tuple[list, NDA
         families.append(TwoLevelFamily(p, levels.flat_low, 1.0, 3, n - 1))
     first = np.where(np.eye(n, dtype=bool), 1.0, levels.low)
     return families, first / first.sum(axis=1, keepdims=True)
+
+
+# -- non-robust RLDP ------------------------------------------------------------------------
+
+
+def _ray_length(contains, start: NDArray[np.float64], direction: NDArray[np.float64]) -> float:
+    """The largest ``t`` with ``start + t·direction`` in a convex set (bisection on its
+    membership test; the feasible ``t`` form an interval containing 0)."""
+    low, high = 0.0, 1.0
+    while contains(start + high * direction) and high < 1e6:
+        low, high = high, 2 * high
+    for _ in range(60):
+        middle = 0.5 * (low + high)
+        if contains(start + middle * direction):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def surrounding_columns(contains, n: int) -> NDArray[np.float64]:
+    """The farthest section points from the uniform one along ``±(e_x − 1/N)``.
+
+    The uniform point is a positive combination of each pair, so a master that starts
+    from them can leave the uniform mechanism at once. Starting from the uniform point
+    and vertices alone, the robust masters at a = 240 stayed degenerate at utility 0 for
+    hundreds of iterations: the vertices did not surround the uniform point.
+    """
+    uniform = np.full(n, 1.0 / n)
+    out = []
+    for x in range(n):
+        for sign in (1.0, -1.0):
+            direction = sign * (np.eye(n)[x] - uniform)
+            out.append(uniform + _ray_length(contains, uniform, direction) * direction)
+    return np.array(out)
+
+
+def check_same_prior(prior: NDArray[np.float64], p_hat: NDArray[np.float64], notion) -> None:
+    """Refuse (:class:`UnsupportedError`) a design prior other than the notion's own
+    estimate ``P̂``: robust LDP's pricing is of mutual information under ``P̂``."""
+    if not np.allclose(prior, p_hat, rtol=0, atol=PRIOR_MATCH_ATOL):
+        raise UnsupportedError(
+            f"column generation for {type(notion).__name__} prices mutual information "
+            "under the notion's own estimate P̂ (the PolyOpt setting); got a different "
+            "prior. Use method='enumeration'."
+        )
+
+
+class NonRobustFamily:
+    """Exact pricing over the cone of non-robust RLDP (``NonRobustLDP``).
+
+    The cone is ``{v ≥ 0 : m_{s1} ≤ e^ε m_{s2}}`` with ``m_s = P̂_{U|s}·v_s``. Its
+    extreme rays are ``e_(s,u)`` with ``P̂(u|s) = 0`` and, for a pattern ``w = ℓ + (1 −
+    ℓ) 1_B`` (``ℓ = e^{−ε}``, ``∅ ≠ B ≠ S``) and one ``u_s`` per block,
+    ``v = Σ_s (w_s / P̂(u_s|s)) e_(s,u_s)``: given ``m(v) = Σ_j α_j w_j`` (extreme rays
+    of the LDP cone on ``S``), ``v = Σ_j α_j Σ_{(u_s)} Π_s φ_{s,u_s} Σ_s (w_{j,s} /
+    P̂(u_s|s)) e_(s,u_s)`` with ``φ_{s,u} = P̂(u|s) v_{s,u} / m_s``, plus its mass on
+    zero-probability cells. With the design prior ``P = P̂``, ``P_(s,u_s) v_(s,u_s) =
+    P̂_s w_s``, so for the Dinkelbach parameter ``θ`` (normaliser ``D = Σ_s w_s /
+    P̂(u_s|s)``)
+
+    .. math::
+
+        R - \theta D = \\sum_s \\hat P_s w_s \\log w_s + \\sum_s w_s \beta_s(\theta)
+        - G\\Bigl(\\sum_s \\hat P_s w_s\\Bigr), \\quad
+        \beta_s(\theta) = \\max_{u} \\Bigl[-\\hat P_s \\log \\hat P(u|s)
+        - \frac{\\lambda_{s,u} + \theta}{\\hat P(u|s)}\\Bigr]:
+
+    the best ``u_s`` is chosen block by block, and what remains is the ε-LDP problem on
+    ``S`` with prior ``P̂_S`` and dual ``−β(θ)`` (a :class:`TwoLevelFamily` MIP). ``D ≥
+    |S| ℓ + 1 − ℓ``.
+    """
+
+    def __init__(self, p_hat: NDArray[np.float64], shape: tuple[int, int], eps: float) -> None:
+        joint = p_hat.reshape(shape)
+        self.p_hat = p_hat
+        self.shape = shape
+        self.marginal = joint.sum(axis=1)
+        self.conditional = joint / self.marginal[:, None]
+        self.low = math.exp(-eps)
+        self.secrets = TwoLevelFamily(self.marginal, self.low, 1.0, 1, shape[0] - 1)
+        self.zero_cells = np.flatnonzero(p_hat == 0)
+        self.min_normaliser = shape[0] * self.low + 1.0 - self.low
+
+    def scores(self, dual: NDArray[np.float64], theta: float) -> NDArray[np.float64]:
+        """``−P̂_s log P̂(u|s) − (λ_(s,u) + θ)/P̂(u|s)`` (``−inf`` where ``P̂(u|s) = 0``),
+        shape ``(|S|, |U|)``."""
+        lam = dual.reshape(self.shape)
+        cond = self.conditional
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = -self.marginal[:, None] * np.log(cond) - (lam + theta) / cond
+        score[cond == 0] = -np.inf
+        return score
+
+    def _choices(self, dual: NDArray[np.float64], theta: float) -> tuple[NDArray, NDArray]:
+        """``β(θ)`` and the maximising ``u_s`` of every block."""
+        score = self.scores(dual, theta)
+        u = np.argmax(score, axis=1)
+        return score[np.arange(self.shape[0]), u], u
+
+    def _columns(self, z: NDArray[np.bool_], u: NDArray[np.int64]) -> NDArray[np.float64]:
+        a1, a2 = self.shape
+        w = np.where(z, 1.0, self.low)  # (m, |S|)
+        v = np.zeros((z.shape[0], a1, a2))
+        blocks = np.arange(a1)
+        v[:, blocks, u] = w / self.conditional[blocks, u][None, :]
+        v = v.reshape(z.shape[0], a1 * a2)
+        return v / v.sum(axis=1, keepdims=True)
+
+    def contains(self, v: NDArray[np.float64]) -> bool:
+        """``v ≥ 0`` and ``m_{s1} ≤ e^ε m_{s2}`` for ``s1 ≠ s2`` (with ``|S| ≥ 2`` that is
+        ``max m ≤ e^ε min m``)."""
+        if np.any(v < 0):
+            return False
+        m = np.sum(self.conditional * v.reshape(self.shape), axis=1)
+        return bool(m.max() * self.low <= m.min() + ROUNDING_ATOL)
+
+    def _with_zero_cells(self, columns, costs, dual):
+        if self.zero_cells.size == 0:
+            return columns, costs
+        cells = np.eye(self.p_hat.shape[0])[self.zero_cells]
+        return np.vstack([columns, cells]), np.concatenate([costs, -dual[self.zero_cells]])
+
+    def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
+        """None without a MIP (the choice of ``u_s`` depends on the Dinkelbach ``θ``):
+        ``inf``."""
+        return math.inf
+
+    def heuristic_pricing(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
+        beta, u = self._choices(dual, 0.0)
+        z, _ = self.secrets.heuristic_patterns(-beta)
+        columns = self._columns(z, u)
+        costs = mutual_information_columns(self.p_hat, columns) - columns @ dual
+        return self._with_zero_cells(columns, costs, dual)
+
+    def exact_pricing(
+        self, dual: NDArray[np.float64], converge: bool, abs_gap: float,
+        deadline: float | None = None,
+    ) -> tuple[NDArray, NDArray, float, int]:
+        theta = 0.0
+        found, mips = [], 0
+        upper = math.inf
+        for _ in range(PRICING_DINKELBACH_STEPS if converge else 1):
+            beta, u = self._choices(dual, theta)
+            z, bound, used, _ = self.secrets._max_linearised(-beta, 0.0, None, abs_gap,
+                                                             deadline)
+            mips += used
+            column = self._columns(z[None, :], u)
+            r = float(mutual_information_columns(self.p_hat, column)[0] - column[0] @ dual)
+            found.append((column, r))
+            upper = theta + max(0.0, bound) / self.min_normaliser
+            if bound <= PRICING_CUT_ATOL * self.min_normaliser or r <= theta:
+                break
+            theta = r
+        columns = np.vstack([c for c, _ in found])
+        costs = np.array([r for _, r in found])
+        upper = max(upper, float(costs.max()))
+        columns, costs = self._with_zero_cells(columns, costs, dual)
+        if self.zero_cells.size:
+            upper = max(upper, float(np.max(-dual[self.zero_cells])))
+        return columns, costs, upper, mips
+
+
+def _same_prior(notion: NonRobustLDP, prior: NDArray[np.float64]) -> bool:
+    return bool(np.allclose(prior, notion.p_hat, rtol=0, atol=PRIOR_MATCH_ATOL))
+
+
+def _non_robust_patterns(notion: NonRobustLDP, p: NDArray[np.float64]):
+    check_same_prior(p, notion.p_hat, notion)
+    family = NonRobustFamily(notion.p_hat, notion.shape, notion.epsilon)
+    n = p.shape[0]
+    # Cells of probability 0 get their own columns e_x (rays of the cone), and the
+    # uniform point is surrounded (see surrounding_columns).
+    initial = np.unique(np.vstack([
+        np.full((1, n), 1.0 / n),
+        np.eye(n)[p == 0],
+        surrounding_columns(family.contains, n),
+    ]), axis=0)
+    return [family], initial
+
+
+# -- the table -----------------------------------------------------------------------------
+
+#: The notions whose section vertices have a known pattern, by type: what
+#: :class:`PricingOracle` prices, looked up along the notion's method resolution order (a
+#: subclass is served by its base's entry, as in
+#: :data:`~mechdesign.optimal.registry.PRICING_SOURCES`, the registry of column sources).
+#: A literal table: nothing is registered as a side effect of importing a module.
+_PATTERNS: dict[type, _Patterns] = {
+    LDP: _Patterns(
+        supports=lambda notion, prior: True,
+        build=_ldp_patterns,
+        information_bound=lambda notion: ldp_information_bound(notion.epsilon),
+    ),
+    PML: _Patterns(
+        supports=lambda notion, prior: notion.c is not None,
+        build=_c_pml_patterns,
+        columns_per_input=PML_MASTER_COLUMNS_PER_INPUT,
+    ),
+    CloneLDP: _Patterns(
+        supports=lambda notion, prior: True,
+        build=_clone_patterns,
+        information_bound=lambda notion: ldp_information_bound(
+            min(notion.epsilon, -math.log(notion.levels.low))),
+    ),
+    NonRobustLDP: _Patterns(
+        supports=lambda notion, prior: _same_prior(notion, prior),
+        build=_non_robust_patterns,
+    ),
+}
 
 
 def ldp_column(epsilon: float, pattern: ArrayLike) -> NDArray[np.float64]:

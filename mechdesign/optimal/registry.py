@@ -7,8 +7,11 @@ is served by its base's source; the utility type must match exactly. Every entry
 an instance of the contract test (tests/optimal/test_contract.py): primal feasibility,
 the certificate, the audit and agreement with enumeration on small instances.
 
-:func:`register_source` adds an entry (a research extension); nothing is registered as a
-side effect of importing a module.
+:func:`register_source` adds an entry (a research extension, as in docs/extending.md);
+nothing is registered as a side effect of importing a module. Which notions'
+vertices :class:`~mechdesign.optimal.patterns.PricingOracle` knows a pattern of is that
+source's own literal table (``_PATTERNS`` in :mod:`mechdesign.optimal.patterns`), not a
+second registry.
 """
 
 from __future__ import annotations

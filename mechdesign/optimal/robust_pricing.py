@@ -2,7 +2,7 @@
 (robust-LDP paper [1]_, Definition 3 and Theorem 3).
 
 Non-robust RLDP (:class:`~mechdesign.notions.NonRobustLDP`) has patterned extreme rays
-(:class:`_NonRobustFamily`), registered with
+(:class:`~mechdesign.optimal.patterns.NonRobustFamily`), priced by
 :class:`~mechdesign.optimal.patterns.PricingOracle`. PolyOpt
 (:class:`~mechdesign.notions.RobustLDP`) has no pattern over the whole input, but its
 vertices are patterned block by block (:mod:`mechdesign.optimal.robust_blocks`):
@@ -29,7 +29,6 @@ from mechdesign._solvers.highs import Model
 from mechdesign._tolerances import (
     AUDIT_ATOL,
     LP_FEASIBILITY_TOL,
-    PRICING_CUT_ATOL,
     PRICING_MIP_ABS_GAP,
     PRIOR_MATCH_ATOL,
     ROUNDING_ATOL,
@@ -45,11 +44,10 @@ from mechdesign.errors import SolverError, UnsupportedError
 from mechdesign.notions import NonRobustLDP, RobustLDP, check_notion
 from mechdesign.optimal.column_generation import run_column_generation
 from mechdesign.optimal.patterns import (
-    PRICING_DINKELBACH_STEPS,
     PricingOracle,
-    TwoLevelFamily,
     check_column_generation_epsilon,
-    patterned,
+    check_same_prior,
+    surrounding_columns,
 )
 from mechdesign.optimal.result import ColumnGenerationReport
 from mechdesign.optimal.robust_blocks import MAX_BLOCK_OUTCOMES, BlockPricing
@@ -77,181 +75,6 @@ LINEARISATION_RETRIES = 3
 
 #: The climb's gradient is taken at (1 − τ) v + τ/N with this τ (finite at zeros).
 LINEARISATION_SMOOTHING = 1e-3
-
-
-def _ray_length(contains, start: NDArray[np.float64], direction: NDArray[np.float64]) -> float:
-    """The largest ``t`` with ``start + t·direction`` in a convex set (bisection on its
-    membership test; the feasible ``t`` form an interval containing 0)."""
-    low, high = 0.0, 1.0
-    while contains(start + high * direction) and high < 1e6:
-        low, high = high, 2 * high
-    for _ in range(60):
-        middle = 0.5 * (low + high)
-        if contains(start + middle * direction):
-            low = middle
-        else:
-            high = middle
-    return low
-
-
-def _surrounding_columns(contains, n: int) -> NDArray[np.float64]:
-    """The farthest section points from the uniform one along ``±(e_x − 1/N)``.
-
-    The uniform point is a positive combination of each pair, so a master that starts
-    from them can leave the uniform mechanism at once. Starting from the uniform point
-    and vertices alone, the robust masters at a = 240 stayed degenerate at utility 0 for
-    hundreds of iterations: the vertices did not surround the uniform point.
-    """
-    uniform = np.full(n, 1.0 / n)
-    out = []
-    for x in range(n):
-        for sign in (1.0, -1.0):
-            direction = sign * (np.eye(n)[x] - uniform)
-            out.append(uniform + _ray_length(contains, uniform, direction) * direction)
-    return np.array(out)
-
-
-def _check_same_prior(prior: NDArray[np.float64], p_hat: NDArray[np.float64], notion) -> None:
-    if not np.allclose(prior, p_hat, rtol=0, atol=PRIOR_MATCH_ATOL):
-        raise UnsupportedError(
-            f"column generation for {type(notion).__name__} prices mutual information "
-            "under the notion's own estimate P̂ (the PolyOpt setting); got a different "
-            "prior. Use method='enumeration'."
-        )
-
-
-class _NonRobustFamily:
-    """Exact pricing over the cone of non-robust RLDP (``NonRobustLDP``).
-
-    The cone is ``{v ≥ 0 : m_{s1} ≤ e^ε m_{s2}}`` with ``m_s = P̂_{U|s}·v_s``. Its
-    extreme rays are ``e_(s,u)`` with ``P̂(u|s) = 0`` and, for a pattern ``w = ℓ + (1 −
-    ℓ) 1_B`` (``ℓ = e^{−ε}``, ``∅ ≠ B ≠ S``) and one ``u_s`` per block,
-    ``v = Σ_s (w_s / P̂(u_s|s)) e_(s,u_s)``: given ``m(v) = Σ_j α_j w_j`` (extreme rays
-    of the LDP cone on ``S``), ``v = Σ_j α_j Σ_{(u_s)} Π_s φ_{s,u_s} Σ_s (w_{j,s} /
-    P̂(u_s|s)) e_(s,u_s)`` with ``φ_{s,u} = P̂(u|s) v_{s,u} / m_s``, plus its mass on
-    zero-probability cells. With the design prior ``P = P̂``, ``P_(s,u_s) v_(s,u_s) =
-    P̂_s w_s``, so for the Dinkelbach parameter ``θ`` (normaliser ``D = Σ_s w_s /
-    P̂(u_s|s)``)
-
-    .. math::
-
-        R - \theta D = \\sum_s \\hat P_s w_s \\log w_s + \\sum_s w_s \beta_s(\theta)
-        - G\\Bigl(\\sum_s \\hat P_s w_s\\Bigr), \\quad
-        \beta_s(\theta) = \\max_{u} \\Bigl[-\\hat P_s \\log \\hat P(u|s)
-        - \frac{\\lambda_{s,u} + \theta}{\\hat P(u|s)}\\Bigr]:
-
-    the best ``u_s`` is chosen block by block, and what remains is the ε-LDP problem on
-    ``S`` with prior ``P̂_S`` and dual ``−β(θ)`` (a :class:`TwoLevelFamily` MIP). ``D ≥
-    |S| ℓ + 1 − ℓ``.
-    """
-
-    def __init__(self, p_hat: NDArray[np.float64], shape: tuple[int, int], eps: float) -> None:
-        joint = p_hat.reshape(shape)
-        self.p_hat = p_hat
-        self.shape = shape
-        self.marginal = joint.sum(axis=1)
-        self.conditional = joint / self.marginal[:, None]
-        self.low = math.exp(-eps)
-        self.secrets = TwoLevelFamily(self.marginal, self.low, 1.0, 1, shape[0] - 1)
-        self.zero_cells = np.flatnonzero(p_hat == 0)
-        self.min_normaliser = shape[0] * self.low + 1.0 - self.low
-
-    def scores(self, dual: NDArray[np.float64], theta: float) -> NDArray[np.float64]:
-        """``−P̂_s log P̂(u|s) − (λ_(s,u) + θ)/P̂(u|s)`` (``−inf`` where ``P̂(u|s) = 0``),
-        shape ``(|S|, |U|)``."""
-        lam = dual.reshape(self.shape)
-        cond = self.conditional
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = -self.marginal[:, None] * np.log(cond) - (lam + theta) / cond
-        score[cond == 0] = -np.inf
-        return score
-
-    def _choices(self, dual: NDArray[np.float64], theta: float) -> tuple[NDArray, NDArray]:
-        """``β(θ)`` and the maximising ``u_s`` of every block."""
-        score = self.scores(dual, theta)
-        u = np.argmax(score, axis=1)
-        return score[np.arange(self.shape[0]), u], u
-
-    def _columns(self, z: NDArray[np.bool_], u: NDArray[np.int64]) -> NDArray[np.float64]:
-        a1, a2 = self.shape
-        w = np.where(z, 1.0, self.low)  # (m, |S|)
-        v = np.zeros((z.shape[0], a1, a2))
-        blocks = np.arange(a1)
-        v[:, blocks, u] = w / self.conditional[blocks, u][None, :]
-        v = v.reshape(z.shape[0], a1 * a2)
-        return v / v.sum(axis=1, keepdims=True)
-
-    def contains(self, v: NDArray[np.float64]) -> bool:
-        """``v ≥ 0`` and ``m_{s1} ≤ e^ε m_{s2}`` for ``s1 ≠ s2`` (with ``|S| ≥ 2`` that is
-        ``max m ≤ e^ε min m``)."""
-        if np.any(v < 0):
-            return False
-        m = np.sum(self.conditional * v.reshape(self.shape), axis=1)
-        return bool(m.max() * self.low <= m.min() + ROUNDING_ATOL)
-
-    def _with_zero_cells(self, columns, costs, dual):
-        if self.zero_cells.size == 0:
-            return columns, costs
-        cells = np.eye(self.p_hat.shape[0])[self.zero_cells]
-        return np.vstack([columns, cells]), np.concatenate([costs, -dual[self.zero_cells]])
-
-    def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
-        """None without a MIP (the choice of ``u_s`` depends on the Dinkelbach ``θ``):
-        ``inf``."""
-        return math.inf
-
-    def heuristic_pricing(self, dual: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
-        beta, u = self._choices(dual, 0.0)
-        z, _ = self.secrets.heuristic_patterns(-beta)
-        columns = self._columns(z, u)
-        costs = mutual_information_columns(self.p_hat, columns) - columns @ dual
-        return self._with_zero_cells(columns, costs, dual)
-
-    def exact_pricing(
-        self, dual: NDArray[np.float64], converge: bool, abs_gap: float,
-        deadline: float | None = None,
-    ) -> tuple[NDArray, NDArray, float, int]:
-        theta = 0.0
-        found, mips = [], 0
-        upper = math.inf
-        for _ in range(PRICING_DINKELBACH_STEPS if converge else 1):
-            beta, u = self._choices(dual, theta)
-            z, bound, used, _ = self.secrets._max_linearised(-beta, 0.0, None, abs_gap,
-                                                             deadline)
-            mips += used
-            column = self._columns(z[None, :], u)
-            r = float(mutual_information_columns(self.p_hat, column)[0] - column[0] @ dual)
-            found.append((column, r))
-            upper = theta + max(0.0, bound) / self.min_normaliser
-            if bound <= PRICING_CUT_ATOL * self.min_normaliser or r <= theta:
-                break
-            theta = r
-        columns = np.vstack([c for c, _ in found])
-        costs = np.array([r for _, r in found])
-        upper = max(upper, float(costs.max()))
-        columns, costs = self._with_zero_cells(columns, costs, dual)
-        if self.zero_cells.size:
-            upper = max(upper, float(np.max(-dual[self.zero_cells])))
-        return columns, costs, upper, mips
-
-
-def _same_prior(notion: NonRobustLDP, prior: NDArray[np.float64]) -> bool:
-    return bool(np.allclose(prior, notion.p_hat, rtol=0, atol=PRIOR_MATCH_ATOL))
-
-
-@patterned(NonRobustLDP, supports=lambda notion, prior: _same_prior(notion, prior))
-def _non_robust_patterns(notion: NonRobustLDP, p: NDArray[np.float64]):
-    _check_same_prior(p, notion.p_hat, notion)
-    family = _NonRobustFamily(notion.p_hat, notion.shape, notion.epsilon)
-    n = p.shape[0]
-    # Cells of probability 0 get their own columns e_x (rays of the cone), and the
-    # uniform point is surrounded (see _surrounding_columns).
-    initial = np.unique(np.vstack([
-        np.full((1, n), 1.0 / n),
-        np.eye(n)[p == 0],
-        _surrounding_columns(family.contains, n),
-    ]), axis=0)
-    return [family], initial
 
 
 class LinearisationOracle(PricingSource):
@@ -333,7 +156,7 @@ class LinearisationOracle(PricingSource):
             )
         p = as_distribution(prior, "prior", notion.ball.center.shape[0])
         check_column_generation_epsilon(notion.epsilon)
-        _check_same_prior(p, notion.ball.center, notion)
+        check_same_prior(p, notion.ball.center, notion)
         self.notion = notion
         self.prior = p
         self.n = p.shape[0]
@@ -356,7 +179,8 @@ class LinearisationOracle(PricingSource):
 
     def initial_columns(self) -> NDArray[np.float64]:
         """The uniform point, for every input ``x`` a vertex maximising ``v_x``, and
-        :func:`_surrounding_columns` — those in the cone (:meth:`_contains`).
+        :func:`~mechdesign.optimal.patterns.surrounding_columns` — those in the cone
+        (:meth:`_contains`).
 
         At large ε the LP's vertices have coordinates of order ``e^{−ε}``, below HiGHS's
         tolerances: it returns them as zeros (a column whose ``B_s`` is 0 while another
@@ -373,7 +197,7 @@ class LinearisationOracle(PricingSource):
             except SolverError:
                 if not self.exact:
                     raise
-        columns.append(_surrounding_columns(self._contains, self.n))
+        columns.append(surrounding_columns(self._contains, self.n))
         columns = np.unique(np.vstack(columns), axis=0)
         return columns[[self._contains(v) for v in columns]]
 
