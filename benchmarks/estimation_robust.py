@@ -12,7 +12,7 @@ Each row: the certified bracket ``[lower, upper]`` on ``n·MSE`` per report agai
 users' histogram, its relative width, which bound certifies the lower end, the seconds,
 the peak memory of its process (``resource.getrusage``; every instance runs in a fresh
 subprocess), and the same for the baseline (``--baseline REV``, default 8652adc: the
-code before the bounds of ``mechdesign/optimal/estimation_bounds.py``), whose failures
+code before the bounds of ``mechdesign/optimal/estimation/bounds.py``), whose failures
 are reported as they happened.
 
 A run still going at ``1.5 × time_limit + 30`` seconds is stopped and reported as not

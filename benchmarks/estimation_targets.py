@@ -7,7 +7,7 @@ the uniform-prior closed form (Ye and Barg) at k = 16, 32 and 64.
 Rows, all ε = 1 and ``n·MSE`` against the users' histogram (``Design.utility``):
 
 * uniform prior, histogram, k ∈ {16, 32, 64, 128}: ``method="auto"`` (solved by
-  symmetry, :mod:`mechdesign.optimal.estimation_symmetry`) against Ye and Barg's closed
+  symmetry, :mod:`mechdesign.optimal.estimation.symmetry`) against Ye and Barg's closed
   form; baseline: ``method="column_generation"`` at k = 16 (the general path), whose
   seconds are the ratio's denominator.
 * Zipf prior, histogram (and prefix), the given k with ``--time-limit`` seconds:

@@ -271,7 +271,7 @@ def part_warm(epsilon, gap, n, data=None):
 
 def part_polyopt(data, epsilon, time_limit):
     """PolyOpt on Adult pairs, both variants: exact block pricing
-    (mechdesign.optimal.robust_blocks); ``relative_gap = (upper − lower)/lower``."""
+    (mechdesign.optimal.robust.blocks); ``relative_gap = (upper − lower)/lower``."""
     rows = []
     pairs = [("sex", "race", True), ("sex", "marital-status", True),
              ("occupation", "education", False)]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["attach", "declared_exports"]
+__all__ = ["attach", "declared_exports", "moved_module"]
 
 
 def declared_exports(package: str, file: str) -> dict[str, str]:
@@ -106,3 +106,22 @@ def attach(
         return sorted(set(vars(sys.modules[package])) | set(source) | set(computed))
 
     return __getattr__, __dir__, sorted([*source, *computed])
+
+
+def moved_module(old: str, new: str) -> Callable[[str], Any]:
+    """``__getattr__`` for a module that moved from ``old`` to ``new``: for one release
+    every name (public or not) still answers at the old path, with a
+    :class:`DeprecationWarning` naming the new one."""
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{old} is deprecated: use {new} (the old module will be removed in the next "
+            "release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(new), name)
+
+    return __getattr__

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import numbers
 import pkgutil
+import re
 import tomllib
 
 import pytest
@@ -68,3 +69,24 @@ def test_a_moved_name_still_answers_with_a_warning():
 
     with pytest.warns(DeprecationWarning, match=r"use mechdesign\.priors\.four_level_prior"):
         assert md.bounds.four_level_prior is four_level_prior
+
+
+@pytest.mark.parametrize(("old", "new", "name"), [
+    ("mechdesign.optimal.robust_blocks", "mechdesign.optimal.robust.blocks", "BlockPricing"),
+    ("mechdesign.optimal.robust_pricing", "mechdesign.optimal.robust.pricing",
+     "LinearisationOracle"),
+    ("mechdesign.optimal.estimation_bounds", "mechdesign.optimal.estimation.bounds",
+     "pricing_free_bound"),
+    ("mechdesign.optimal.estimation_pricing", "mechdesign.optimal.estimation.pricing",
+     "LdpQuadraticPricing"),
+    ("mechdesign.optimal.estimation_symmetry", "mechdesign.optimal.estimation.symmetry",
+     "symmetric_design"),
+])
+def test_a_moved_module_still_answers_with_a_warning(old, new, name):
+    module = importlib.import_module(old)
+    with pytest.warns(DeprecationWarning, match="use " + re.escape(new) + " "):
+        value = getattr(module, name)
+    assert value is getattr(importlib.import_module(new), name)
+    # the old module path still holds the estimation design's public names
+    assert importlib.import_module("mechdesign.optimal.estimation").EstimationError is (
+        md.optimal.EstimationError)

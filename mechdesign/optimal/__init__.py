@@ -4,7 +4,7 @@ Stages (:mod:`~mechdesign.optimal.pipeline`): resolve the utility
 (:mod:`~mechdesign.optimal.utilities`, which owns ``μ``) → choose a column source
 (:mod:`~mechdesign.optimal.sources`: enumeration, cdd repair, pattern pricing in
 :mod:`~mechdesign.optimal.patterns` and :mod:`~mechdesign.optimal.gain_pricing`, robust pricing in
-:mod:`~mechdesign.optimal.robust_pricing`) → solve the master
+:mod:`~mechdesign.optimal.robust.pricing`) → solve the master
 (:mod:`~mechdesign.optimal.master`, :mod:`~mechdesign.optimal.column_generation`) →
 certify and audit → :class:`~mechdesign.optimal.result.Design`.
 
@@ -41,7 +41,7 @@ from mechdesign.optimal.result import (
     EstimationReport,
     Timings,
 )
-from mechdesign.optimal.robust_pricing import LinearisationOracle
+from mechdesign.optimal.robust.pricing import LinearisationOracle
 from mechdesign.optimal.sources import (
     CddRepair,
     ColumnSource,

@@ -257,7 +257,7 @@ def run_column_generation(
     ----------
     oracle : ColumnSource
         The column source (:class:`~mechdesign.optimal.patterns.PricingOracle`,
-        :class:`~mechdesign.optimal.robust_pricing.LinearisationOracle`, ...): any object
+        :class:`~mechdesign.optimal.robust.pricing.LinearisationOracle`, ...): any object
         with the members of :class:`~mechdesign.optimal.sources.ColumnSource`.
     gap : float
         Stop once ``upper − lower ≤ gap · max(1, |lower|)`` (nats); positive and finite.

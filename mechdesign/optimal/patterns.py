@@ -65,11 +65,11 @@ it is cheap, finds most improving columns, and column generation calls the exact
 only when it finds none. The certificate comes from the exact pricing alone.
 
 **Robust LDP.** Non-robust RLDP (:class:`~mechdesign.notions.NonRobustLDP`) is priced
-exactly through the extreme rays of its cone (:mod:`mechdesign.optimal.robust_pricing`). PolyOpt
+exactly through the extreme rays of its cone (:mod:`mechdesign.optimal.robust.pricing`). PolyOpt
 (:class:`~mechdesign.notions.RobustLDP`) has no vertex pattern over the whole input but
 one per secret's block: it is priced by block vertex enumeration and branch and bound
-(:mod:`mechdesign.optimal.robust_blocks`, through
-:class:`~mechdesign.optimal.robust_pricing.LinearisationOracle`), and by successive
+(:mod:`mechdesign.optimal.robust.blocks`, through
+:class:`~mechdesign.optimal.robust.pricing.LinearisationOracle`), and by successive
 linearisation, bounded by the non-robust relaxation, where the blocks are too large.
 
 Timings: :mod:`mechdesign.optimal.column_generation`.
@@ -1064,12 +1064,12 @@ class PricingOracle(PricingSource):
     families cover every vertex of the section
     (:func:`~mechdesign.notions.c_pml_vertices`, checked against cddlib), so pricing over
     them is exact. :class:`~mechdesign.notions.NonRobustLDP` with ``prior = P̂`` is priced
-    over the extreme rays of its cone (:mod:`mechdesign.optimal.robust_pricing`). Other
+    over the extreme rays of its cone (:mod:`mechdesign.optimal.robust.pricing`). Other
     notions — PML for a known prior or a hull of priors, PolyOpt — raise
     :class:`~mechdesign.errors.UnsupportedError`: no pattern of their vertices is known to
     us (for a known prior the vertex values depend on ``P(T)`` itself, see
     :func:`~mechdesign.notions.known_prior_vertices`; PolyOpt is priced by
-    :class:`~mechdesign.optimal.robust_pricing.LinearisationOracle`).
+    :class:`~mechdesign.optimal.robust.pricing.LinearisationOracle`).
 
     A column source (:class:`~mechdesign.optimal.sources.ColumnSource`) with ``exact =
     True``.

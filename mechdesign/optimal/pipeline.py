@@ -193,7 +193,7 @@ def design(
         0.8 s against 7.6 s enumerating at N = 14) and enumeration otherwise; column
         generation there prices the quadratic score by a local search and certifies by a
         brute force (N ≤ 18) or a semidefinite relaxation
-        (:mod:`~mechdesign.optimal.estimation_pricing`; ``Design.estimation`` holds the
+        (:mod:`~mechdesign.optimal.estimation.pricing`; ``Design.estimation`` holds the
         bracket, ``time_limit`` and Ctrl-C stop it between polish rounds).
         ``"enumeration"``: enumerate every vertex, then one LP.
         ``"column_generation"``: a restricted master LP over generated vertices

@@ -21,7 +21,7 @@ from mechdesign.errors import InvalidInputError
 from mechdesign.notions import LDP, PML, CloneLDP, NonRobustLDP, Notion, RobustLDP
 from mechdesign.optimal.gain_pricing import GainPricingOracle
 from mechdesign.optimal.patterns import PricingOracle
-from mechdesign.optimal.robust_pricing import LinearisationOracle
+from mechdesign.optimal.robust.pricing import LinearisationOracle
 from mechdesign.optimal.sources import PricingSource
 from mechdesign.optimal.utilities import GainUtility, MutualInformationUtility, Utility
 

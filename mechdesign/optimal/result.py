@@ -103,7 +103,7 @@ class EstimationReport:
         ``"symmetry (every vertex, exact)"``, column generation's ``"pricing (brute force)"``,
         ``"pricing (DNN relaxation)"``, ``"pricing (box bound)"``, or a bound that needs no
         pricing, ``"diagonal (no pricing)"`` or ``"trace (no pricing)"``
-        (:mod:`~mechdesign.optimal.estimation_bounds`).
+        (:mod:`~mechdesign.optimal.estimation.bounds`).
     """
 
     workload: NDArray[np.float64]
@@ -133,7 +133,7 @@ class Design:
         ``"enumeration"`` or ``"column_generation"``: what ``method="auto"`` chose, or what
         was asked for; ``"symmetry"`` for an estimation design that ``"auto"`` solved by
         symmetry (ε-LDP, uniform prior, permutation-invariant workload:
-        :mod:`mechdesign.optimal.estimation_symmetry`).
+        :mod:`mechdesign.optimal.estimation.symmetry`).
     utility_name : str
         The utility's name (``"mutual_information"``, a gain's name, ...).
     mechanism : Mechanism, shape (N, M)

@@ -21,7 +21,7 @@ The sources: :class:`VertexEnumeration` (every vertex, from any backend of
 (cddlib's vertices when its LP probes showed some missing, extended by successive
 linearisation), :class:`~mechdesign.optimal.patterns.PricingOracle` (exact pattern pricing
 for ε-LDP, ``(ε, c)``-PML and non-robust RLDP) and
-:class:`~mechdesign.optimal.robust_pricing.LinearisationOracle` (PolyOpt: exact block
+:class:`~mechdesign.optimal.robust.pricing.LinearisationOracle` (PolyOpt: exact block
 pricing, heuristic where the blocks are too large). Which
 pricing source serves which notion and utility is one table,
 :data:`~mechdesign.optimal.registry.PRICING_SOURCES`; a pricing source (one the design

@@ -180,7 +180,7 @@ def test_robust_ldp_column_generation_against_enumeration(epsilon, p_hat, ball, 
     cg = md.design(polyopt, p_hat, method="column_generation")
     report = cg.column_generation
     assert report.exact_pricing
-    # Exact block pricing (mechdesign.optimal.robust_blocks): a feasible design, never
+    # Exact block pricing (mechdesign.optimal.robust.blocks): a feasible design, never
     # above the optimum, bracketed by a certified bound below the non-robust relaxation's.
     assert cg.audit_passed
     assert report.lower_bound <= full.utility + 1e-9

@@ -270,7 +270,7 @@ def test_a_rank_deficient_information_matrix_counts_as_singular():
     # inverse need not notice (it raises only on an exactly zero pivot: here it returns
     # entries of 1e14), and a garbage inverse once passed for a descent in the polish
     # (k = 40, ε = 4, prefix: the slow test below). The objective: infinite, no gradient.
-    from mechdesign.optimal.estimation import _objective
+    from mechdesign.optimal.estimation.design import _objective
 
     rng = np.random.default_rng(7)
     n, eps = 40, 4.0

@@ -1,4 +1,4 @@
-"""Lower bounds of the estimation design (mechdesign.optimal.estimation_bounds) against
+"""Lower bounds of the estimation design (mechdesign.optimal.estimation.bounds) against
 brute force written here from the definitions.
 
 Independent of the package: the vertices of the ε-LDP section are every normalised
@@ -21,8 +21,8 @@ from scipy.optimize import linprog
 
 import mechdesign as md
 
-bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
-estimation = importlib.import_module("mechdesign.optimal.estimation")
+bounds = importlib.import_module("mechdesign.optimal.estimation.bounds")
+estimation = importlib.import_module("mechdesign.optimal.estimation.design")
 
 #: Rounding slack of a bound against the quantity it bounds.
 RTOL = 1e-9

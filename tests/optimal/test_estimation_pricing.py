@@ -1,4 +1,4 @@
-"""Pricing for the estimation design (ε-LDP, mechdesign.optimal.estimation_pricing): its
+"""Pricing for the estimation design (ε-LDP, mechdesign.optimal.estimation.pricing): its
 parts against brute force written here from the definitions.
 
 Independent of the package: the vertices of the ε-LDP section are built here from their
@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-pricing_module = importlib.import_module("mechdesign.optimal.estimation_pricing")
+pricing_module = importlib.import_module("mechdesign.optimal.estimation.pricing")
 LdpQuadraticPricing = pricing_module.LdpQuadraticPricing
 
 
@@ -99,7 +99,7 @@ def maxima_by_size(eps, p, g, dual):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_the_size_bounds_without_a_relaxation_bound_every_vertex_of_their_size(seed):
-    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    bounds = importlib.import_module("mechdesign.optimal.estimation.bounds")
     n = [6, 9][seed % 2]
     eps = [0.3, 1.0, 4.0, 9.0][seed % 4]
     p, g, dual = random_instance(400 + seed, n)
@@ -112,7 +112,7 @@ def test_the_size_bounds_without_a_relaxation_bound_every_vertex_of_their_size(s
 
 @pytest.mark.parametrize("eps", [1e-3, 700.0])
 def test_the_size_bounds_at_extreme_epsilon_are_finite_and_valid(eps):
-    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    bounds = importlib.import_module("mechdesign.optimal.estimation.bounds")
     n = 6
     p, g, dual = random_instance(450, n)
     truth = maxima_by_size(eps, p, g, dual)
@@ -127,7 +127,7 @@ def test_the_size_bounds_close_the_far_sizes_of_a_design():
     # relaxation shows it for the largest sizes, and holds for every size.
     from scipy.optimize import linprog
 
-    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    bounds = importlib.import_module("mechdesign.optimal.estimation.bounds")
     n, eps = 12, 4.0
     p = 1.0 / np.arange(1, n + 1) ** 1.1
     p /= p.sum()
@@ -222,7 +222,7 @@ def test_pricing_scores_at_extreme_epsilon_are_finite_and_exact(eps):
 def test_the_relaxation_falls_back_to_the_box_bound_when_it_fails(monkeypatch):
     # A solver failure on every relaxation is not an exception: the fallback bound stands
     # (here the box bound of estimation_bounds, itself checked against brute force).
-    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    bounds = importlib.import_module("mechdesign.optimal.estimation.bounds")
     from mechdesign.errors import SolverError
 
     n, eps = 8, 1.0
@@ -244,7 +244,7 @@ def test_the_relaxation_falls_back_to_the_box_bound_when_it_fails(monkeypatch):
 
 @pytest.mark.usefixtures("relaxation_only")
 def test_the_relaxation_stops_at_its_deadline_with_a_valid_bound():
-    bounds = importlib.import_module("mechdesign.optimal.estimation_bounds")
+    bounds = importlib.import_module("mechdesign.optimal.estimation.bounds")
     n, eps = 8, 2.0
     p, g, dual = random_instance(201, n)
     v = section_vertices(eps, p)

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 import mechdesign as md
 from mechdesign.measures.estimation import blue_error
 
-symmetry = importlib.import_module("mechdesign.optimal.estimation_symmetry")
+symmetry = importlib.import_module("mechdesign.optimal.estimation.symmetry")
 
 
 def ye_barg(k: int, eps: float) -> float:

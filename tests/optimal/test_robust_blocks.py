@@ -1,4 +1,4 @@
-"""Exact block pricing of PolyOpt (mechdesign.optimal.robust_blocks), against cddlib and
+"""Exact block pricing of PolyOpt (mechdesign.optimal.robust.blocks), against cddlib and
 brute force.
 
 The block vertex formulas are checked against cddlib's vertices of the lifted block
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import mechdesign as md
-from mechdesign.optimal.robust_blocks import (
+from mechdesign.optimal.robust.blocks import (
     BlockPricing,
     _BlockSet,
     _branch_and_bound,

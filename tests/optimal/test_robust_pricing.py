@@ -1,4 +1,4 @@
-"""Robust pricing (mechdesign.optimal.robust_pricing): the compact robust section equals
+"""Robust pricing (mechdesign.optimal.robust.pricing): the compact robust section equals
 the ratio cone, PolyOpt's section lies in the non-robust one, closed-form section
 membership matches the H-representations, and the linearisation oracle refuses what it
 does not price.

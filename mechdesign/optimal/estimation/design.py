@@ -39,7 +39,7 @@ where ``L*`` is the optimum of the vertex LP ``max Σ_v θ_v g_v`` s.t. ``Vᵀθ
 θ ≥ 0`` with ``g_v = vᵀGv`` — the same LP as mutual information's, with ``g`` for ``μ``
 (``tr(GJ) = F(J)``). For any ``λ``, ``L* ≤ λ·1 + max(0, max_v (g_v − λ·v))``: every
 feasible ``θ`` has ``Σθ = p·(Vᵀθ) = 1``. HiGHS's dual of that LP gives ``λ``. Scaling
-the linearisation point (:mod:`mechdesign.optimal.estimation_bounds`) sharpens
+the linearisation point (:mod:`mechdesign.optimal.estimation.bounds`) sharpens
 ``2F − L̄`` to ``F²/L̄`` (larger by ``(F − L̄)²/L̄``, and positive), so the returned
 bracket ``[F²/L̄, F]`` (less ``tr(W diag(p) Wᵀ)``) is certified over every enumerated
 vertex, whatever the conic solver's accuracy; the design is ``"optimal"`` when its
@@ -57,13 +57,13 @@ the uniform prior (a balanced design of at most N² columns) when it is better; 
 workloads return that subset selection if column generation ends above it, so the design
 is never worse than it (:func:`_subset_selection`). The pool grows by the patterns
 of positive reduced cost ``vᵀGv − λ·v`` (``λ`` the pool's LP dual) that a local search
-finds (:mod:`mechdesign.optimal.estimation_pricing`); when it finds none, an upper bound
+finds (:mod:`mechdesign.optimal.estimation.pricing`); when it finds none, an upper bound
 ``δ̄`` on the reduced cost over *every* vertex (brute force up to N = 18, a semidefinite
 relaxation with branch and bound beyond) certifies ``L* ≤ 1·λ + max(0, δ̄)`` and the
 bracket above. The relaxation is not always tight: past N = 18 the bracket may stay open
 (status ``"feasible"``), the kernel's error exact. Before any pricing, and whenever the
 relaxation fails or the time limit leaves it unsolved, bounds that need no relaxation
-stand in (:mod:`mechdesign.optimal.estimation_bounds`): the lower end is positive from
+stand in (:mod:`mechdesign.optimal.estimation.bounds`): the lower end is positive from
 the first round on, and a failure of the conic solver is never an exception once a
 bracket exists. Designs whose polish could need more than :data:`MAX_POLISH_BYTES` are
 refused with :class:`~mechdesign.errors.TooLargeError` before anything is allocated.
@@ -72,7 +72,7 @@ refused with :class:`~mechdesign.errors.TooLargeError` before anything is alloca
 ``WᵀW = αI + β11ᵀ`` such as the histogram): the program is invariant under every
 permutation of the inputs, so an optimum is a single size of subset selection, certified
 over every vertex in ``O(N)`` and realised as a weighted cyclic design
-(:mod:`mechdesign.optimal.estimation_symmetry`): N = 128 in 2 s.
+(:mod:`mechdesign.optimal.estimation.symmetry`): N = 128 in 2 s.
 
 **The worst case** over input distributions (``EstimationError(worst_case=True)``,
 ``prior=None``): see :class:`EstimationError`.
@@ -93,7 +93,7 @@ one-way marginals): the dual program is not solved in conditioned coordinates.
 Scope today: column generation for ε-LDP, and for
 :class:`~mechdesign.notions.CloneLDP` outside its mixed regime (its peaks priced exactly,
 its flats as two-level patterns:
-:class:`~mechdesign.optimal.estimation_pricing.ClonePeaksPricing`); other notions
+:class:`~mechdesign.optimal.estimation.pricing.ClonePeaksPricing`); other notions
 enumerate. Timings and brackets at
 k = 40 and 128, at every ε, beside the code before these bounds:
 ``benchmarks/estimation_robust.py``, whose table the README reproduces.
@@ -138,18 +138,18 @@ from mechdesign.measures.estimation import (
 )
 from mechdesign.measures.leakage import dobrushin_coefficient
 from mechdesign.notions import LDP, CloneLDP, Notion
-from mechdesign.optimal.estimation_bounds import (
+from mechdesign.optimal.estimation.bounds import (
     box_pricing_bound,
     pricing_free_bound,
     scaled_lower_bound,
 )
-from mechdesign.optimal.estimation_pricing import (
+from mechdesign.optimal.estimation.pricing import (
     BRUTE_FORCE_MAX_N,
     RELAXATION_MAX_N,
     ClonePeaksPricing,
     LdpQuadraticPricing,
 )
-from mechdesign.optimal.estimation_symmetry import invariant_gram, symmetric_design
+from mechdesign.optimal.estimation.symmetry import invariant_gram, symmetric_design
 from mechdesign.optimal.master import certificate, solve_vertex_lp
 from mechdesign.optimal.result import Certificate, Design, EstimationReport, Timings
 from mechdesign.status import Status
@@ -275,7 +275,7 @@ class EstimationError:
     max_x a_x]``. The bracket closes when the uniform prior is least favourable and its
     optimum equalises the error over inputs — for ε-LDP with a workload whose Gram
     matrix is ``αI + β11ᵀ`` (the histogram) it always does: the uniform optimum is a
-    single size of subset selection (:mod:`mechdesign.optimal.estimation_symmetry`),
+    single size of subset selection (:mod:`mechdesign.optimal.estimation.symmetry`),
     invariant under every permutation, so its ``a_x`` are all equal. Other workloads get
     a certified bracket that may stay open (status ``"feasible"``): the least favourable
     prior is then not searched for.
@@ -929,7 +929,7 @@ def _dual_program(points: NDArray[np.float64], w: NDArray[np.float64],
         \\ \\ (v \\in \\text{points})
 
     (``F(J) = max_X 2tr(WX) − tr(XᵀJX)`` and the vertex LP's duality: module docstring of
-    :mod:`mechdesign.optimal.estimation_bounds`), by Clarabel. Returns ``tr(WX)``,
+    :mod:`mechdesign.optimal.estimation.bounds`), by Clarabel. Returns ``tr(WX)``,
     ``X`` and the constraints' multipliers — the primal weights ``θ ≥ 0`` with
     ``Σ θ_v v ≈ 1`` — or None when Clarabel fails or ``time_limit`` (seconds) passes. A
     second-order cone program with one cone per point: 0.1 s for the 254 vertices of
@@ -1054,7 +1054,7 @@ def _estimation_method(notion: Notion, n: int, method: str, backend: str,
                        symmetric: bool) -> str:
     """``"symmetry"``, ``"enumeration"`` or ``"column_generation"``: ``"auto"`` solves
     ε-LDP at a uniform prior with a permutation-invariant workload by symmetry
-    (:mod:`mechdesign.optimal.estimation_symmetry`; exact at any N), prices the patterns
+    (:mod:`mechdesign.optimal.estimation.symmetry`; exact at any N), prices the patterns
     from N = :data:`AUTO_COLUMN_GENERATION_N`, and enumerates when a
     ``backend`` is named; column generation is built for ε-LDP and for
     :class:`~mechdesign.notions.CloneLDP` outside its mixed regime."""
@@ -1081,7 +1081,7 @@ def _quadratic_pricing(notion: Notion, p: NDArray[np.float64]):
     """The quadratic pricing of a notion ``_estimation_method`` calls pricable: ε-LDP's
     two-level vertices, or a :class:`~mechdesign.notions.CloneLDP`'s — ε₀-LDP's when the
     clone mass adds nothing, else its peaks and flats
-    (:class:`~mechdesign.optimal.estimation_pricing.ClonePeaksPricing`)."""
+    (:class:`~mechdesign.optimal.estimation.pricing.ClonePeaksPricing`)."""
     if type(notion) is CloneLDP:
         if notion.levels.regime == "ldp":
             return LdpQuadraticPricing(notion.epsilon, p)
@@ -1091,15 +1091,15 @@ def _quadratic_pricing(notion: Notion, p: NDArray[np.float64]):
 
 def _subset_selection(pricing: LdpQuadraticPricing, w):
     """Subset selection of the size that is optimal at the uniform prior
-    (:func:`~mechdesign.optimal.estimation_symmetry.symmetric_design`'s ``d*``), realised
-    by the weighted design of :mod:`~mechdesign.optimal.estimation_symmetry`: its
+    (:func:`~mechdesign.optimal.estimation.symmetry.symmetric_design`'s ``d*``), realised
+    by the weighted design of :mod:`~mechdesign.optimal.estimation.symmetry`: its
     patterns, vertices and weights at the prior, or None (``d* = 1`` is k-RR itself; more
     than :data:`SUBSET_SELECTION_COLUMNS_PER_INPUT` ``· N²`` columns; a kernel the audit
     would refuse). The kernel ``K[x, S] = π_S u_S(x)/s`` (``u`` the two levels, ``s`` the
     common row sum of a balanced design) is ε-LDP whatever the prior; at the prior ``p``
     its columns are the vertices ``u_S/(p·u_S)`` with weights ``π_S (p·u_S)/s``, which sum
     to one on every row."""
-    from mechdesign.optimal.estimation_symmetry import orbit_information, weighted_design
+    from mechdesign.optimal.estimation.symmetry import orbit_information, weighted_design
 
     n = pricing.n
     a, _ = orbit_information(pricing.epsilon, n)
@@ -1150,9 +1150,9 @@ def _column_generation(pricing: LdpQuadraticPricing, p, w, gap, time_limit, prog
     may still find columns).
 
     The lower bound is certified from the start: before the first round by a bound that
-    needs no pricing (:func:`~mechdesign.optimal.estimation_bounds.pricing_free_bound` at
+    needs no pricing (:func:`~mechdesign.optimal.estimation.bounds.pricing_free_bound` at
     k-RR's design), after every round by the scaled bound with the box bound on the
-    reduced costs (:func:`~mechdesign.optimal.estimation_bounds.box_pricing_bound`), and at
+    reduced costs (:func:`~mechdesign.optimal.estimation.bounds.box_pricing_bound`), and at
     the end by the pricing's own bound; the best one and its name are kept. A time limit
     (checked between rounds and inside the pricing's relaxation) or Ctrl-C stops with the
     best certified so far. Returns the pool, the weights, the lower bound on ``min F``, its
