@@ -1,6 +1,6 @@
 """Estimation design: the issue's targets, each beside its baseline from the same run.
 
-Targets (issue 37): ε-LDP, Zipf(1.1) prior, histogram, k = 32 certified in ≤ 2 min and
+Targets: ε-LDP, Zipf(1.1) prior, histogram, k = 32 certified in ≤ 2 min and
 k = 128 in ≤ 10 min, peak memory ≤ 2 GB; the prefix workload at k = 64 in ≤ 10 min; and
 the uniform-prior closed form (Ye and Barg) at k = 16, 32 and 64.
 

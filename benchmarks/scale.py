@@ -1,6 +1,6 @@
 """Optimal mechanisms at scale: column generation against full vertex enumeration.
 
-Measured in one run (issue 7):
+Measured in one run:
 
 * ε-LDP and (ε, c)-PML (c = 1/(2N)) with mutual information under a fixed-seed
   Dirichlet(1) prior, N = 8 … 64: time, certified gap, columns, MIPs and status of
@@ -20,7 +20,7 @@ Measured in one run (issue 7):
 Every row carries ``peak_mb``, the peak resident memory of this process after the
 instance (sizes run in increasing order, so it is the largest instance's peak so far).
 
-``--full`` runs the sizes of issue 43: ε-LDP to N = 512 and (ε, 1/(2N))-PML to N = 256.
+``--full`` runs the large sizes: ε-LDP to N = 512 and (ε, 1/(2N))-PML to N = 256.
 ``--baseline REV`` runs each column-generation instance again with the code of the git
 revision REV (a worktree under the system's temporary folder, in a subprocess with
 ``--baseline-timeout`` seconds), so that today's code and REV's are timed in one run on
@@ -53,7 +53,7 @@ from mechdesign.optimal import MutualInformationUtility, column_source, solve_ma
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 #: ``--time-limit`` applies from this N on (smaller designs always run to their gap).
 TIME_LIMIT_FROM_N = 192
-#: ``--full``: the largest N per notion (issue 43's targets).
+#: ``--full``: the largest N per notion.
 FULL_MAX_N = {"ldp": 512, "pml": 256}
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,6 +9,7 @@ docstrings and KaTeX math (``.. math::`` blocks and inline LaTeX) into ``DIR``
 from __future__ import annotations
 
 import argparse
+import importlib
 import pkgutil
 import re
 import warnings
@@ -21,10 +22,13 @@ import mechdesign
 
 
 def public_modules() -> list[str]:
-    """``mechdesign`` and its public submodules, by name."""
+    """``mechdesign`` and its public submodules, by name (without the deprecated ones
+    that only point to where their contents moved, ``MOVED_TO``)."""
     names = ["mechdesign"]
     for info in pkgutil.walk_packages(mechdesign.__path__, "mechdesign."):
-        if not any(part.startswith("_") for part in info.name.split(".")):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        if getattr(importlib.import_module(info.name), "MOVED_TO", None) is None:
             names.append(info.name)
     return names
 

@@ -137,7 +137,7 @@ if TYPE_CHECKING:
         sweep as sweep,
     )
 
-#: Names that left the top level (issue 42): the namespace each lives in now. For one
+#: Names that left the top level: the namespace each lives in now. For one
 #: release ``mechdesign.<name>`` still answers, with a :class:`DeprecationWarning`
 #: naming the new place.
 _MOVED: dict[str, tuple[str, ...]] = {

@@ -448,7 +448,7 @@ def estimate_input_distribution(
     and ``"inverse"`` raise :class:`~mechdesign.errors.InvalidInputError` naming
     ``kernel``, its rank and what is identified; only an explicit ``method="em"`` answers,
     with a :class:`NotIdentifiableWarning` that the estimate is one of many consistent
-    ones. (Before issue 36, ``"auto"`` switched to EM silently.)
+    ones.
 
     Parameters
     ----------

@@ -51,7 +51,7 @@ SWEEP_MECHANISMS = ("grr", "oue", "sue", "subset_selection", "olh", "hadamard_re
 SWEEP_DEFAULT_MECHANISMS = ("grr", "oue", "subset_selection", "hadamard_response")
 
 #: The largest ``--n`` the command line accepts for a uniform prior: the designs that
-#: column generation certifies in minutes go to N in the hundreds (README, scale).
+#: column generation certifies in minutes go to N in the hundreds (docs/tour.md, scale).
 CLI_MAX_N = 1024
 
 

@@ -9,7 +9,7 @@ Priors with zero entries. The prior-dependent measures restrict the input alphab
 the support of ``P_X``, as the papers do (PML is defined for ``P_X`` with full support;
 Saeidian et al. 2023). So ``ℓ(X → y) = log max_{x: P_X(x) > 0} K[x, y] / P_Y(y)``, and an
 input that never occurs cannot raise the leakage. Outputs that never occur
-(``P_Y(y) = 0``) get leakage ``−∞`` (the ``0/0 := −∞`` convention of the audit, GUIDE.md),
+(``P_Y(y) = 0``) get leakage ``−∞`` (the ``0/0 := −∞`` convention of the audit),
 the neutral element of the maxima that define every level, so they count for nothing.
 """
 

@@ -227,10 +227,10 @@ def extremal_binary_valid_q(epsilon: float, c: float, n: int) -> list[int]:
     """The q in {1, …, N−1} for which Remark 2's kernel [1]_ is a valid mechanism.
 
     ``m ≥ 0`` needs ``e^ε c q ≤ 1`` and ``M ≤ 1`` needs ``e^ε c (N − q) ≤ 1``
-    (GUIDE.md, known traps). For odd N and ``log(2/((N+1)c)) < ε < log(2/(Nc))`` the
-    list is empty although Ξ(ε, c) < 1 is still attained (by a kernel with three
-    levels); at the left end, ``e^ε c = 2/(N+1)``, the two q = (N ± 1)/2 are valid
-    (with an entry exactly 0 or 1).
+    (an erratum: docs/theorems.md, Remark 2). For odd N and
+    ``log(2/((N+1)c)) < ε < log(2/(Nc))`` the list is empty although Ξ(ε, c) < 1 is still
+    attained (by a kernel with three levels); at the left end, ``e^ε c = 2/(N+1)``, the
+    two q = (N ± 1)/2 are valid (with an entry exactly 0 or 1).
 
     Parameters
     ----------

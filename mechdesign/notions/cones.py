@@ -8,13 +8,13 @@ indexed by the N inputs) separately, by finitely many ratio inequalities
     a \\cdot v \\le e^{\\varepsilon}\\, b \\cdot v \\quad \\text{for every pair } (a, b),
     \\qquad v \\ge 0,
 
-with ``a, b`` non-negative (GUIDE.md, "The one idea"). The admissible columns form a
+with ``a, b`` non-negative. The admissible columns form a
 polyhedral cone ``C``; a mechanism satisfies the notion exactly when every column lies
 in ``C``. This module turns the pairs into
 
 - an H-representation ``G v ≥ 0`` (:meth:`RatioCone.inequalities`),
 - an audit of a kernel, ``max_y max_(a,b) log(a·K[:,y] / b·K[:,y])``
-  (:meth:`RatioCone.level`, GUIDE consequence 2; ``0/0 := −∞``, ``positive/0 := +∞``),
+  (:meth:`RatioCone.level`, with ``0/0 := −∞``, ``positive/0 := +∞``),
 - the vertices of the normalised section ``S = {v ∈ C : Σ_x v_x = 1}``, a polytope, by a
   backend chosen by name (:meth:`RatioCone.vertices`):
 
@@ -248,7 +248,7 @@ class RatioCone:
 
             \\max_y \\max_i \\log \\frac{a_i \\cdot K[:, y]}{b_i \\cdot K[:, y]},
 
-        with ``0/0 := −∞`` and ``positive/0 := +∞`` (GUIDE.md, consequence 2). A cone
+        with ``0/0 := −∞`` and ``positive/0 := +∞``. A cone
         without pairs has level ``−∞``.
         """
         k = as_matrix(kernel)

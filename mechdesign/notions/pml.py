@@ -4,7 +4,7 @@ Every notion here is pointwise maximal leakage (PML) over a polytope of priors
 ``Q = conv{P_1, …, P_m}``: a mechanism satisfies it iff for every ``P ∈ Q`` and every
 outcome ``y``, ``ℓ(X → y) = log max_x K[x, y] / (P·K[:, y]) ≤ ε``. Since ``min_{P ∈ Q}
 P·v`` is attained at a vertex, the notion is the ratio cone with pairs ``(e_x, P_j)`` for
-every ``x`` in the union of the supports and every ``j`` (GUIDE.md, "The one idea"):
+every ``x`` in the union of the supports and every ``j``:
 
 ============================  ==============================================================
 notion                        vertex priors ``P_j``

@@ -502,11 +502,12 @@ def conditional_radii(ball: RenyiBall, shape: tuple[int, int]) -> NDArray[np.flo
     continuous maximiser ρ*; all subset sums are enumerated for ``|U| ≤``
     ``MAX_EXACT_RADIUS_OUTCOMES`` and the value is exact. Beyond, ``2 g(ρ*)`` is
     returned, an upper bound (the conservative side for IR). For α = 2 this agrees with
-    Proposition 2 item 2 *with* the ``− 2ρ`` the printed formula lacks (GUIDE.md). Item
-    3's bound, as the proof (A56)–(A58) gives it, is ``rad_s ≤ √(e^{B_s} − 1)``, and it is
-    tight (P̂_{U|s} = (0.1, 0.45, 0.45), ``e^{B_s} = 1.01``: rad_s = 0.1 = √0.01). Our
-    extracted text of the paper lost its √, ≤ and − signs ("rad s ( F ) e B s 1"), so
-    whether the printed statement has the √ is for the published PDF to say.
+    Proposition 2 item 2 *with* the ``− 2ρ`` the printed formula lacks (an erratum:
+    docs/theorems.md). Item 3's bound, as the proof (A56)–(A58) gives it, is
+    ``rad_s ≤ √(e^{B_s} − 1)``, and it is tight (P̂_{U|s} = (0.1, 0.45, 0.45),
+    ``e^{B_s} = 1.01``: rad_s = 0.1 = √0.01). Our extracted text of the paper lost its √,
+    ≤ and − signs ("rad s ( F ) e B s 1"), so whether the printed statement has the √ is
+    for the published PDF to say.
 
     Parameters
     ----------

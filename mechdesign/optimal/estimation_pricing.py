@@ -5,4 +5,7 @@ For one release the names still answer here, with a :class:`DeprecationWarning`.
 
 from mechdesign._lazy import moved_module
 
-__getattr__ = moved_module(__name__, "mechdesign.optimal.estimation.pricing")
+#: Where this module's contents live now (the API reference skips a moved module).
+MOVED_TO = "mechdesign.optimal.estimation.pricing"
+
+__getattr__ = moved_module(__name__, MOVED_TO)

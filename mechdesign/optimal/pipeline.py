@@ -4,8 +4,8 @@ mechanism.
 For a utility that is a sum over output columns of a sublinear (convex, positively
 homogeneous) function, ``U(K) = Σ_y μ(K[:, y])``, the optimum over mechanisms whose
 columns lie in a notion's ratio cone uses only the vertices ``V`` of the cone's normalised
-section (Kairouz, Oh & Viswanath [1]_, Thm. 4; robust-LDP paper [2]_, Thm. 3; GUIDE.md
-consequence 1). So the design problem is the linear program
+section (Kairouz, Oh & Viswanath [1]_, Thm. 4; robust-LDP paper [2]_, Thm. 3). So the
+design problem is the linear program
 
 .. math::
 

@@ -1,9 +1,8 @@
 """The Dobrushin paper's Theorem 1, examples and Fig. 1, reproduced with mechdesign.
 
 Grosse, Saeidian, Oechtering, Skoglund, *Dobrushin Coefficients of Private Mechanisms
-Beyond Local Differential Privacy* [1]_ (``shared/papers/dobrushin-pml-pdf.txt``; the html
-extraction ``dobrushin-pml-html.txt`` numbers its displayed equations, cited here as
-"html (n)").
+Beyond Local Differential Privacy* [1]_ (its html version numbers the displayed
+equations, cited here as "html (n)").
 
 Items of ``mechdesign reproduce --paper dobrushin``:
 
@@ -17,7 +16,7 @@ Items of ``mechdesign reproduce --paper dobrushin``:
 ``Examples``
     The printed numbers and claims of Definition 2, Example 1, Example 2, Remarks 1–2,
     Proposition 2 and Example 3, as checks; no files. Known errata: Remark 2's range of q
-    (``../shared/GUIDE.md``), the html copy's ``1/15`` in K1, and Example 3's
+    (docs/theorems.md), the html copy's ``1/15`` in K1, and Example 3's
     ``TV(P_θ0‖P_θ1) = δ`` (it is 2δ) and its prefactor ½.
 ``Fig. 1``
     (a) Corollary 1 for K1 (N = 10, c = 0.05) with the LDP bounds of Asoodeh et al. and
@@ -421,7 +420,7 @@ def remark1_checks() -> list[Check]:
 
 def remark2_checks() -> list[Check]:
     """Remark 2 at Example 2's parameters (N = 10, c = 0.05, ε = log 10/3): the valid q
-    attain Ξ = 7/8; the printed range ``q ∈ {1, …, N − 1}`` is too wide (GUIDE trap)."""
+    attain Ξ = 7/8; the printed range ``q ∈ {1, …, N − 1}`` is too wide (an erratum)."""
     n, c, epsilon = 10, C_K1, EPS_PML
     results = {q: remark2_column(epsilon, c, n, q) for q in range(1, n)}
     valid = [q for q, p in results.items() if np.all(p >= -SLACK) and np.all(p <= 1 + SLACK)]

@@ -1,7 +1,7 @@
 """Reproduce Saeidian, Pinzón, Palamidessi, "Information leakage envelopes" (arXiv:2605.21185) [1]_.
 
-The paper's text is ``../shared/papers/pml-envelopes.txt``; ``docs/theorems.md`` (Part 2,
-"Information Leakage Envelopes") maps its results to mechdesign. Three items:
+``docs/theorems.md`` (Part 2, "Information Leakage Envelopes") maps its results to
+mechdesign. Three items:
 
 ``Fig. 1``
     The CDF ``C_Y(t)`` of the leakage ``ℓ(X → Y)`` of Example 1 (kernel (7), uniform prior)

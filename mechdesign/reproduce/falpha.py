@@ -1,9 +1,8 @@
 """The f_α-contraction paper's Figs. 1–2 and examples, reproduced with mechdesign.
 
 Grosse, Saeidian, Oechtering, Skoglund, *Bounds on the Privacy Amplification of Arbitrary
-Channels via the Contraction of f_α-Divergence*, Allerton 2025 [1]_
-(``shared/papers/falpha-contraction.txt``). The paper numbers all results in one sequence
-(Definition 1, …, Proposition 3, Example 4, …, Example 12).
+Channels via the Contraction of f_α-Divergence*, Allerton 2025 [1]_. The paper numbers
+all results in one sequence (Definition 1, …, Proposition 3, Example 4, …, Example 12).
 
 Items of ``mechdesign reproduce --paper falpha``:
 

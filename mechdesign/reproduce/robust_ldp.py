@@ -1,7 +1,7 @@
 """The robust-LDP paper's examples and experiments (Sec. 8), reproduced with mechdesign.
 
 Lopuhaä-Zwakenberg and Goseling, *Mechanisms for Robust Local Differential Privacy*,
-Entropy 26(3):233, 2024 [1]_ (``shared/papers/robust-ldp.txt``).
+Entropy 26(3):233, 2024 [1]_.
 
 Items of ``mechdesign reproduce --paper robust-ldp``:
 
@@ -73,7 +73,7 @@ from mechdesign.reproduce._plot import pyplot, save
 PAPER = "robust-ldp"
 MECHANISMS = md.mechanisms.ROBUST_LDP_MECHANISMS
 LOW_COMPLEXITY = ("GRR", "SRR", "IR")
-#: PolyOpt's vertex cap here: the McMullen bound is far above the true count (GUIDE.md).
+#: PolyOpt's vertex cap here: the McMullen bound is far above the true count.
 MAX_VERTICES = 10**12
 
 

@@ -6,7 +6,7 @@ every finished point kept on disk.
 tidy :class:`pandas.DataFrame`, one row per point (per record, for a task returning
 several), with the point's parameters, the task's record, ``seconds`` and ``error``.
 
-Modules (design choices of issue 24, each in the docstring of its module):
+Modules (design choices, each in the docstring of its module):
 
 - :mod:`~mechdesign.sweeps.run`: :func:`sweep`, which puts the others together;
 - :mod:`~mechdesign.sweeps.points`: a grid's points, their keys, the task's records and

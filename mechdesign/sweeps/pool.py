@@ -7,7 +7,7 @@ Execution
     a module, not in a notebook cell; pass ``executor="serial"`` to run in this process).
     For a cluster, Dask distributed: ``executor=distributed.Client(address).get_executor()``;
     nothing here is specific to Dask.
-Plain scripts (issue 36)
+Plain scripts
     A spawned (or forkserver) worker re-runs the main script's top level when it starts,
     and ``fork`` is unsafe in a process with threads (BLAS, HiGHS, tqdm), so no start
     method runs a task defined in an unguarded script on fresh processes. Before starting
@@ -110,8 +110,8 @@ class SerialFallbackWarning(UserWarning):
 
 
 #: The scripts already warned about in this process: one warning per script, not one per
-#: sweep it runs (the README's block runs two). A task's warning is left to the warnings
-#: filters (by default once per calling line).
+#: sweep it runs (the tour's block in docs/tour.md runs two). A task's warning is left to
+#: the warnings filters (by default once per calling line).
 _WARNED: set[str] = set()
 
 

@@ -10,7 +10,7 @@ it; Parquet would need one file per point to get the same. A rerun computes only
 points that are not in the store; stored failures are kept unless ``retry_failed=True``,
 except :data:`WORKER_DIED` rows, which every rerun computes again: a lost worker (the
 out-of-memory killer under another job's load, a lost Dask worker, or a harness failure
-stored before issue 36) says nothing certain about the point, and a point that really
+stored by an earlier version) says nothing certain about the point, and a point that really
 kills its worker costs two more worker deaths per rerun. Share the result with
 ``DataFrame.to_csv`` (or ``to_parquet``, which needs pyarrow).
 """

@@ -352,7 +352,7 @@ def test_an_explicit_rule_overrides_the_source():
 
 
 def test_ldp_keeps_few_columns_per_input_and_c_pml_more():
-    # Measured (README): ε-LDP's master dominates its time; a (ε, c)-PML column is
+    # Measured (docs/tour.md): ε-LDP's master dominates its time; a (ε, c)-PML column is
     # dearer to find again, so its master keeps four times as many.
     prior = np.full(6, 1 / 6)
     assert PricingOracle(md.LDP(1.0), prior).columns_per_input == MASTER_COLUMNS_PER_INPUT

@@ -70,7 +70,7 @@ FIX = "if __name__ == '__main__':"
 
 
 def _script_body(store: Path, executor: str) -> str:
-    """The README's sweep block, small, with a task defined in the script that reports
+    """The tour's sweep block (docs/tour.md), small, with a task defined in the script that reports
     which process ran it; prints one JSON line."""
     return textwrap.dedent(f"""\
         table = md.sweep(md.dobrushin_bound, {SMALL_GRID!r}{executor})
@@ -115,7 +115,7 @@ def _check_script_tables(out: dict, store: Path) -> None:
 
 
 def test_an_unguarded_script_runs_serially_with_one_warning_naming_the_fix(tmp_path):
-    # Issue 36: saved as a script without the guard, the README's block respawned workers
+    # Issue 36: saved as a script without the guard, the tour's block respawned workers
     # (spawn re-runs the script), printed hundreds of tracebacks and stored every point as
     # "worker died twice". Now the sweep sees the unguarded call before starting a worker.
     store = tmp_path / "results" / "designs.sqlite"

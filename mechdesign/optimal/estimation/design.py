@@ -96,7 +96,7 @@ its flats as two-level patterns:
 :class:`~mechdesign.optimal.estimation.pricing.ClonePeaksPricing`); other notions
 enumerate. Timings and brackets at
 k = 40 and 128, at every ε, beside the code before these bounds:
-``benchmarks/estimation_robust.py``, whose table the README reproduces.
+``benchmarks/estimation_robust.py``, whose table docs/tour.md reproduces.
 """
 
 from __future__ import annotations
