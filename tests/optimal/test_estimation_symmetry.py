@@ -44,6 +44,20 @@ def test_uniform_prior_closed_form(k, eps):
     assert d.utility == pytest.approx(blue_error(d.mechanism, p), rel=1e-12)
 
 
+@pytest.mark.slow
+def test_uniform_prior_closed_form_at_256_inputs():
+    # Ye and Barg's closed form at the largest size the estimation targets name.
+    k, eps = 256, 1.0
+    p = np.full(k, 1 / k)
+    d = md.design(md.LDP(eps), p, utility="mse")
+    closed = ye_barg(k, eps)
+    assert d.method == "symmetry"
+    assert d.estimation.status == "optimal"
+    assert d.utility == pytest.approx(closed, rel=1e-9)
+    assert d.estimation.lower_bound == pytest.approx(closed, rel=1e-9)
+    assert d.utility == pytest.approx(blue_error(d.mechanism, p), rel=1e-12)
+
+
 @pytest.mark.parametrize(("k", "eps"), [(5, 1.0), (7, 0.5), (8, 2.0)])
 def test_symmetry_agrees_with_enumeration(k, eps):
     p = np.full(k, 1 / k)
