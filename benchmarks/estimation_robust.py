@@ -19,7 +19,7 @@ A run still going at ``1.5 × time_limit + 30`` seconds is stopped and reported 
 having kept its limit.
 
 Run: ``python benchmarks/estimation_robust.py [--baseline 8652adc] [--time-limit 60]
-[--large-time-limit 180] [--quick] [--out benchmarks/results/estimation_robust.md]``.
+[--large-time-limit 180] [--quick] [--out docs/benchmarks/estimation_robust.md]``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import report
 from scale import ROOT, baseline_worktree  # the same worktree of a revision
 
 #: One instance in a subprocess: prints one JSON line.
@@ -114,8 +115,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--large-time-limit", type=float, default=180.0)
     parser.add_argument("--quick", action="store_true", help="k = 40 histogram only")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results"
-                        / "estimation_robust.md")
+    parser.add_argument("--out", type=Path, default=report.DOCS / "estimation_robust.md")
     args = parser.parse_args()
     base = baseline_worktree(args.baseline)
     shuffler = 7.761092185974121
@@ -141,7 +141,10 @@ def main() -> None:
         print(line, flush=True)
         lines.append(line)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    args.out.write_text("\n".join([*report.header(__doc__.split("\n\n")[0].rstrip("."),
+                                                  " ".join(["python", *sys.argv]),
+                                                  args.baseline), *lines]) + "\n",
+                        encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ the peak resident memory of the subprocess.
 
 Run: ``python benchmarks/scale_hard.py [--sizes 256 512] [--priors zipf,geometric,heavy]
 [--time-limit 1800] [--baseline 8652adc] [--tight] [--pml 256]
-[--out benchmarks/results/scale_hard.md]``.
+[--out docs/benchmarks/scale_hard.md]``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import report
 from scale import ROOT, baseline_worktree  # the same worktree of a revision
 
 #: One instance in a subprocess: prints one JSON line.
@@ -104,8 +105,7 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--tight", action="store_true")
     parser.add_argument("--pml", type=int, nargs="*", default=[])
-    parser.add_argument("--out", type=Path,
-                        default=ROOT / "benchmarks" / "results" / "scale_hard.md")
+    parser.add_argument("--out", type=Path, default=report.DOCS / "scale_hard.md")
     args = parser.parse_args()
     base = None if args.no_baseline else baseline_worktree(args.baseline)
     cases = [("ldp", prior, n, 1e-6) for n in args.sizes for prior in args.priors.split(",")]
@@ -124,8 +124,11 @@ def main() -> None:
         line = f"| {label} | {prior}{easy} | {n} | {gap:g} | {cell(today)} | {then} |"
         print(line, flush=True)
         lines.append(line)
+    baseline = None if base is None else args.baseline
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    args.out.write_text("\n".join([*report.header(__doc__.split("\n\n")[0].rstrip("."),
+                                                  " ".join(["python", *sys.argv]), baseline),
+                                   *lines]) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
