@@ -25,8 +25,6 @@ Run: ``python benchmarks/estimation_robust.py [--baseline 8652adc] [--time-limit
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -68,24 +66,9 @@ print(json.dumps(out))
 
 
 def run(folder: Path, k: int, eps: float, workload: str, limit: float, timeout: float):
-    """One instance with the code in ``folder`` (``cwd`` first on ``sys.path``)."""
-    import os
-
-    env = {**os.environ, "PYTHONPATH": str(folder)}
-    try:
-        done = subprocess.run([sys.executable, "-c", INSTANCE, str(k), repr(eps), workload,
-                               repr(limit)], env=env, cwd=folder, capture_output=True,
-                              text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        return {"error": f"not finished in {timeout:g} s", "seconds": timeout}
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
-        return {"error": f"crashed: {tail[:90]}"}
-    out = json.loads(lines[-1])
-    if not Path(out["module"]).resolve().is_relative_to(folder.resolve()):
-        raise RuntimeError(f"{folder} imported {out['module']}")
-    return out
+    """One instance with the code in ``folder`` (:func:`report.run_instance`)."""
+    return report.run_instance(folder, INSTANCE, [str(k), repr(eps), workload, repr(limit)],
+                               timeout)
 
 
 def cell(result: dict) -> str:

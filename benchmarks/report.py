@@ -5,9 +5,11 @@ numbers."""
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import platform
 import subprocess
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -48,3 +50,29 @@ def write(name: str, lines: list[str]) -> Path:
     path = DOCS / f"{name}.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def run_instance(folder: Path, script: str, arguments: list[str], timeout: float) -> dict:
+    """``script`` (one instance; it prints one JSON line with ``module``, the path of the
+    mechdesign it imported) run with the code in ``folder``, in a fresh interpreter: its
+    output, or ``{"error": …}`` when it timed out or crashed.
+
+    ``cwd`` is ``folder``: ``python -c`` puts the working folder first on ``sys.path``,
+    ahead of ``PYTHONPATH``, so a baseline run from elsewhere would import today's code
+    (refused here by the ``module`` check).
+    """
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    try:
+        done = subprocess.run([sys.executable, "-c", script, *arguments], env=env,
+                              cwd=folder, capture_output=True, text=True, timeout=timeout,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"not finished in {timeout:g} s", "seconds": timeout}
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
+        return {"error": f"crashed: {tail[:90]}"}
+    out = json.loads(lines[-1])
+    if not Path(out["module"]).resolve().is_relative_to(folder.resolve()):
+        raise RuntimeError(f"{folder} imported {out['module']}")
+    return out

@@ -26,9 +26,6 @@ Run: ``python benchmarks/scale_hard.py [--sizes 256 512] [--priors zipf,geometri
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -68,22 +65,9 @@ print(json.dumps({"seconds": time.perf_counter() - start, "status": str(r.status
 
 def run(folder: Path, kind: str, prior: str, n: int, gap: float, limit: float,
         timeout: float) -> dict:
-    """One instance with the code in ``folder`` (``cwd`` first on ``sys.path``)."""
-    env = {**os.environ, "PYTHONPATH": str(folder)}
-    try:
-        done = subprocess.run([sys.executable, "-c", INSTANCE, kind, prior, str(n), repr(gap),
-                               repr(limit)], env=env, cwd=folder, capture_output=True,
-                              text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        return {"error": f"not finished in {timeout:g} s"}
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
-        return {"error": f"crashed: {tail[:90]}"}
-    out = json.loads(lines[-1])
-    if not Path(out["module"]).resolve().is_relative_to(folder.resolve()):
-        raise RuntimeError(f"{folder} imported {out['module']}")
-    return out
+    """One instance with the code in ``folder`` (:func:`report.run_instance`)."""
+    return report.run_instance(folder, INSTANCE, [kind, prior, str(n), repr(gap), repr(limit)],
+                               timeout)
 
 
 def cell(result: dict) -> str:
