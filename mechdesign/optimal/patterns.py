@@ -83,9 +83,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._solvers.highs import Model
+from mechdesign._solvers.highs import Model, solve_linear_program
 from mechdesign._tolerances import (
     AGGREGATE_FLOOR,
     INFORMATION_BOUND_RTOL,
@@ -188,6 +189,11 @@ PRICING_HEURISTIC_COLUMNS = 64
 #: Measured at N = 128: 235 s with 20 (586 iterations), 265 s with 10 (1,243), 1,056 s
 #: keeping every column (705); N = 96: 31 s with 20, 46 s with 60, 50 s with all.
 PML_MASTER_COLUMNS_PER_INPUT = 20
+#: A two-level family whose inputs fall into few classes of equal prior mass is priced
+#: exactly by its count vectors (:meth:`TwoLevelFamily.count_pricing`, no MIP) when they
+#: number at most this: ``Π_c (n_c + 1)`` over classes of ``n_c`` inputs (the prior
+#: with atoms 0.5, 0.3 and a flat tail at N = 512: 2,044).
+COUNT_PRICING_MAX_PATTERNS = 200_000
 
 
 def unique_patterns(
@@ -647,6 +653,123 @@ class TwoLevelFamily(_Family):
             np.array([float(k_max)]),
             n * low + (high - low) * k_min,
         )
+        # Inputs of equal prior mass (exactly equal floats) are interchangeable.
+        _, label = np.unique(prior, return_inverse=True)
+        classes = [np.flatnonzero(label == c) for c in range(int(label.max()) + 1)]
+        count = math.prod(c.size + 1 for c in classes)
+        #: The classes of equal-mass inputs when :meth:`count_pricing` applies (some
+        #: inputs share a mass and the count vectors number at most
+        #: :data:`COUNT_PRICING_MAX_PATTERNS`), else None: a prior of distinct masses
+        #: keeps the MIP pricing.
+        self.classes = (classes if len(classes) < n and count <= COUNT_PRICING_MAX_PATTERNS
+                        else None)
+
+    def count_pricing(
+        self, dual: NDArray[np.float64], keep: int
+    ) -> tuple[NDArray[np.bool_], NDArray[np.float64], float]:
+        """Exact pricing through the symmetry of equal-mass inputs: the ``keep`` best
+        patterns with positive reduced cost (the best one if none is positive), their
+        reduced costs, and the family's best reduced cost (exact, no MIP).
+
+        Inputs of equal prior mass have equal entropy gains ``e_x`` and aggregates
+        ``a_x``, so a pattern's aggregate ``s(z)`` and normaliser ``D(z)`` depend only on
+        its count vector ``m`` (``m_c`` inputs of ``B`` in class ``c``), and for a given
+        ``m`` the numerator ``C + Σ_{x∈B} (e_x − (high − low) λ_x)`` is largest with the
+        ``m_c`` inputs of largest score in each class. The maximum over the family is
+        the best of its ``Π_c (n_c + 1)`` count vectors (those with ``k_min ≤ Σ m_c ≤
+        k_max``), each scored in closed form. Only for :attr:`classes` not ``None``."""
+        if self.classes is None:
+            raise UnsupportedError("count pricing needs few classes of equal prior mass "
+                                   f"(at most {COUNT_PRICING_MAX_PATTERNS:,} count vectors)")
+        linear = self.entropy - self.moves.T @ dual
+        numerator = np.array([self.entropy_base - dual @ self.base])
+        aggregate = np.array([self.aggregate_base])
+        normaliser = np.array([self.normaliser_base])
+        size = np.zeros(1, dtype=np.int64)
+        orders = []
+        for members in self.classes:
+            order = members[np.argsort(-linear[members], kind="stable")]
+            orders.append(order)
+            counts = np.arange(members.size + 1)
+            prefix = np.concatenate([[0.0], np.cumsum(linear[order])])
+            first = members[0]
+            numerator = (numerator[:, None] + prefix[None, :]).ravel()
+            aggregate = (aggregate[:, None] + self.aggregate[first] * counts[None, :]).ravel()
+            normaliser = (normaliser[:, None]
+                          + self.normaliser[first] * counts[None, :]).ravel()
+            size = (size[:, None] + counts[None, :]).ravel()
+        feasible = (size >= self.k_min) & (size <= self.k_max)
+        costs = np.full(size.size, -math.inf)
+        costs[feasible] = (numerator[feasible] - _entropy_term(aggregate[feasible])) / (
+            normaliser[feasible])
+        best = np.argsort(-costs, kind="stable")[:keep]
+        best = best[:max(1, int(np.count_nonzero(costs[best] > 0)))]  # the best at least
+        counts = np.unravel_index(best, [members.size + 1 for members in self.classes])
+        z = np.zeros((best.size, self.n_bin), dtype=bool)
+        for order, m in zip(orders, counts, strict=True):
+            z[:, order] = np.arange(order.size)[None, :] < m[:, None]
+        return z, costs[best], float(costs.max())
+
+    def symmetric_optimum(self) -> tuple[NDArray[np.float64], NDArray[np.int64],
+                                         NDArray[np.float64]]:
+        """The family's vertex LP reduced by the symmetry of equal-mass inputs: a dual
+        ``λ`` constant on each class, and the count vectors and weights of an optimal
+        solution that spreads each count vector evenly over its orbit.
+
+        Permuting inputs of equal mass maps the family onto itself and keeps ``μ``, so
+        averaging an optimal ``θ`` over those permutations gives an optimal ``θ`` that
+        depends only on a pattern's count vector ``m``; its constraints are then one per
+        class, ``Σ_m w_m Σ_{x∈c} v_x(m) = n_c`` with ``Σ_{x∈c} v_x(m) = (low n_c +
+        (high − low) m_c)/D(m)``, an LP over the count vectors with as many rows as
+        classes (solved by HiGHS). Its row dual ``η`` gives ``λ_x = η_c`` on class
+        ``c``, under which every pattern's reduced cost depends on its count vector
+        only: dual feasible for every pattern when it is for every count vector, which
+        :meth:`count_pricing` checks (the caller's certificate does not trust the LP).
+        Only for :attr:`classes` not ``None``."""
+        if self.classes is None:
+            raise UnsupportedError("the symmetric LP needs few classes of equal prior mass "
+                                   f"(at most {COUNT_PRICING_MAX_PATTERNS:,} count vectors)")
+        counts = np.indices([members.size + 1 for members in self.classes]).reshape(
+            len(self.classes), -1).T
+        size = counts.sum(axis=1)
+        counts = counts[(size >= self.k_min) & (size <= self.k_max)]
+        first = np.array([members[0] for members in self.classes])
+        class_sizes = np.array([members.size for members in self.classes])
+        aggregate = self.aggregate_base + counts @ self.aggregate[first]
+        normaliser = self.normaliser_base + counts @ self.normaliser[first]
+        values = (self.entropy_base + counts @ self.entropy[first]
+                  - _entropy_term(aggregate)) / normaliser
+        low, step = float(self.base[0]), float(self.moves[0, 0])
+        sums = (low * class_sizes[None, :] + step * counts) / normaliser[:, None]
+        solution = solve_linear_program(values, sp.csc_array(sums.T), class_sizes.astype(float),
+                                        class_sizes.astype(float), known_feasible=True)
+        dual = np.empty(self.n_bin)
+        for members, eta in zip(self.classes, solution.row_dual, strict=True):
+            dual[members] = eta
+        support = np.flatnonzero(solution.x > 0)
+        return dual, counts[support], solution.x[support]
+
+    def orbit_patterns(self, count: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """Patterns of count vector ``count`` whose average covers every class evenly:
+        for ``t = 0, …, T − 1`` class ``c`` contributes its ``m_c`` inputs from position
+        ``t mod n_c`` on (cyclically), ``T`` the least common multiple of the ``n_c`` of
+        the classes split by ``m`` (``0 < m_c < n_c``), so each input of ``c`` lies in
+        exactly ``T m_c / n_c`` of them. Where that period exceeds ``N``, ``T`` is the
+        largest such ``n_c`` and the cover is even on that class only (the master mixes
+        the rest). Only for :attr:`classes` not ``None``."""
+        if self.classes is None:
+            raise UnsupportedError("orbit patterns need the classes of equal prior mass")
+        split = [members.size for members, m in zip(self.classes, count, strict=True)
+                 if 0 < m < members.size]
+        period = math.lcm(*split) if split else 1
+        if period > self.n_bin:
+            period = max(split)
+        shifts = np.arange(period)
+        z = np.zeros((period, self.n_bin), dtype=bool)
+        for members, m in zip(self.classes, count, strict=True):
+            positions = (shifts[:, None] + np.arange(int(m))[None, :]) % members.size
+            z[shifts[:, None], members[positions]] = True
+        return z
 
     def neighbour_moves(
         self, z: NDArray[np.bool_], dual: NDArray[np.float64]
@@ -1017,6 +1140,12 @@ class PeakFamily(_Family):
         return np.array(out)
 
 
+def _counted(family: _Family) -> bool:
+    """Whether ``family`` is priced exactly by its count vectors
+    (:meth:`TwoLevelFamily.count_pricing`)."""
+    return isinstance(family, TwoLevelFamily) and family.classes is not None
+
+
 def _three_level_z(n: int, top: NDArray[np.int64], free: int) -> NDArray[np.bool_]:
     z = np.zeros(2 * n, dtype=bool)
     z[top] = True
@@ -1100,6 +1229,7 @@ class PricingOracle(PricingSource):
         self._two_level = np.array(two_level, dtype=np.int64)
         self._relaxation = (_Relaxation([self.families[i] for i in two_level])
                             if two_level else None)
+        self._symmetric_optimum = None  # see _symmetric
         # Per family, the dual and the certified bound of its last exact pricing.
         self._last: list[tuple[NDArray[np.float64], float] | None] = [None] * len(
             self.families)
@@ -1125,8 +1255,25 @@ class PricingOracle(PricingSource):
         return mutual_information_columns(self.prior, columns)
 
     def initial_columns(self) -> NDArray[np.float64]:
-        """Section points summing to ``1``, so that the first master is feasible."""
-        return self._initial.copy()
+        """Section points summing to ``1``, so that the first master is feasible; with
+        the symmetric optimum of one family priced by count vectors
+        (:meth:`TwoLevelFamily.symmetric_optimum`), also the patterns that spread its
+        solution over the orbits (:meth:`TwoLevelFamily.orbit_patterns`)."""
+        symmetric = self._symmetric()
+        if symmetric is None:
+            return self._initial.copy()
+        family, (_, counts, _) = self.families[0], symmetric
+        orbits = [family.points(family.orbit_patterns(m)) for m in counts]
+        return np.vstack([self._initial, *orbits])
+
+    def _symmetric(self):
+        """The one family's symmetric optimum when it is priced by count vectors (see
+        :meth:`TwoLevelFamily.symmetric_optimum`), computed once; else ``None``."""
+        if not (len(self.families) == 1 and _counted(self.families[0])):
+            return None
+        if self._symmetric_optimum is None:
+            self._symmetric_optimum = self.families[0].symmetric_optimum()
+        return self._symmetric_optimum
 
     def relaxed_bounds(self, dual: NDArray[np.float64]) -> NDArray[np.float64]:
         """Every family's bound on its best reduced cost at ``dual`` from its Lagrangian
@@ -1144,6 +1291,9 @@ class PricingOracle(PricingSource):
         protocol; the patterns' heuristic has one level."""
         lam = check_dual(dual, self.n)
         check_positive_int(effort, "effort")
+        if all(_counted(family) for family in self.families):
+            # Few classes of equal-mass inputs: exact pricing costs no more than this.
+            return self._count_pricing(lam)
         # Partial pricing: the families in order of their relaxation bound
         # (_Relaxation), until none left can hold an improving column (bound
         # ≤ 0) or one that would rank among the PRICING_HEURISTIC_COLUMNS best found so
@@ -1191,6 +1341,8 @@ class PricingOracle(PricingSource):
         abs_gap = check_gap(abs_gap, "abs_gap")
         deadline = None if time_limit is None else (
             time.perf_counter() + check_gap(time_limit, "time_limit"))
+        if all(_counted(family) for family in self.families):
+            return self._count_pricing(lam)
         # A family's bound at an earlier dual λ₀ bounds it now: for a section point v
         # (v ≥ 0, Σv = 1), r_λ(v) = r_λ₀(v) + (λ₀ − λ)·v ≤ r_λ₀(v) + max_x (λ₀ − λ)_x.
         # A family whose bound so carried over is at most the best reduced cost already
@@ -1224,6 +1376,16 @@ class PricingOracle(PricingSource):
         upper = max(f[2] for f in found)
         return sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
 
+    def _count_pricing(self, lam: NDArray[np.float64]) -> Pricing:
+        """Exact pricing of families that are all priced by their count vectors
+        (:meth:`TwoLevelFamily.count_pricing`): the best columns and the exact bound."""
+        found = [family.count_pricing(lam, PRICING_HEURISTIC_COLUMNS)
+                 for family in self.families]
+        columns = np.vstack([family.points(z) for family, (z, _, _) in
+                             zip(self.families, found, strict=True)])
+        costs = np.concatenate([r for _, r, _ in found])
+        return sorted_pricing(columns, costs, max(bound for _, _, bound in found), True, 0)
+
     def certified_dual(self) -> tuple[NDArray[np.float64], float]:
         """A dual ``λ`` whose bound ``1·λ + N max(0, max_v r_λ(v))`` is known in closed
         form, and that bound: the smaller of two.
@@ -1235,6 +1397,12 @@ class PricingOracle(PricingSource):
           :func:`ldp_information_bound`, raised by ``INFORMATION_BOUND_RTOL``):
           ``μ(v) = (P·v) D ≤ κ P·v``, so the bound is ``κ``.
 
+        - Where the inputs fall into few classes of equal mass (one family priced by count
+          vectors), the dual of the LP reduced by that symmetry
+          (:meth:`TwoLevelFamily.symmetric_optimum`), whose bound
+          ``1·λ + N max(0, max_v r_λ(v))`` is computed by exact pricing
+          (:meth:`TwoLevelFamily.count_pricing`): the optimum itself, to rounding.
+
         Column generation starts its bracket from it: under a diffuse prior the ε-LDP
         optimum is within the gap of ``κ`` and no pricing MIP is needed to certify it."""
         p = self.prior
@@ -1245,6 +1413,13 @@ class PricingOracle(PricingSource):
             kappa = closed_form(self.notion) * (1 + INFORMATION_BOUND_RTOL)
             if kappa < best[1]:
                 best = (kappa * p, kappa)
+        symmetric = self._symmetric()
+        if symmetric is not None:
+            dual = symmetric[0]
+            _, _, top = self.families[0].count_pricing(dual, 1)
+            bound = float(dual.sum()) + self.n * max(0.0, top)
+            if bound < best[1]:
+                best = (dual, bound)
         return best
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:

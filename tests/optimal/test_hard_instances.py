@@ -79,3 +79,60 @@ def test_the_heavy_atoms_stay_far_below_the_information_bound_at_every_size():
     d = md.design(md.LDP(1.0), hard_prior("heavy", 40), method="column_generation",
                   gap=1e-7)
     assert d.column_generation.upper_bound < kappa(1.0) - 5e-3
+
+
+def symmetric_optimum_from_definitions(eps: float, classes: list[tuple[float, int]]) -> float:
+    """The ε-LDP optimum of a prior made of classes (mass of each input, inputs), as the
+    LP over count vectors: a pattern with ``m_c`` of class ``c``'s inputs at the high
+    level, spread evenly over its orbit, puts the class average of its posterior-to-prior
+    ratios on each input of the class. Written from the definitions, for any N."""
+    masses = np.array([mass for mass, _ in classes])
+    sizes = np.array([size for _, size in classes])
+    counts = np.array(list(itertools.product(*(range(s + 1) for s in sizes))))
+    counts = counts[(counts.sum(axis=1) > 0) & (counts.sum(axis=1) < sizes.sum())]
+    high = math.exp(eps)
+    scale = counts @ masses * high + (sizes - counts) @ masses  # u·p for u ∈ {1, e^ε}
+    v_high, v_low = high / scale, 1.0 / scale
+    mu = (counts * masses) @ np.ones(len(classes)) * v_high * np.log(v_high) + (
+        (sizes - counts) @ masses) * v_low * np.log(v_low)
+    averages = (counts * v_high[:, None] + (sizes - counts) * v_low[:, None]) / sizes
+    result = linprog(-mu, A_eq=averages.T, b_eq=np.ones(len(classes)), bounds=(0, None),
+                     method="highs")
+    assert result.status == 0
+    return -result.fun
+
+
+@pytest.mark.parametrize(("n", "eps"), [(10, 1.0), (12, 0.5), (11, 3.0)])
+def test_the_symmetric_program_is_the_optimum_over_every_vertex(n, eps):
+    # The reduction itself, against every vertex: the count-vector LP has the optimum.
+    p = hard_prior("heavy", n)
+    classes = [(p[0], 1), (p[1], 1), (p[2], n - 2)]
+    assert symmetric_optimum_from_definitions(eps, classes) == pytest.approx(
+        optimum_over_every_vertex(eps, p), abs=1e-10)
+
+
+@pytest.mark.parametrize(("n", "eps"), [(256, 1.0), (200, 2.0), (300, 0.3)])
+def test_heavy_atoms_are_certified_at_once_at_hundreds_of_inputs(n, eps):
+    # Inputs of equal mass are interchangeable: the LP over count vectors certifies the
+    # optimum and its orbits realise it, in the first iteration.
+    p = hard_prior("heavy", n)
+    expected = symmetric_optimum_from_definitions(eps, [(p[0], 1), (p[1], 1), (p[2], n - 2)])
+    d = md.design(md.LDP(eps), p, method="column_generation", gap=1e-9)
+    report = d.column_generation
+    assert report.status == "optimal"
+    assert report.iterations == 1
+    assert d.audit_passed
+    assert d.utility == pytest.approx(expected, abs=1e-9)
+    assert report.lower_bound - 1e-11 <= expected <= report.upper_bound + 1e-11
+
+
+def test_several_classes_of_equal_mass_are_certified():
+    # Three classes of 12, 18 and 25 inputs plus two atoms: 25,688 count vectors.
+    sizes, weights = (1, 1, 12, 18, 25), (0.3, 0.1, 0.25, 0.2, 0.15)
+    p = np.concatenate([np.full(s, w / s) for s, w in zip(sizes, weights, strict=True)])
+    expected = symmetric_optimum_from_definitions(
+        1.0, [(w / s, s) for s, w in zip(sizes, weights, strict=True)])
+    d = md.design(md.LDP(1.0), p, method="column_generation", gap=1e-8)
+    assert d.column_generation.status == "optimal"
+    assert d.audit_passed
+    assert d.utility == pytest.approx(expected, abs=1e-8)

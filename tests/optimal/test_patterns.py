@@ -605,3 +605,66 @@ def test_partial_heuristic_pricing_keeps_the_best_columns(seed):
         assert some.reduced_costs.size >= count
         np.testing.assert_allclose(some.reduced_costs[:count], every.reduced_costs[:count],
                                    rtol=0, atol=1e-14)
+
+
+def class_priors(count, seed, sizes=(3, 12)):
+    """Priors whose inputs fall into classes of equal mass, with an ε and a dual."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        n = int(rng.integers(*sizes))
+        labels = rng.integers(0, int(rng.integers(1, n)), size=n)
+        masses = rng.uniform(0.1, 1.0, size=n)[labels]
+        yield float(rng.uniform(0.1, 4.0)), masses / masses.sum(), rng.normal(size=n) * 0.1
+
+
+@pytest.mark.parametrize(("epsilon", "prior", "dual"), list(class_priors(30, seed=41)))
+def test_count_pricing_agrees_with_brute_force(epsilon, prior, dual):
+    # Equal masses make inputs interchangeable: pricing by count vectors is exact, in the
+    # heuristic as in the exact pricing, against every vertex.
+    oracle = PricingOracle(md.LDP(epsilon), prior)
+    assert oracle.families[0].classes is not None
+    vertices = ldp_vertices_by_bits(epsilon, len(prior))
+    best = brute_force_best(vertices, prior, dual)
+    for pricing in (oracle.price(dual), oracle.heuristic(dual)):
+        assert pricing.exact
+        assert pricing.upper_bound == pytest.approx(best, abs=1e-12)
+        assert pricing.reduced_cost == pytest.approx(best, abs=1e-12)
+        recomputed = mutual_information_of_columns(prior, pricing.columns) - (
+            pricing.columns @ dual)
+        assert np.allclose(recomputed, pricing.reduced_costs, atol=1e-12)
+        assert np.all(np.abs(pricing.columns[:, None, :] - vertices[None]).max(axis=2).min(
+            axis=1) < 1e-14)
+
+
+@pytest.mark.parametrize(("epsilon", "prior", "dual"), list(class_priors(12, seed=43)))
+def test_the_symmetric_dual_is_optimal_over_every_vertex(epsilon, prior, dual):
+    # The dual of the LP reduced by symmetry is feasible for every vertex and its
+    # objective is the optimum of the LP over every vertex.
+    oracle = PricingOracle(md.LDP(epsilon), prior)
+    lam, bound = oracle.certified_dual()
+    vertices = ldp_vertices_by_bits(epsilon, len(prior))
+    values = mutual_information_of_columns(prior, vertices)
+    _, solution, _ = solve_vertex_lp(vertices, values, None)
+    assert bound == pytest.approx(solution.objective, abs=1e-10)
+    assert np.max(values - vertices @ lam) <= 1e-10
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 7), min_size=1, max_size=4), st.data())
+def test_orbit_patterns_cover_each_class_evenly(sizes, data):
+    n = sum(sizes)
+    if n < 2:
+        return
+    prior = np.concatenate([np.full(s, (i + 1.0) / s) for i, s in enumerate(sizes)])
+    prior = prior / prior.sum()
+    family = PricingOracle(md.LDP(1.0), prior).families[0]
+    if family.classes is None:  # every input its own mass: nothing to pattern
+        return
+    count = np.array([data.draw(st.integers(0, len(c))) for c in family.classes])
+    z = family.orbit_patterns(count)
+    split = [len(c) for c, k in zip(family.classes, count, strict=True) if 0 < k < len(c)]
+    even = not split or math.lcm(*split) <= n  # the period the patterns promise
+    for members, m in zip(family.classes, count, strict=True):
+        assert np.all(z[:, members].sum(axis=1) == m)  # every pattern has the counts
+        covered = z[:, members].sum(axis=0)
+        assert not even or np.all(covered == covered[0])  # each input equally often
