@@ -59,7 +59,13 @@ from mechdesign._validation import (
 from mechdesign.optimal.master import RestrictedMaster, check_finite_utilities, column_key
 from mechdesign.optimal.patterns import PRICING_MIP_MIN_SECONDS as PRICING_MIN_SECONDS
 from mechdesign.optimal.result import ColumnGenerationReport
-from mechdesign.optimal.sources import ColumnSource, Pricing, check_column_source, check_gap
+from mechdesign.optimal.sources import (
+    COLUMNS_PER_ROUND,
+    ColumnSource,
+    Pricing,
+    check_column_source,
+    check_gap,
+)
 from mechdesign.status import Status
 
 __all__ = ["ColumnGenerationRun", "run_column_generation"]
@@ -70,8 +76,10 @@ __all__ = ["ColumnGenerationRun", "run_column_generation"]
 #: with this many times the effort, up to the source's ``retries`` times, before it stops.
 LINEARISATION_ESCALATION = 8
 
-#: Column generation adds at most this many improving columns (best first) per iteration.
-COLUMN_GENERATION_BATCH = 32
+#: Column generation adds at most this many improving columns (best first) per
+#: iteration, unless the source says otherwise
+#: (:attr:`~mechdesign.optimal.sources.ColumnSource.columns_per_round`).
+COLUMN_GENERATION_BATCH = COLUMNS_PER_ROUND
 
 #: Column generation gives up (status "feasible, gap g") after this many master LPs (a
 #: backstop: the gap or the time limit normally decides; PolyOpt at a = 240 passed 500).
@@ -203,7 +211,8 @@ def run_column_generation(
     """Restricted master plus pricing, for mutual information.
 
     Each iteration solves the master (:class:`RestrictedMaster`, warm-started, by HiGHS [2]_)
-    and prices its dual heuristically; up to :data:`COLUMN_GENERATION_BATCH` new columns with
+    and prices its dual heuristically; up to the source's
+    :attr:`~mechdesign.optimal.sources.ColumnSource.columns_per_round` new columns with
     reduced cost above ``tolerance / N`` are added (``tolerance = gap · max(1, |lower|)``). When
     the heuristic finds none and the oracle is exact, its MIPs run — one Dinkelbach step first,
     converged if that leaves the gap open without a new column — proving their optimum to ``0.1
@@ -319,6 +328,7 @@ def run_column_generation(
         return until is not None and time.perf_counter() >= until
 
     n = oracle.n
+    batch = check_positive_int(oracle.columns_per_round, "columns_per_round")
     master = RestrictedMaster(n, warm=warm)
     initial = oracle.initial_columns()
     master.add(initial, check_finite_utilities(oracle.values(initial)))
@@ -356,7 +366,8 @@ def run_column_generation(
                     upper, priced = min(upper, bound), True
                     if bound < center_bound:
                         center, center_bound = priced_at, bound
-                new = _improving(_rescored(cheap, priced_at, dual), master, tolerance / n)
+                new = _improving(_rescored(cheap, priced_at, dual), master, tolerance / n,
+                                 batch)
                 if new.shape[0]:
                     break  # otherwise mis-priced: price closer to λ
             for _ in range(0 if oracle.exact else oracle.retries):
@@ -364,7 +375,7 @@ def run_column_generation(
                     break
                 # A heuristic that finds nothing tries again, harder, before giving up.
                 pricing = oracle.heuristic(dual, effort=LINEARISATION_ESCALATION)
-                new = _improving(pricing, master, tolerance / n)
+                new = _improving(pricing, master, tolerance / n, batch)
             if new.shape[0] == 0 and oracle.exact and upper - lower > tolerance:
                 # The MIPs need prove no more than what the bracket can use: a tenth of
                 # the gap still open (per column, N columns), the tolerance at the end.
@@ -386,7 +397,7 @@ def run_column_generation(
                     priced = True
                     if upper - lower <= tolerance:
                         break
-                    new = _improving(pricing, master, 0.01 * tolerance / n)
+                    new = _improving(pricing, master, 0.01 * tolerance / n, batch)
                     if new.shape[0]:
                         break
             history.append((lower, upper))
@@ -453,14 +464,15 @@ def _rescored(pricing: Pricing, priced_at: NDArray, dual: NDArray) -> Pricing:
                    pricing.exact, pricing.mips)
 
 
-def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float) -> NDArray:
-    """Up to :data:`COLUMN_GENERATION_BATCH` of the priced columns with reduced cost
+def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float,
+               batch: int = COLUMN_GENERATION_BATCH) -> NDArray:
+    """Up to ``batch`` of the priced columns with reduced cost
     above ``threshold`` that are not already columns of the master (rounded to 12
     decimals; a scan of the master instead took three quarters of the time at a = 240)."""
     out: list[NDArray[np.float64]] = []
     keys: set[bytes] = set()
     for column, cost in zip(pricing.columns, pricing.reduced_costs, strict=True):
-        if not cost > threshold or len(out) == COLUMN_GENERATION_BATCH:
+        if not cost > threshold or len(out) == batch:
             break
         key = column_key(column)
         if key not in master.keys and key not in keys:

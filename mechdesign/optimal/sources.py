@@ -55,6 +55,9 @@ from mechdesign.optimal.utilities import Utility
 #: times this many columns per input (row), its worst non-basic columns are deleted down
 #: to this many per input (:meth:`~mechdesign.optimal.master.RestrictedMaster.prune`).
 MASTER_COLUMNS_PER_INPUT = 5
+#: A source's default :attr:`ColumnSource.columns_per_round`: column generation adds at
+#: most this many improving columns (best first) per iteration.
+COLUMNS_PER_ROUND = 32
 
 #: ``method="auto"`` enumerates while the notion's vertex bound is at most this many
 #: vertices and uses column generation above it (where its pricing is exact): the
@@ -149,6 +152,10 @@ class ColumnSource(ABC):
         :func:`~mechdesign.optimal.column_generation.run_column_generation`). Few where
         the master's solves dominate; more where a deleted column costs a pricing to find
         again.
+    columns_per_round : int
+        The most improving columns (best first) column generation adds per iteration:
+        :data:`COLUMNS_PER_ROUND` by default; more for a source whose heuristic proposes
+        columns that work together (the ε-LDP arcs of whole orders of the inputs).
     """
 
     n: int
@@ -157,6 +164,7 @@ class ColumnSource(ABC):
     enumeration_seconds: float = 0.0
     retries: int = 0
     columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT
+    columns_per_round: int = COLUMNS_PER_ROUND
 
     @abstractmethod
     def initial_columns(self) -> NDArray[np.float64]:

@@ -97,7 +97,8 @@ def symmetric_optimum_from_definitions(eps: float, classes: list[tuple[float, in
         (sizes - counts) @ masses) * v_low * np.log(v_low)
     averages = (counts * v_high[:, None] + (sizes - counts) * v_low[:, None]) / sizes
     result = linprog(-mu, A_eq=averages.T, b_eq=np.ones(len(classes)), bounds=(0, None),
-                     method="highs")
+                     method="highs", options={"primal_feasibility_tolerance": 1e-10,
+                                              "dual_feasibility_tolerance": 1e-10})
     assert result.status == 0
     return -result.fun
 
