@@ -19,8 +19,8 @@ upper end, the status, iterations, columns kept, the master's seconds, the secon
 the peak resident memory of the subprocess.
 
 Run: ``python benchmarks/scale_hard.py [--sizes 256 512] [--priors zipf,geometric,heavy]
-[--time-limit 1800] [--baseline 8652adc] [--tight] [--pml 256]
-[--out docs/benchmarks/scale_hard.md]``.
+[--time-limit 1800] [--baseline 8652adc] [--baseline-sizes 256] [--baseline-time-limit 600]
+[--tight] [--pml 256] [--extra zipf:1024] [--out docs/benchmarks/scale_hard.md]``.
 """
 
 from __future__ import annotations
@@ -89,20 +89,34 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--tight", action="store_true")
     parser.add_argument("--pml", type=int, nargs="*", default=[])
+    parser.add_argument("--extra", nargs="*", default=[],
+                        help="more ε-LDP instances as prior:N (zipf:1024)")
+    parser.add_argument("--baseline-sizes", type=int, nargs="*", default=None,
+                        help="run the baseline only at these N (default: every N)")
+    parser.add_argument("--baseline-time-limit", type=float, default=None,
+                        help="the baseline's time limit (default: --time-limit)")
     parser.add_argument("--out", type=Path, default=report.DOCS / "scale_hard.md")
     args = parser.parse_args()
     base = None if args.no_baseline else baseline_worktree(args.baseline)
     cases = [("ldp", prior, n, 1e-6) for n in args.sizes for prior in args.priors.split(",")]
     if args.tight:
         cases.append(("ldp", "dirichlet", 24, 1e-9))
+    cases += [("ldp", extra.split(":")[0], int(extra.split(":")[1]), 1e-6)
+              for extra in args.extra]
     cases += [("pml", "dirichlet", n, 1e-6) for n in args.pml]
     lines = [f"| notion | prior | N | gap | today | baseline {args.baseline} |",
              "|---|---|---|---|---|---|"]
     timeout = 1.2 * args.time_limit + 120
     for kind, prior, n, gap in cases:
         today = run(ROOT, kind, prior, n, gap, args.time_limit, timeout)
-        then = ("—" if base is None
-                else cell(run(base, kind, prior, n, gap, args.time_limit, timeout)))
+        if base is None:
+            then = "—"
+        elif args.baseline_sizes is not None and n not in args.baseline_sizes:
+            then = "not run (its time limit at this N)"
+        else:
+            limit = args.time_limit if args.baseline_time_limit is None else (
+                args.baseline_time_limit)
+            then = cell(run(base, kind, prior, n, gap, limit, 1.2 * limit + 120))
         label = "1-LDP" if kind == "ldp" else "(1, 1/(2N))-PML"
         easy = " (easy)" if prior == "dirichlet" else ""
         line = f"| {label} | {prior}{easy} | {n} | {gap:g} | {cell(today)} | {then} |"

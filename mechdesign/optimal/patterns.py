@@ -192,8 +192,8 @@ PRICING_HEURISTIC_COLUMNS = 64
 PML_MASTER_COLUMNS_PER_INPUT = 20
 #: The ε-LDP heuristic also proposes the arcs of this many random orders of the inputs
 #: (:meth:`TwoLevelFamily.random_arcs`), every improving one a column of the next master
-#: (Zipf(1.1), N = 256: certified in 17 iterations, 49 s, against uncertified after 463
-#: iterations and 459 s without them), drawn from a generator seeded with this.
+#: (what certifies the Zipf and geometric priors of ``benchmarks/scale_hard.py``, table in
+#: ``docs/benchmarks/scale_hard.md``), the orders drawn from a generator seeded with this.
 PRICING_ARC_ORDERINGS = 2
 PRICING_ARC_SEED = 20261130
 #: A two-level family whose inputs fall into few classes of equal prior mass is priced
@@ -729,8 +729,7 @@ class TwoLevelFamily(_Family):
         the one where an output carries the most information; an input of large mass
         makes the arcs next to it overshoot or fall short, differently in every order,
         and the master mixes the orders into a cover that comes closer to ``κ`` than
-        any one of them (Zipf(1.1), N = 256, ε = 1: the arcs of 32 random orders alone
-        reach within 9e-9 nats of ``κ``, those of the index order within 2.5e-5)."""
+        any one of them (checked in ``tests/optimal/test_hard_instances.py``)."""
         if self.arc_mass is None:
             raise UnsupportedError("random arcs need the family's arc_mass")
         patterns = []

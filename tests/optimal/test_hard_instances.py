@@ -10,6 +10,12 @@ vertices of the ε-LDP section are every two-level vector ``u/(p·u)``,
 ``max Σ_v θ_v μ(v)`` subject to ``Σ_v θ_v v = 1``, ``θ ≥ 0``, with
 ``μ(v) = Σ_x p_x v_x log v_x`` (the information of an output whose posterior-to-prior
 ratios are ``v``), solved by scipy.
+
+Past enumeration: the heavy-atom prior's inputs of equal mass are interchangeable, and
+the LP over count vectors (written here from the same definitions) is its optimum, which
+column generation must certify in its first iteration at hundreds of inputs; the arcs
+the heuristic proposes (random orders of the inputs) are checked to close most of the
+gap that the first columns leave below ``κ`` under Zipf and geometric priors.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import pytest
 from scipy.optimize import linprog
 
 import mechdesign as md
+from mechdesign.optimal import PricingOracle
+from mechdesign.optimal.patterns import balanced_arcs
 
 
 def hard_prior(name: str, n: int) -> np.ndarray:
@@ -137,3 +145,29 @@ def test_several_classes_of_equal_mass_are_certified():
     assert d.column_generation.status == "optimal"
     assert d.audit_passed
     assert d.utility == pytest.approx(expected, abs=1e-8)
+
+
+def value_over_patterns(eps: float, p: np.ndarray, masks: np.ndarray) -> float:
+    """The LP of ``optimum_over_every_vertex`` over the given patterns only."""
+    u = math.exp(-eps) + -math.expm1(-eps) * masks.astype(float)
+    v = u / (u @ p)[:, None]
+    mu = (v * np.log(v)) @ p
+    result = linprog(-mu, A_eq=v.T, b_eq=np.ones(p.size), bounds=(0, None), method="highs")
+    assert result.status == 0
+    return -result.fun
+
+
+@pytest.mark.parametrize("name", ["zipf", "geometric"])
+def test_arcs_of_random_orders_come_closer_to_the_bound(name):
+    # The arcs of one order (the index order, the master's first columns) leave 1.6e-5
+    # to 4.5e-5 nats below κ at N = 64; mixing the arcs of eight random orders (the
+    # heuristic's proposals) closes nine tenths of that gap at least.
+    n, eps = 64, 1.0
+    p = hard_prior(name, n)
+    family = PricingOracle(md.LDP(eps), p).families[0]
+    first = np.vstack([np.eye(n, dtype=bool), balanced_arcs(p, family.arc_mass, 1, n - 1)])
+    mixed = np.vstack([first, family.random_arcs(np.random.default_rng(1), 8)])
+    one_order = kappa(eps) - value_over_patterns(eps, p, first)
+    eight_orders = kappa(eps) - value_over_patterns(eps, p, mixed)
+    assert one_order > 1e-5
+    assert 0 <= eight_orders < one_order / 10
