@@ -22,7 +22,12 @@ with ``κ(ε)`` the most information one output can carry
 N = 128), and the master's first columns include arcs of the mass where ``κ`` is
 attained (:func:`~mechdesign.optimal.patterns.balanced_arcs`); the run then ends after a
 few dozen heuristic iterations, with no pricing MIP. Where the closed form does not
-certify (few inputs, a heavy input), exact pricing does, as before.
+certify (few inputs, a heavy input), exact pricing does; where inputs share a prior mass
+the source prices by count vectors, no MIP, and starts from the dual of the LP reduced by
+that symmetry (:meth:`~mechdesign.optimal.patterns.TwoLevelFamily.symmetric_optimum`);
+under skewed priors (Zipf, geometric) the heuristic adds the arcs of random orders of the
+inputs, all the improving ones at once (the source's ``columns_per_round``). Hard
+instances: ``benchmarks/scale_hard.py``, table in ``docs/benchmarks/scale_hard.md``.
 
 Measured (``benchmarks/scale.py``, 2-core machine, ε = 1, certified gap 1e-6): ε-LDP at
 N = 256 in 15 s (714 s in the same run before the closed-form dual and the arcs, 805

@@ -204,7 +204,16 @@ def design(
         :class:`~mechdesign.notions.NonRobustLDP` (status ``Status.OPTIMAL`` once the gap is
         within ``gap``); PolyOpt [3]_ (:class:`~mechdesign.notions.RobustLDP`, prior = its
         estimate) is priced heuristically and bounded by the non-robust relaxation
-        (status ``Status.FEASIBLE``, the bracket's width in its ``gap``). Other notions
+        (status ``Status.FEASIBLE``, the bracket's width in its ``gap``). For ε-LDP and
+        mutual information the bracket's upper end starts at ``κ(ε) = A − 1 − log A``,
+        ``A = ε/(1 − e^{−ε})`` (:func:`~mechdesign.optimal.patterns.ldp_information_bound`:
+        the most information one output of any ε-LDP kernel carries, under any prior),
+        which the optimum meets when the prior splits into sets of mass ``(A − 1)/(e^ε −
+        1)`` in the right proportions — diffuse priors to within the gap, so that the
+        closed-form dual ``κ P`` certifies them at once; where inputs share a mass the
+        LP reduced by that symmetry certifies the optimum exactly, and the heuristic's
+        arcs of random orders of the inputs close the rest (timings:
+        ``benchmarks/scale_hard.py``). Other notions
         raise
         :class:`~mechdesign.errors.UnsupportedError` (no pattern of their vertices is
         known). When the cdd backend's LP probes show that
@@ -241,9 +250,10 @@ def design(
     **Reproducibility.** The same call on the same machine, with the same versions of
     numpy, its BLAS, HiGHS and pycddlib, returns the same bytes — the kernel, the utility,
     the certificate and (column generation) the bracket at every iteration — within a
-    process and across processes: nothing on the way is random, and no decision reads
-    the clock (whether column generation prunes its master is the column source's rule;
-    a pricing MIP stops at a node count, not after some seconds). ``tests/
+    process and across processes: nothing on the way is random (the random orders of
+    the ε-LDP heuristic come from a fixed seed), and no decision reads the clock
+    (whether column generation prunes its master is the column source's rule; a pricing
+    MIP stops at a node count, not after some seconds). ``tests/
     test_determinism.py`` checks it, also under a randomly advancing clock. The one
     exception is ``time_limit``: when it stops a run, where it stops depends on the
     machine's speed (never the path before that). Not guaranteed: the same bytes across
