@@ -25,7 +25,7 @@ most 1.01 × ``lower`` (certified within 1 % of OPT); "pays ×r" means it exceed
 is too wide to tell. A protocol below ``lower`` would be a bug and is flagged.
 
 Priors: uniform; Zipf(1.1) (:func:`mechdesign.comparison.zipf_prior`); "adult": the k most frequent
-(occupation, education) cells of the UCI Adult data (``../shared/data/adult.csv``, 32,561
+(occupation, education) cells of the UCI Adult data (shipped with the package, 32,561
 rows, 15 × 16 cells of which more than 64 are occupied), in decreasing order of frequency
 and renormalised — the same cells as ``benchmarks/protocols.py``. Prefix and all-range
 queries follow that order (the domain has no natural order; sorting by frequency is the
@@ -60,7 +60,7 @@ from tqdm import tqdm
 
 import mechdesign as md
 
-ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult.csv"
+ADULT = md.notions.adult_csv()
 PRIORS = ("uniform", "zipf", "adult")
 WORKLOADS = ("histogram", "prefix", "all-range")
 EPILOG = """\

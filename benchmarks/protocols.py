@@ -28,7 +28,7 @@ import pandas as pd
 
 import mechdesign as md
 
-ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult.csv"
+ADULT = md.notions.adult_csv()
 
 
 def adult_marginal(k: int, path: Path = ADULT) -> np.ndarray:

@@ -4,7 +4,7 @@ The experiments live in :mod:`mechdesign.reproduce.robust_ldp` (``mechdesign rep
 --paper robust-ldp`` runs them with the paper's checks); this script runs chosen parts
 with its own options and prints tables. Parts:
 
-``adult``      Fig. 2 on Adult pairs (needs ``../shared/data/adult.csv`` or ``--data``).
+``adult``      Fig. 2 on Adult pairs (the data shipped with the package, or ``--data``).
 ``synthetic``  Figs. 3–5 on synthetic P* (Jeffreys prior, n = 32,561).
 ``beta``       Table 2: NMI at ε = 1.5 for several β.
 ``scaling``    Where vertex enumeration gives up: PolyOpt at ε = 1 on Adult pairs of

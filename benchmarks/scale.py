@@ -11,7 +11,7 @@ Measured in one run:
   scratch), column management (non-basic columns of least reduced cost deleted while
   the master is large) and Wentges smoothing of the priced dual, on ε-LDP N = 32
   (``--warm-n``) and PolyOpt's paper variant on Adult race × occupation (a = 75);
-* PolyOpt on the Adult data (``../shared/data/adult.csv`` or ``--data``), both variants:
+* PolyOpt on the Adult data (shipped with the package, or ``--data``), both variants:
   two pairs where cddlib finishes (enumeration next to column generation), and
   occupation × education (a = 240, 57,600 cone inequalities), which the robust-LDP
   paper could not solve; column generation with exact block pricing gives a mechanism
@@ -323,8 +323,7 @@ def main() -> None:
     parser.add_argument("--max-n", type=int, default=64)
     parser.add_argument("--enumerate-up-to", type=int, default=16)
     parser.add_argument("--warm-n", type=int, default=32)
-    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[2]
-                                              / "shared" / "data" / "adult.csv"))
+    parser.add_argument("--data", default=str(md.notions.adult_csv()))
     parser.add_argument("--polyopt-time", type=float, default=1800.0)
     parser.add_argument("--out", default=None, help="directory for scale.csv")
     parser.add_argument("--full", action="store_true",

@@ -9,10 +9,11 @@
     without it, PML for the known prior ``--prior``. The output names the method that ran
     (enumeration: the vertex count; column generation: columns, iterations, status and
     the certified bracket); ``--json`` has it as ``method``.
-``mechdesign design --notion rldp --epsilon E --data FILE --sensitive COL --other COL``
+``mechdesign design --notion rldp --epsilon E --sensitive COL --other COL [--data FILE]``
 ``[--beta B] [--mechanism grr|srr|ir|polyopt|polyopt-paper|nr] [--max-vertices N]``
 ``[--json]``
-    robust LDP from data (robust-LDP paper): ``P̂`` from two columns of a CSV file, the
+    robust LDP from data (robust-LDP paper): ``P̂`` from two columns of a CSV file (by
+    default the UCI Adult data shipped with the package), the
     χ² confidence ball at significance β (default 0.05), then PolyOpt (default variant,
     or the paper's), IR or SRR, with its utility next to GRR's and SRR's and its exact
     robust audit over the ball.

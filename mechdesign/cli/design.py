@@ -414,10 +414,10 @@ def _format_rldp(report: dict[str, Any]) -> str:
 
 
 def _cmd_design_rldp(args: argparse.Namespace) -> int:
-    from mechdesign.notions.datasets import categorical_pair
+    from mechdesign.notions.datasets import adult_csv, categorical_pair
     from mechdesign.reports import rldp_report
 
-    missing = [f"--{name}" for name in ("data", "sensitive", "other") if not getattr(args, name)]
+    missing = [f"--{name}" for name in ("sensitive", "other") if not getattr(args, name)]
     if missing:
         raise InvalidInputError(f"--notion rldp needs {', '.join(missing)}.")
     if args.c is not None:
@@ -426,7 +426,8 @@ def _cmd_design_rldp(args: argparse.Namespace) -> int:
         raise InvalidInputError(
             "--n and --prior do not apply to --notion rldp: the data fix P̂ and N."
         )
-    pair = categorical_pair(args.data, args.sensitive, args.other)
+    pair = categorical_pair(adult_csv() if args.data is None else args.data,
+                            args.sensitive, args.other)
     options = _design_options(args)
     if args.max_vertices is None:
         options["max_vertices"] = RLDP_MAX_VERTICES
@@ -462,7 +463,7 @@ def add_design(sub: argparse._SubParsersAction) -> None:
         "--notion",
         choices=["ldp", "pml", "rldp"],
         help="ldp: ε-LDP; pml: (ε,c)-PML with --c, else ε-PML for the known prior --prior; "
-        "rldp: robust LDP of a sensitive column, from data (--data, --sensitive, --other). "
+        "rldp: robust LDP of a sensitive column, from data (--sensitive, --other, --data). "
         "Required unless --central is given",
     )
     des.add_argument("--epsilon", type=float, help="ε in nats (default 1)")
@@ -529,7 +530,8 @@ def add_design(sub: argparse._SubParsersAction) -> None:
         help="column generation: stop once upper − lower <= gap · max(1, |lower|) "
         f"(default {COLUMN_GENERATION_GAP:g})",
     )
-    des.add_argument("--data", help="rldp: CSV file with a header row")
+    des.add_argument("--data", help="rldp: CSV file with a header row (default: the UCI "
+                     "Adult data shipped with the package)")
     des.add_argument("--sensitive", help="rldp: the sensitive column S")
     des.add_argument("--other", help="rldp: the non-sensitive column U")
     des.add_argument("--beta", type=float, help="rldp: significance of the χ² ball (0.05)")

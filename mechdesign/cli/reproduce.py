@@ -61,7 +61,6 @@ def add_reproduce(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--workers", type=int, default=2,
                      help="processes for the robust-LDP repetitions (default 2)")
     rep.add_argument("--data", type=Path,
-                     help="the UCI Adult CSV (default: ../shared/data/adult.csv or "
-                          "data/adult.csv)")
+                     help="the UCI Adult CSV (default: the copy shipped with the package)")
     rep.add_argument("--seed", type=int, default=2024, help="seed of every random draw")
     rep.set_defaults(handler=_cmd_reproduce)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     )
     from mechdesign.notions.datasets import (
         CategoricalPair as CategoricalPair,
+        adult_csv as adult_csv,
         categorical_pair as categorical_pair,
         empirical_pair as empirical_pair,
     )

@@ -70,9 +70,8 @@ class Settings:
         Synthetic repetitions of the robust-LDP paper [1]_ (its Sec. 8.2 uses 100), at
         least 1; ``None`` takes 100, or 3 when ``quick``.
     data : Path or None, default None
-        The UCI Adult CSV for the robust-LDP paper's Fig. 2; ``None`` searches
-        ``../shared/data/adult.csv`` and ``data/adult.csv`` from the working directory.
-        Without it that figure is skipped (reported, not an error).
+        The UCI Adult CSV for the robust-LDP paper's Fig. 2; ``None`` takes the copy
+        shipped with the package (:func:`~mechdesign.notions.datasets.adult_csv`).
     seed : int, default 2024
         Seed of every random draw.
 

@@ -14,8 +14,9 @@ Items of ``mechdesign reproduce --paper robust-ldp``:
     Normalised mutual information ``NMI = I_P̂(X;Y) / H_P̂(X)`` against ε for GRR, SRR, IR,
     PolyOpt (the paper's variant and our default) and NR on pairs of Adult attributes:
     two small pairs where vertex enumeration finishes and two large ones (occupation ×
-    education, |X| = 240, where the paper gave up) with GRR, SRR and IR only. Needs the
-    Adult CSV (:class:`~mechdesign.reproduce.Settings` ``data``).
+    education, |X| = 240, where the paper gave up) with GRR, SRR and IR only. Reads the
+    Adult data shipped with the package, or the CSV of
+    :class:`~mechdesign.reproduce.Settings` ``data``.
 ``Figs. 3–5, Table 2``
     ``P*`` from the Jeffreys prior Dirichlet(1/2) on the small pairs' alphabets (2 × 5
     and 2 × 6), ``n = 32,561`` samples per repetition, ``P̂`` their frequencies, the χ²
@@ -57,7 +58,7 @@ from tqdm import tqdm
 import mechdesign as md
 from mechdesign.errors import MechDesignError
 from mechdesign.notions.cones import section_argmax
-from mechdesign.notions.datasets import categorical_pair
+from mechdesign.notions.datasets import adult_csv, categorical_pair
 from mechdesign.reproduce._core import (
     EXTRACTION,
     TYPO,
@@ -129,21 +130,14 @@ QUICK = Config(
 )
 
 
-def find_adult(given: Path | None = None) -> Path | None:
-    """The Adult CSV: ``given`` if set (it must exist), else the first of
-    ``../shared/data/adult.csv`` and ``data/adult.csv`` from the working directory and
-    ``shared/data/adult.csv`` beside a source checkout that exists; ``None`` if none."""
+def find_adult(given: Path | None = None) -> Path:
+    """The Adult CSV: ``given`` if set (it must exist), else the copy shipped with the
+    package (:func:`~mechdesign.notions.datasets.adult_csv`)."""
     if given is not None:
         if not Path(given).is_file():
             raise FileNotFoundError(f"data: no file {given}")
         return Path(given)
-    here = Path(__file__).resolve()
-    candidates = (
-        Path.cwd().parent / "shared" / "data" / "adult.csv",
-        Path.cwd() / "data" / "adult.csv",
-        here.parents[3] / "shared" / "data" / "adult.csv",
-    )
-    return next((path for path in candidates if path.is_file()), None)
+    return adult_csv()
 
 
 # -- one design problem -----------------------------------------------------------------
@@ -186,13 +180,7 @@ def _one_mechanism(name, p_hat, shape, epsilon, ball) -> md.Mechanism:
 
 
 def _adult(config: Config) -> Path:
-    path = find_adult(config.data)
-    if path is None:
-        raise FileNotFoundError(
-            "the Adult CSV was not found (looked for ../shared/data/adult.csv and "
-            "data/adult.csv); pass its path"
-        )
-    return path
+    return find_adult(config.data)
 
 
 def adult_rows(config: Config) -> list[dict]:
@@ -864,9 +852,6 @@ def adult_checks(rows: list[dict], config: Config) -> list[Check]:
 
 def _fig2(folder: Path, settings: Settings) -> ItemResult:
     config = _config(settings)
-    if config.data is None:
-        return ItemResult(skipped="the Adult CSV was not found (looked for "
-                                  "../shared/data/adult.csv and data/adult.csv); pass --data")
     rows = adult_rows(config)
     write_csv(folder / "fig2_adult_nmi.csv", rows)
     files = [folder / "fig2_adult_nmi.csv", *plot_all(folder, {"adult_nmi": rows}, config)]

@@ -270,3 +270,12 @@ def test_design_for_a_central_guarantee_behind_a_shuffler(capsys):
 def test_design_central_mistakes_are_named(extra, phrase, capsys):
     assert main(["design", *extra]) == 2
     assert phrase in capsys.readouterr().err
+
+
+def test_design_rldp_reads_the_shipped_adult_data_by_default(capsys):
+    # No --data: the UCI Adult data shipped with the package (sex × race, n = 32,561).
+    assert main(["design", "--notion", "rldp", "--epsilon", "1", "--sensitive", "sex",
+                 "--other", "race", "--mechanism", "srr", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_samples"] == 32_561
+    assert out["s_labels"] == ["Male", "Female"]

@@ -5,6 +5,7 @@ refusals by argument name.
 from __future__ import annotations
 
 import csv
+import gzip
 import math
 
 import numpy as np
@@ -12,20 +13,30 @@ import pytest
 
 import mechdesign as md
 from mechdesign.errors import InvalidInputError
-from mechdesign.notions.datasets import categorical_pair, empirical_pair
+from mechdesign.notions.datasets import adult_csv, categorical_pair, empirical_pair
 from tests.helpers import ROOT
 
-ADULT = ROOT.parent / "shared" / "data" / "adult.csv"
+ADULT = adult_csv()
 
 
-@pytest.mark.skipif(not ADULT.is_file(), reason="the shared Adult data are not present")
+def test_the_adult_data_ship_with_the_package():
+    assert ADULT.is_file()
+    assert ADULT.parent == ROOT / "mechdesign" / "data"
+    assert "CC BY 4.0" in (ADULT.parent / "README.md").read_text(encoding="utf-8")
+    with gzip.open(ADULT, "rt", encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    assert lines[0].startswith("age, workclass, fnlwgt, education, education-num")
+    assert sum(1 for line in lines[1:] if line.strip()) == 32_561
+    assert all(line.count(", ") == 14 for line in lines[1:] if line.strip())
+
+
 def test_adult_sex_by_race_counts_match_a_plain_csv_count():
     pair = categorical_pair(ADULT, "sex", "race")
     assert pair.shape == (2, 5)
     assert pair.n_samples == 32_561
     assert pair.s_labels == ("Male", "Female")
     assert pair.u_labels[0] == "White"
-    with ADULT.open() as handle:
+    with gzip.open(ADULT, "rt", newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, skipinitialspace=True))
     expected = sum(1 for r in rows if r["sex"] == "Female" and r["race"] == "Black")
     assert pair.counts[1, pair.u_labels.index("Black")] == expected
@@ -169,3 +180,14 @@ def test_datasets_name_their_arguments(tmp_path):
             md.notions.empirical_pair(bad, ["x", "y"])
     with pytest.raises(InvalidInputError, match="s_values and u_values"):
         md.notions.empirical_pair(["a"], ["x", "y"])
+
+
+def test_a_broken_gzip_file_is_refused_by_name(tmp_path):
+    path = tmp_path / "cut.csv.gz"
+    path.write_bytes(gzip.compress(b"a, b\nx, y\n")[:12])
+    with pytest.raises(InvalidInputError, match="not a whole gzip file"):
+        categorical_pair(path, "a", "b")
+    plain = tmp_path / "plain.csv.gz"
+    plain.write_bytes(b"a, b\nx, y\n")
+    with pytest.raises(InvalidInputError, match="gzip"):
+        categorical_pair(plain, "a", "b")

@@ -21,8 +21,7 @@ from mechdesign.reproduce import (
 
 @pytest.fixture(scope="module")
 def experiments():
-    if robust_ldp.find_adult() is None:
-        pytest.skip("the shared Adult data are not present")
+    assert robust_ldp.find_adult().is_file()  # the Adult data ship with the package
     return robust_ldp
 
 
