@@ -680,7 +680,8 @@ class TwoLevelFamily(_Family):
     ) -> tuple[NDArray[np.bool_], NDArray[np.float64], float]:
         """Exact pricing through the symmetry of equal-mass inputs: the ``keep`` best
         patterns with positive reduced cost (the best one if none is positive), their
-        reduced costs, and the family's best reduced cost (exact, no MIP).
+        reduced costs, and the family's best reduced cost (exact, no MIP; raised by
+        ``PRICING_CUT_ATOL / D_min`` for rounding).
 
         Inputs of equal prior mass have equal entropy gains ``e_x`` and aggregates
         ``a_x``, so a pattern's aggregate ``s(z)`` and normaliser ``D(z)`` depend only on
@@ -719,7 +720,8 @@ class TwoLevelFamily(_Family):
         z = np.zeros((best.size, self.n_bin), dtype=bool)
         for order, m in zip(orders, counts, strict=True):
             z[:, order] = np.arange(order.size)[None, :] < m[:, None]
-        return z, costs[best], float(costs.max())
+        # The bound is raised for rounding, as the MIPs' and the relaxation's are.
+        return z, costs[best], float(costs.max()) + PRICING_CUT_ATOL / self.min_normaliser
 
     def random_arcs(self, rng: np.random.Generator, orderings: int) -> NDArray[np.bool_]:
         """The :func:`balanced_arcs` of mass :attr:`arc_mass` around ``orderings`` circles
