@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+import mechdesign as md
 from mechdesign.errors import InvalidInputError
 from mechdesign.reproduce import (
     Item,
@@ -119,8 +120,10 @@ def test_an_interrupted_run_still_writes_its_summary(tmp_path, monkeypatch):
     assert not (tmp_path / "errors.log").exists()
 
 
-def test_fig2_is_skipped_without_the_adult_data(tmp_path, monkeypatch):
-    monkeypatch.setattr(robust_ldp, "find_adult", lambda given=None: None)
-    result = robust_ldp.ITEMS[1].run(tmp_path, Settings(quick=True))
-    assert result.skipped.startswith("the Adult CSV was not found")
-    assert result.files == []
+def test_fig2_reads_the_adult_data_shipped_with_the_package(tmp_path):
+    # Fig. 2 is never skipped: without --data it reads the package's copy; a --data
+    # that does not exist is an error naming the file, not a silent fallback.
+    assert robust_ldp.find_adult() == md.notions.adult_csv()
+    assert robust_ldp.find_adult(None).is_file()
+    with pytest.raises(FileNotFoundError, match=r"nope\.csv"):
+        robust_ldp.find_adult(tmp_path / "nope.csv")
