@@ -39,6 +39,17 @@ __all__ = ["STATUS_ACTION", "Model", "ModelSolution", "new_model", "solve_linear
 #: HiGHS's code for the primal simplex method (option ``simplex_strategy``).
 PRIMAL_SIMPLEX = 4
 
+#: HiGHS 1.16's branch and bound can turn without end in its choice of a branching
+#: variable, logging an error ("HighsSearch::selectBranchingCandidate Error fracval …")
+#: at every turn and processing no node, so that no node limit stops it (a 24-binary
+#: pricing MIP, stored in ``tests/_solvers/data``). This many error messages in one MIP
+#: run stop it (:meth:`Model.solve`); a MIP that solves logs none.
+HIGHS_ERROR_LOOP_MESSAGES = 1000
+
+#: A MIP run stopped that way is run again with the next random seeds (HiGHS's option
+#: ``random_seed``), up to this many times: the same model takes another path.
+HIGHS_LOOP_RESEEDS = 3
+
 
 class _QuietHighs(highspy.Highs):
     """A ``highspy.Highs`` whose log is off before its first call into HiGHS.
@@ -190,6 +201,9 @@ class ModelSolution:
         Wall-clock time of this call (retries included).
     iterations : int
         Simplex iterations of the last run.
+    reseeds : int
+        MIP runs stopped in HiGHS's branching loop and run again with another seed
+        (:data:`HIGHS_ERROR_LOOP_MESSAGES`).
     """
 
     status: Status
@@ -200,6 +214,7 @@ class ModelSolution:
     saved: tuple[NDArray[np.float64], ...] = ()
     seconds: float = 0.0
     iterations: int = 0
+    reseeds: int = 0
 
     @property
     def timed_out(self) -> bool:
@@ -240,6 +255,36 @@ class Model:
         self.n_rows = 0
         self._integer = False
         self._solved = False
+        self._errors = 0  # HiGHS error messages in the current run (see _count_errors)
+        self._reseeds = 0  # runs of the current solve stopped in that loop
+        self._logging = False
+
+    @classmethod
+    def read(cls, path: str, **options: bool | int | float | str) -> Model:
+        """A model read from a file HiGHS reads (MPS or CPLEX LP, as :meth:`write`
+        writes it): how a model that troubled HiGHS is kept, to be solved again.
+
+        Raises
+        ------
+        SolverError
+            HiGHS could not read ``path``.
+        """
+        model = cls(**options)
+        if model._highs.readModel(str(path)) != highspy.HighsStatus.kOk:
+            raise SolverError(f"HiGHS could not read a model from {show(str(path))}",
+                              status=Status.MODEL_ERROR, solver_status="read error")
+        lp = model._highs.getLp()
+        model.n_rows, model.n_cols = int(lp.num_row_), int(lp.num_col_)
+        model._integer = any(int(kind) != int(highspy.HighsVarType.kContinuous)
+                             for kind in lp.integrality_)
+        return model
+
+    def write(self, path: str) -> None:
+        """Write the model (with its current costs and cuts) to ``path``, in the format
+        its suffix names (``.mps``, ``.lp``): for reporting a solver defect."""
+        if self._highs.writeModel(str(path)) != highspy.HighsStatus.kOk:
+            raise SolverError(f"HiGHS could not write the model to {show(str(path))}",
+                              status=Status.MODEL_ERROR, solver_status="write error")
 
     @classmethod
     def from_matrix(
@@ -350,6 +395,7 @@ class Model:
         """
         highs = self._highs
         started = time.perf_counter()
+        self._reseeds = 0
         if time_limit is not None:
             self.set_option("time_limit", highs.getRunTime() + float(time_limit))
         if not warm:
@@ -365,19 +411,23 @@ class Model:
             self._set_tolerances(*self._tolerances)
         self._solved = True
         info = highs.getInfo()
-        stopped = (_action(status) == "limit" and accept_time_limit
+        looped = self._errors >= HIGHS_ERROR_LOOP_MESSAGES
+        stopped = ((looped or _action(status) == "limit") and accept_time_limit
                    and info.primal_solution_status == 2)
-        if _action(status) != "optimal" and not stopped:
-            said = self._highs.modelStatusToString(status)
+        if (looped or _action(status) != "optimal") and not stopped:
+            said = (f"its branching looped with every seed tried, "
+                    f"{HIGHS_ERROR_LOOP_MESSAGES} error messages a run" if looped
+                    else self._highs.modelStatusToString(status))
             raise SolverError(f"HiGHS did not solve {what} to optimality ({said})",
-                              status=_status(status), solver_status=said)
+                              status=Status.LIMIT if looped else _status(status),
+                              solver_status=said)
         solution = highs.getSolution()
         objective = float(info.objective_function_value)
         mip = self._integer
         saved = tuple(np.array(s.col_value, dtype=float) for s in highs.getSavedMipSolutions()
                       ) if mip else ()
         return ModelSolution(
-            status=_status(status),
+            status=Status.LIMIT if looped else _status(status),
             x=np.array(solution.col_value, dtype=float),
             row_dual=np.array(solution.row_dual, dtype=float),
             objective=objective,
@@ -385,6 +435,7 @@ class Model:
             saved=saved,
             seconds=time.perf_counter() - started,
             iterations=int(info.simplex_iteration_count),
+            reseeds=self._reseeds,
         )
 
     def basic_columns(self) -> NDArray[np.bool_]:
@@ -408,12 +459,56 @@ class Model:
         return float(self._highs.getRunTime())
 
     def _run(self) -> highspy.HighsModelStatus:
+        if self._integer:
+            return self._run_mip()
         self._highs.run()
         return self._highs.getModelStatus()
+
+    def _run_mip(self) -> highspy.HighsModelStatus:
+        """Run a MIP, stopping and reseeding a run that HiGHS's branching defect keeps
+        turning (see :data:`HIGHS_ERROR_LOOP_MESSAGES`)."""
+        highs = self._highs
+        if not self._logging:
+            # The log reaches the callback only with output_flag on; log_to_console off
+            # keeps it from the terminal.
+            self.set_option("log_to_console", False)
+            self.set_option("output_flag", True)
+            highs.cbLogging.subscribe(self._count_errors)
+            self._logging = True
+        limit = _option_value(highs, "time_limit")
+        seed = _option_value(highs, "random_seed")
+        try:
+            for attempt in range(HIGHS_LOOP_RESEEDS + 1):
+                self._errors = 0
+                self.set_option("random_seed", seed + attempt)
+                highs.run()
+                if self._errors < HIGHS_ERROR_LOOP_MESSAGES:
+                    break
+                self._reseeds += 1
+                self.set_option("time_limit", limit)  # set to 0 to stop the loop
+        finally:
+            self.set_option("random_seed", seed)
+            self.set_option("time_limit", limit)
+        return highs.getModelStatus()
+
+    def _count_errors(self, event) -> None:
+        """HiGHS's logging callback: count the run's error messages and stop the run
+        (a time limit of 0, which HiGHS checks inside the loop) at
+        :data:`HIGHS_ERROR_LOOP_MESSAGES`."""
+        if int(event.data_out.log_type) == int(highspy.HighsLogType.kError):
+            self._errors += 1
+            if self._errors == HIGHS_ERROR_LOOP_MESSAGES:
+                self._highs.setOptionValue("time_limit", 0.0)
 
     def _set_tolerances(self, primal: float, dual: float) -> None:
         self.set_option("primal_feasibility_tolerance", primal)
         self.set_option("dual_feasibility_tolerance", dual)
+
+
+def _option_value(highs: highspy.Highs, name: str) -> bool | int | float | str:
+    """An option's value (highspy returns ``(status, value)`` from 1.8 on)."""
+    value = highs.getOptionValue(name)
+    return value[1] if isinstance(value, tuple) else value
 
 
 def _status(status: highspy.HighsModelStatus) -> Status:

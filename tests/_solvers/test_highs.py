@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -233,3 +234,82 @@ def test_highs_dual_sign_convention():
     solution = solve_linear_program(np.array([1.0, 2.0]), a, np.ones(1), np.ones(1))
     assert solution.objective == pytest.approx(2.0, abs=1e-12)
     assert solution.row_dual == pytest.approx([2.0], abs=1e-12)
+
+
+# A pricing MIP (24 binaries and an epigraph variable, written by Model.write) on which
+# HiGHS 1.16.0 turns without end in HighsSearch::selectBranchingCandidate, logging an
+# error at every turn and processing no node, with these options (random seed 0).
+_LOOPING_MIP = Path(__file__).parent / "data" / "highs_branching_loop.mps.gz"
+_LOOPING_OPTIONS = {"mip_abs_gap": 7.279755016390924e-10, "mip_rel_gap": 0.0,
+                    "mip_max_nodes": 20_000, "mip_feasibility_tolerance": 1e-10,
+                    "primal_feasibility_tolerance": 1e-10}
+_LOOP_SCRIPT = textwrap.dedent(
+    """
+    import json, sys
+    from mechdesign._solvers.highs import Model
+    model = Model.read(sys.argv[1], **json.loads(sys.argv[2]))
+    solution = model.solve("the stored MIP", accept_time_limit=True)
+    print(json.dumps({"x": solution.x.tolist(), "objective": solution.objective,
+                      "bound": solution.dual_bound, "status": solution.status.value,
+                      "reseeds": solution.reseeds}))
+    """
+)
+
+
+def _brute_force_epigraph_mip(path: Path) -> float:
+    """``max c·z − t`` over every binary ``z`` for the stored MIP's shape: rows on ``z``
+    alone, and rows ``A z + t ≥ l`` (so ``t = max(l − A z)``)."""
+    reader = highspy.Highs()
+    reader.setOptionValue("output_flag", False)
+    reader.readModel(str(path))
+    lp = reader.getLp()
+    n = lp.num_col_ - 1
+    a = np.zeros((lp.num_row_, n + 1))
+    start, index, value = (np.asarray(v) for v in (lp.a_matrix_.start_, lp.a_matrix_.index_,
+                                                   lp.a_matrix_.value_))
+    for j in range(n + 1):
+        a[index[start[j]:start[j + 1]], j] = value[start[j]:start[j + 1]]
+    lower, upper = np.asarray(lp.row_lower_), np.asarray(lp.row_upper_)
+    cost = np.asarray(lp.col_cost_)
+    epigraph = a[:, n] != 0
+    # the shape assumed (coefficients read from the file, not computed)
+    assert cost[n] == -1.0  # exact: a coefficient read from the file
+    assert np.all(a[epigraph, n] == 1.0)  # exact: coefficients read from the file
+    assert np.all(np.isinf(upper[epigraph]))
+    # z = (low half, high half): each half's row sums once, then every pair.
+    half = n // 2
+    low = ((np.arange(1 << half)[:, None] >> np.arange(half)) & 1).astype(float)
+    high = ((np.arange(1 << (n - half))[:, None] >> np.arange(n - half)) & 1).astype(float)
+    sums = [(z @ a[~epigraph, cols].T, z @ a[epigraph, cols].T, z @ cost[cols])
+            for z, cols in ((low, slice(0, half)), (high, slice(half, n)))]
+    (low_rows, low_cuts, low_cost), (high_rows, high_cuts, high_cost) = sums
+    best = -math.inf
+    for h in range(0, high.shape[0], 64):
+        rows = high_rows[h:h + 64, None, :] + low_rows[None]
+        ok = np.all((rows >= lower[~epigraph] - 1e-9) & (rows <= upper[~epigraph] + 1e-9),
+                    axis=2)
+        t = np.max(lower[epigraph] - high_cuts[h:h + 64, None, :] - low_cuts[None], axis=2)
+        values = high_cost[h:h + 64, None] + low_cost[None] - t
+        best = max(best, float(values[ok].max(initial=-math.inf)))
+    return best
+
+
+def test_a_mip_that_loops_in_highs_branching_is_stopped_and_solved(tmp_path):
+    # In a subprocess with a timeout, so that a guard that stopped working fails the test
+    # instead of hanging the suite. The optimum is checked against every binary point.
+    import gzip
+    import json
+
+    path = tmp_path / "loop.mps"
+    path.write_bytes(gzip.decompress(_LOOPING_MIP.read_bytes()))
+    result = subprocess.run(
+        [sys.executable, "-c", _LOOP_SCRIPT, str(path), json.dumps(_LOOPING_OPTIONS)],
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout.strip().splitlines()[-1])
+    optimum = _brute_force_epigraph_mip(path)
+    assert got["status"] == "optimal"
+    assert got["objective"] == pytest.approx(optimum, abs=1e-9)
+    assert got["bound"] >= optimum - 1e-9
+    if highspy.Highs().version() == "1.16.0":
+        assert got["reseeds"] >= 1  # the loop this file was stored for: the guard acted
