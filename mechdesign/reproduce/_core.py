@@ -71,7 +71,8 @@ class Settings:
         least 1; ``None`` takes 100, or 3 when ``quick``.
     data : Path or None, default None
         The UCI Adult CSV for the robust-LDP paper's Fig. 2; ``None`` takes the copy
-        shipped with the package (:func:`~mechdesign.notions.datasets.adult_csv`).
+        shipped with the package (:func:`~mechdesign.notions.datasets.adult_csv`). A
+        path must name an existing file (checked here, before anything runs).
     seed : int, default 2024
         Seed of every random draw.
 
@@ -91,6 +92,9 @@ class Settings:
         check_positive_int(self.workers, "workers")
         if self.reps is not None:
             check_positive_int(self.reps, "reps")
+        if self.data is not None and not Path(self.data).is_file():
+            raise InvalidInputError(f"data must name an existing file; there is no file "
+                                    f"{self.data}")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ _SCRIPT = textwrap.dedent(
     """
     import numpy as np
     import mechdesign as md
-    from mechdesign._solvers.highs import new_model
+    from mechdesign._solvers.highs import Model, new_model
 
     model = new_model(mip_rel_gap=0.0)
     model.addVar(0.0, 1.0)
@@ -38,6 +38,11 @@ _SCRIPT = textwrap.dedent(
     model.changeColCost(0, -1.0)
     model.run()
     md.design(md.LDP(1.0), np.full(3, 1 / 3))
+    mip = Model(mip_rel_gap=0.0)  # its log goes to the callback, not the terminal
+    mip.add_variables(np.zeros(2), np.ones(2), integer=True)
+    mip.add_row(-np.inf, 1.5, np.arange(2), np.ones(2))
+    mip.set_costs([1.0, 2.0])
+    mip.solve("a MIP")
     md.design(md.LDP(1.0), np.full(4, 1 / 4), method="column_generation")
     """
 )

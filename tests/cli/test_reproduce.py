@@ -27,3 +27,11 @@ def test_cli_reproduce_refuses_bad_arguments(tmp_path, capsys):
     assert main(["reproduce", "--paper", "robust-ldp", "--workers", "0",
                  "--out", str(tmp_path)]) == 2
     assert "workers must be a positive integer" in capsys.readouterr().err
+    # a missing data file is refused before anything runs (no item FAILED, exit 2)
+    assert main(["reproduce", "--paper", "robust-ldp", "--data", str(tmp_path / "no.csv"),
+                 "--out", str(tmp_path / "out")]) == 2
+    said = capsys.readouterr()
+    assert "data must name an existing file" in said.err
+    assert "no.csv" in said.err
+    assert said.out == ""
+    assert not (tmp_path / "out").exists()
