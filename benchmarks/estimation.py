@@ -86,23 +86,13 @@ BELOW_RTOL = 1e-8
 RECHECK_RTOL = 1e-8
 
 
-def adult_cells(k: int, path: Path = ADULT) -> np.ndarray:
-    """The k most frequent (occupation, education) cells of the Adult data, in decreasing
-    order of frequency, renormalised."""
-    counts = md.notions.categorical_pair(path, "occupation", "education").counts.ravel()
-    top = np.sort(counts)[::-1][:k].astype(float)
-    if top.shape[0] < k or top[-1] <= 0:
-        raise SystemExit(f"the Adult data has fewer than k = {k} occupied cells")
-    return top / top.sum()
-
-
 def prior_of(name: str, k: int) -> np.ndarray:
     if name == "uniform":
         return np.full(k, 1.0 / k)
     if name == "zipf":
         return md.comparison.zipf_prior(k, 1.1)
     if name == "adult":
-        return adult_cells(k)
+        return md.notions.categorical_pair(ADULT, "occupation", "education").top_cells(k)
     raise ValueError(f"unknown prior {name!r}")
 
 

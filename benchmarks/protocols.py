@@ -31,21 +31,13 @@ import mechdesign as md
 ADULT = md.notions.adult_csv()
 
 
-def adult_marginal(k: int, path: Path = ADULT) -> np.ndarray:
-    """The k most frequent (occupation, education) cells of the Adult data,
-    renormalised."""
-    counts = md.notions.categorical_pair(path, "occupation", "education").counts.ravel()
-    top = np.sort(counts)[::-1][:k].astype(float)
-    return top / top.sum()
-
-
 def prior_of(name: str, k: int) -> np.ndarray:
     if name == "uniform":
         return np.full(k, 1.0 / k)
     if name == "zipf":
         return md.comparison.zipf_prior(k, 1.1)
     if name == "adult":
-        return adult_marginal(k)
+        return md.notions.categorical_pair(ADULT, "occupation", "education").top_cells(k)
     raise ValueError(f"unknown prior {name!r}")
 
 

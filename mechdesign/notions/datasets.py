@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from mechdesign._validation import (
     check_alpha,
+    check_positive_int,
     show,
 )
 from mechdesign.errors import InvalidInputError, TooLargeError
@@ -105,6 +106,25 @@ class CategoricalPair:
     def p_hat(self) -> NDArray[np.float64]:
         """The empirical distribution on ``X = S × U``, flattened S-major."""
         return (self.counts / self.counts.sum()).ravel()
+
+    def top_cells(self, k: int) -> NDArray[np.float64]:
+        """The ``k`` most frequent cells ``(s, u)``, by decreasing count (ties in
+        ``p_hat`` order), renormalised: a prior on ``k`` inputs drawn from real data (the
+        estimation and protocol benchmarks use Adult's occupation × education).
+
+        Raises
+        ------
+        InvalidInputError
+            If ``k`` is not a positive integer or fewer than ``k`` cells hold a record.
+        """
+        k = check_positive_int(k, "k")
+        counts = self.counts.ravel()
+        top = counts[np.argsort(-counts, kind="stable")[:k]]
+        if top.size < k or top[-1] == 0:
+            raise InvalidInputError(
+                f"k must be at most the {np.count_nonzero(counts)} cells of "
+                f"{self.sensitive} × {self.other} that hold a record; got {k}")
+        return top / top.sum()
 
     def ball(self, beta: float = 0.05, alpha: float = 2.0) -> RenyiBall:
         """The paper's confidence set: the Rényi ball around ``P̂`` whose radius is

@@ -45,6 +45,27 @@ def test_adult_sex_by_race_counts_match_a_plain_csv_count():
     assert ball.radius == pytest.approx(md.chi2_radius(32_561, 10, 0.05), rel=1e-15)
 
 
+@pytest.mark.parametrize("k", [1, 7, 40])
+def test_top_cells_are_the_most_frequent_pairs_of_a_plain_count(k):
+    from collections import Counter
+
+    with gzip.open(ADULT, "rt", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, skipinitialspace=True))
+    counted = Counter((r["occupation"], r["education"]) for r in rows)
+    top = np.array([c for _, c in counted.most_common(k)], dtype=float)
+    prior = categorical_pair(ADULT, "occupation", "education").top_cells(k)
+    np.testing.assert_allclose(prior, top / top.sum(), rtol=1e-15, atol=0)
+
+
+def test_top_cells_refuses_more_cells_than_hold_a_record():
+    pair = empirical_pair(["a", "b", "b"], ["x", "y", "y"])  # 2 of 4 cells occupied
+    np.testing.assert_allclose(pair.top_cells(2), [2 / 3, 1 / 3], rtol=1e-15)
+    with pytest.raises(md.InvalidInputError, match="k must be at most the 2 cells"):
+        pair.top_cells(3)
+    with pytest.raises(md.InvalidInputError, match="k"):
+        pair.top_cells(0)
+
+
 def test_empirical_pair_orders_labels_by_frequency():
     pair = empirical_pair(["a", "b", "b", "c", "b", "a"], ["x", "y", "x", "x", "y", "y"])
     assert pair.s_labels == ("b", "a", "c")
