@@ -261,8 +261,9 @@ class Model:
 
     @classmethod
     def read(cls, path: str, **options: bool | int | float | str) -> Model:
-        """A model read from a file HiGHS reads (MPS or CPLEX LP, as :meth:`write`
-        writes it): how a model that troubled HiGHS is kept, to be solved again.
+        """A model read from a file HiGHS reads (MPS or CPLEX LP, as
+        ``highspy.Highs.writeModel`` writes it): how a model that troubled HiGHS is kept,
+        to be solved again.
 
         Raises
         ------
@@ -279,12 +280,6 @@ class Model:
                              for kind in lp.integrality_)
         return model
 
-    def write(self, path: str) -> None:
-        """Write the model (with its current costs and cuts) to ``path``, in the format
-        its suffix names (``.mps``, ``.lp``): for reporting a solver defect."""
-        if self._highs.writeModel(str(path)) != highspy.HighsStatus.kOk:
-            raise SolverError(f"HiGHS could not write the model to {show(str(path))}",
-                              status=Status.MODEL_ERROR, solver_status="write error")
 
     @classmethod
     def from_matrix(
