@@ -355,6 +355,16 @@ class Model:
                             columns.ravel())
         self.n_cols += m
 
+    def add_sparse_columns(self, costs: ArrayLike, matrix: sp.csc_array) -> None:
+        """Append columns ``x ≥ 0``: column ``j`` of ``matrix`` (shape ``(n_rows, m)``,
+        column-wise sparse) with cost ``costs[j]``."""
+        a = sp.csc_array(matrix)
+        m = a.shape[1]
+        self._highs.addCols(m, np.asarray(costs, dtype=float), np.zeros(m),
+                            np.full(m, highspy.kHighsInf), a.nnz, a.indptr[:-1].astype(np.int32),
+                            a.indices.astype(np.int32), a.data.astype(float))
+        self.n_cols += m
+
     def set_costs(self, costs: ArrayLike, index: ArrayLike | None = None) -> None:
         costs = np.asarray(costs, dtype=float)
         index = (np.arange(costs.size, dtype=np.int32) if index is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import mechdesign as md
 from mechdesign.optimal import (
@@ -99,3 +100,51 @@ def test_pruning_keeps_the_basis_the_optimum_and_the_dual():
     assert column_key(columns[lost]) not in master.keys
     master.add(columns[lost:lost + 1], values[lost:lost + 1])
     assert master.size == int(kept.sum()) + 1
+
+
+# -- offset form ---------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 3.0, -2.0]), min_size=1,
+                         max_size=9), min_size=1, max_size=6))
+def test_most_frequent_entries_agree_with_a_counter(rows):
+    from collections import Counter
+
+    from mechdesign.optimal.master import most_frequent_entries
+
+    width = min(len(r) for r in rows)
+    matrix = np.array([r[:width] for r in rows])
+    got = most_frequent_entries(matrix)
+    for row, value in zip(matrix, got, strict=True):
+        counts = Counter(row.tolist())
+        top = max(counts.values())
+        assert value == min(v for v, c in counts.items() if c == top)  # exact: an entry
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 7), st.integers(1, 25), st.integers(0, 2**32 - 1), st.booleans())
+def test_the_offset_form_solves_the_master_of_any_columns(n, m, seed, levelled):
+    """Columns with few levels (as pattern columns) or all entries distinct: the master's
+    optimum is scipy's LP over the same columns, and its dual (the first N rows of the
+    offset form) prices every column out with 1·λ equal to the optimum."""
+    from scipy.optimize import linprog
+
+    rng = np.random.default_rng(seed)
+    if levelled:
+        levels = rng.uniform(0.1, 2.0, size=3)
+        columns = levels[rng.integers(0, 3, size=(m, n))]
+    else:
+        columns = rng.uniform(0.1, 2.0, size=(m, n))
+    columns = np.vstack([columns / columns.sum(axis=1, keepdims=True), np.full((1, n), 1 / n)])
+    values = rng.uniform(0.0, 1.0, size=columns.shape[0])
+    reference = linprog(-values, A_eq=columns.T, b_eq=np.ones(n), bounds=(0, None))
+    master = RestrictedMaster(n)
+    master.add(columns, values)
+    theta, dual, objective = master.solve()
+    assert objective == pytest.approx(-reference.fun, abs=1e-9)
+    assert theta @ values == pytest.approx(objective, abs=1e-9)
+    assert np.all(theta >= -1e-12)
+    np.testing.assert_allclose(columns.T @ theta, np.ones(n), atol=1e-9)
+    assert np.all(values - columns @ dual <= 1e-9)
+    assert dual.sum() == pytest.approx(objective, abs=1e-9)
