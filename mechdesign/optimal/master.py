@@ -269,9 +269,8 @@ class RestrictedMaster:
 
         The basis survives (only non-basic columns go), so the master's optimum, its
         dual and the warm start are unchanged; what changes is the cost of each simplex
-        iteration, which is proportional to the number of columns (dense, N each). A
-        pruned column that improves again later is priced again like any other (its
-        key is forgotten)."""
+        iteration, which grows with the number of columns. A pruned column that improves
+        again later is priced again like any other (its key is forgotten)."""
         if self.weights is None or self.solved_columns != self.size:
             raise InvalidInputError("prune needs the master solved after its last add: "
                                     "only then are the basic columns known.")
