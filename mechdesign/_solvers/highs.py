@@ -453,11 +453,30 @@ class Model:
                            count=self.n_cols)
 
     def delete_columns(self, index: ArrayLike) -> None:
-        """Delete columns; a basis whose basic columns all stay is kept (a warm start)."""
+        """Delete columns; a basis whose basic columns all stay is kept (a warm start).
+
+        The kept basis is set again after the deletion: HiGHS does not always keep it
+        through ``deleteCols`` (highspy 1.8, our minimum, drops it every time), and a
+        re-solve from scratch may end at another optimal dual of a degenerate master, one
+        that no longer prices the deleted columns out.
+        """
         index = np.asarray(index, dtype=np.int32)
-        if index.size:
-            self._highs.deleteCols(index.size, index)
-            self.n_cols -= index.size
+        if not index.size:
+            return
+        highs = self._highs
+        basis = highs.getBasis()
+        keep = None
+        if basis.valid:
+            status = list(basis.col_status)
+            gone = set(index.tolist())
+            basic = highspy.HighsBasisStatus.kBasic
+            if not any(status[j] == basic for j in gone):
+                keep = [s for j, s in enumerate(status) if j not in gone]
+        highs.deleteCols(index.size, index)
+        self.n_cols -= index.size
+        if keep is not None and not highs.getBasis().valid:
+            basis.col_status = keep
+            highs.setBasis(basis)
 
     def run_time(self) -> float:
         """Seconds HiGHS has run on this model, over every call."""

@@ -117,6 +117,40 @@ def test_model_lp_meets_its_optimality_conditions():
     assert np.abs(reduced * solution.x).max() <= 1e-9  # complementary
 
 
+@pytest.mark.parametrize("free", [False, True])
+def test_deleting_non_basic_columns_keeps_the_basis(free):
+    """Deleting non-basic columns keeps the optimal basis (highspy 1.8 itself drops it):
+    the re-solve takes no simplex iteration and returns the same primal and the same
+    dual, which still prices every column out, the deleted ones too."""
+    rng = np.random.default_rng(5)
+    a = rng.random((4, 30))
+    c = rng.random(30)
+    model = Model(primal_feasibility_tolerance=1e-10, dual_feasibility_tolerance=1e-10)
+    if free:  # max c·x, A x = 1 in the master's offset form: s·1 + (A − 1 b) x = 1,
+        # s − b·x = 0, with s free and b the first row of A
+        model.add_variables([-np.inf], [np.inf])
+        for _ in range(4):
+            model.add_row(1.0, 1.0, [0], [1.0])
+        model.add_row(0.0, 0.0, [0], [1.0])
+        model.add_columns(c, np.vstack([a - a[0], -a[:1]]).T)
+    else:
+        for _ in range(4):
+            model.add_row(1.0, 1.0, [], [])
+        model.add_columns(c, a.T)
+    first = model.solve("a test LP")
+    basic = model.basic_columns()
+    offset = int(free)
+    gone = offset + np.flatnonzero(~basic[offset:])[::2]  # half the non-basic columns
+    model.delete_columns(gone)
+    again = model.solve("the LP without them")
+    assert again.iterations == 0
+    kept = np.setdiff1d(np.arange(first.x.size), gone)
+    np.testing.assert_allclose(again.x, first.x[kept], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(again.row_dual, first.row_dual, rtol=0, atol=1e-12)
+    reduced = c - a.T @ first.row_dual[:4]  # every column, the deleted ones too, priced out
+    assert reduced.max() <= 1e-9
+
+
 def test_model_raises_with_the_solver_status_after_its_retries():
     model = Model()
     model.add_variables(np.zeros(2), math.inf)
