@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["attach", "declared_exports", "moved_module"]
+__all__ = ["attach", "declared_exports", "moved_module", "moved_names", "renamed"]
 
 
 def declared_exports(package: str, file: str) -> dict[str, str]:
@@ -123,5 +123,43 @@ def moved_module(old: str, new: str) -> Callable[[str], Any]:
             stacklevel=2,
         )
         return getattr(importlib.import_module(new), name)
+
+    return __getattr__
+
+
+def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """``__getattr__`` for a module whose public names ``names`` (old → new) were renamed:
+    for one release each old name still answers with the renamed object, with a
+    :class:`DeprecationWarning` naming the new one."""
+
+    def __getattr__(name: str) -> Any:
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} is deprecated: use {module}.{names[name]} (the old name "
+            "will be removed in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(sys.modules[module], names[name])
+
+    return __getattr__
+
+
+def moved_names(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """``__getattr__`` for a module some of whose names ``names`` (name → the module it
+    lives in now) moved out: for one release each still answers, with a
+    :class:`DeprecationWarning` naming the new place."""
+
+    def __getattr__(name: str) -> Any:
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} is deprecated: use {names[name]}.{name} (the old name will "
+            "be removed in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(names[name]), name)
 
     return __getattr__

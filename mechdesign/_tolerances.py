@@ -69,7 +69,7 @@ VERTEX_RESOLVE_RESIDUAL_ATOL = 1e-12
 #: the enumerated points by more than this times ‖d‖₁.
 VERTEX_PROBE_ATOL = 1e-9
 
-#: Exact pricing (design.patterns.PricingOracle.price) accepts a MIP solution when its
+#: Exact pricing (design.patterns.PatternSource.price) accepts a MIP solution when its
 #: epigraph variable is within this of the convex function G(s) = s log s (HiGHS's MIP feasibility
 #: tolerance is set to 1e-10, so tighter would only re-add the same cut).
 PRICING_CUT_ATOL = 1e-12

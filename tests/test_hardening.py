@@ -474,9 +474,9 @@ def test_mutual_information_columns_refuse_an_all_zero_column_and_keep_1e308():
 
 
 def test_the_linearisation_oracle_refuses_a_prior_of_the_wrong_length():
-    from mechdesign.optimal.robust.pricing import LinearisationOracle
+    from mechdesign.optimal.robust.pricing import LinearisationSource
 
     ball = md.RenyiBall(np.full(4, 0.25), 2.0, 0.05)
     notion = md.notions.RobustLDP(1.0, ball, shape=(2, 2))
     with pytest.raises(md.InvalidInputError, match="prior"):
-        LinearisationOracle(notion, [0.5, 0.5])
+        LinearisationSource(notion, [0.5, 0.5])

@@ -28,13 +28,9 @@ from mechdesign._validation import (
 from mechdesign.bounds.contraction import cross_channel_gamma
 from mechdesign.errors import InvalidInputError
 from mechdesign.kernel import Mechanism, as_matrix
-from mechdesign.measures.divergences import (
-    f_alpha_from_renyi,
-    pinsker_f_alpha_inverse,
-    reverse_pinsker_f_alpha,
-    total_variation,
-)
+from mechdesign.measures.divergences import f_alpha_from_renyi, total_variation
 from mechdesign.measures.leakage import dobrushin_coefficient, renyi_ldp_level
+from mechdesign.measures.pinsker import pinsker_f_alpha_inverse, reverse_pinsker_f_alpha
 
 __all__ = [
     "RenyiAmplification",

@@ -38,7 +38,8 @@ from mechdesign._validation import (
 )
 from mechdesign.errors import InvalidInputError, SolverError
 from mechdesign.kernel import Mechanism, as_matrix
-from mechdesign.measures.divergences import KL, FGenerator, reverse_pinsker
+from mechdesign.measures.divergences import KL, FGenerator
+from mechdesign.measures.pinsker import reverse_pinsker
 from mechdesign.notions import (
     Notion,
     check_notion,
@@ -431,14 +432,14 @@ def pml_sdpi_bound(
               + \\frac{f(\\Gamma_{\\max})}{\\Gamma_{\\max} - 1}\\Bigr] \\delta
 
     for ``P, Q ∈ Q_X(c)`` with ``TV(P, Q) ≤ δ``: Binette's reverse Pinsker inequality [2]_
-    (:func:`~mechdesign.measures.divergences.reverse_pinsker`) applied to the outputs, whose
+    (:func:`~mechdesign.measures.pinsker.reverse_pinsker`) applied to the outputs, whose
     likelihood ratios lie in ``[Γ_min, Γ_max]`` (:func:`gamma_bound`), and
     ``TV(K∘P, K∘Q) ≤ Ξ(ε, c) δ`` (Theorem 1 with Lemma 2). Binette's constant grows
     with Γ_max and falls with Γ_min, so Proposition 2's bounds may replace the exact Γ.
     At ``ε = 0`` (Γ = 1) the bound is 0, as it must be (every kernel is constant).
 
     ``f`` is an :class:`~mechdesign.measures.divergences.FGenerator` or a bare function with
-    ``f(1) = 0``, validated by :func:`~mechdesign.measures.divergences.reverse_pinsker` (also
+    ``f(1) = 0``, validated by :func:`~mechdesign.measures.pinsker.reverse_pinsker` (also
     when Γ = 1, so a bad ``f`` is refused by name at every ε).
 
     Parameters

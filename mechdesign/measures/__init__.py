@@ -34,17 +34,12 @@ if TYPE_CHECKING:
         f_alpha_divergence as f_alpha_divergence,
         f_alpha_from_renyi as f_alpha_from_renyi,
         f_alpha_generator as f_alpha_generator,
-        f_alpha_tv_lower_boundary as f_alpha_tv_lower_boundary,
         f_divergence as f_divergence,
         hockey_stick_divergence as hockey_stick_divergence,
         hockey_stick_generator as hockey_stick_generator,
         kl_divergence as kl_divergence,
-        pinsker_f_alpha as pinsker_f_alpha,
-        pinsker_f_alpha_inverse as pinsker_f_alpha_inverse,
         renyi_divergence as renyi_divergence,
         renyi_from_f_alpha as renyi_from_f_alpha,
-        reverse_pinsker as reverse_pinsker,
-        reverse_pinsker_f_alpha as reverse_pinsker_f_alpha,
         squared_hellinger as squared_hellinger,
         total_variation as total_variation,
     )
@@ -70,6 +65,13 @@ if TYPE_CHECKING:
         pml_level as pml_level,
         pointwise_leakage as pointwise_leakage,
         renyi_ldp_level as renyi_ldp_level,
+    )
+    from mechdesign.measures.pinsker import (
+        f_alpha_tv_lower_boundary as f_alpha_tv_lower_boundary,
+        pinsker_f_alpha as pinsker_f_alpha,
+        pinsker_f_alpha_inverse as pinsker_f_alpha_inverse,
+        reverse_pinsker as reverse_pinsker,
+        reverse_pinsker_f_alpha as reverse_pinsker_f_alpha,
     )
     from mechdesign.measures.profile import (
         dp_epsilon as dp_epsilon,

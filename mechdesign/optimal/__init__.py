@@ -9,16 +9,17 @@ Stages (:mod:`~mechdesign.optimal.pipeline`): resolve the utility
 certify and audit → :class:`~mechdesign.optimal.result.Design`.
 
 :func:`design` is the entry point; the solver pieces (:class:`RestrictedMaster`,
-:class:`PricingOracle`, :class:`LinearisationOracle`, :func:`run_column_generation`) are
+:class:`PatternSource`, :class:`LinearisationSource`, :func:`run_column_generation`) are
 importable from here for research on the algorithms themselves.
 """
 
+from mechdesign._lazy import renamed
 from mechdesign.optimal.column_generation import ColumnGenerationRun, run_column_generation
 from mechdesign.optimal.estimation import EstimationError
-from mechdesign.optimal.gain_pricing import GainPricingOracle
+from mechdesign.optimal.gain_pricing import GainSource
 from mechdesign.optimal.master import RestrictedMaster, solve_vertex_lp
 from mechdesign.optimal.patterns import (
-    PricingOracle,
+    PatternSource,
     ldp_column,
     ldp_information_bound,
     price_ldp,
@@ -41,7 +42,7 @@ from mechdesign.optimal.result import (
     EstimationReport,
     Timings,
 )
-from mechdesign.optimal.robust.pricing import LinearisationOracle
+from mechdesign.optimal.robust.pricing import LinearisationSource
 from mechdesign.optimal.sources import (
     CddRepair,
     ColumnSource,
@@ -58,6 +59,12 @@ from mechdesign.optimal.utilities import (
     mutual_information_columns,
 )
 
+#: Column sources were called oracles, the word the frequency oracles of
+#: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
+__getattr__ = renamed(__name__, {"PricingOracle": "PatternSource",
+                                 "GainPricingOracle": "GainSource",
+                                 "LinearisationOracle": "LinearisationSource"})
+
 __all__ = [
     "METHODS",
     "PRICING_SOURCES",
@@ -71,13 +78,13 @@ __all__ = [
     "EstimationError",
     "EstimationReport",
     "FDivergenceUtility",
-    "GainPricingOracle",
+    "GainSource",
     "GainUtility",
-    "LinearisationOracle",
+    "LinearisationSource",
     "MasterSolution",
     "MutualInformationUtility",
+    "PatternSource",
     "Pricing",
-    "PricingOracle",
     "PricingSource",
     "RestrictedMaster",
     "Timings",

@@ -203,7 +203,7 @@ class ColumnGenerationRun:
 
 
 def run_column_generation(
-    oracle: ColumnSource,
+    source: ColumnSource,
     *,
     gap: float,
     time_limit: float | None = None,
@@ -219,11 +219,11 @@ def run_column_generation(
     and prices its dual heuristically; up to the source's
     :attr:`~mechdesign.optimal.sources.ColumnSource.columns_per_round` new columns with
     reduced cost above ``tolerance / N`` are added (``tolerance = gap · max(1, |lower|)``). When
-    the heuristic finds none and the oracle is exact, its MIPs run — one Dinkelbach step first,
+    the heuristic finds none and the source is exact, its MIPs run — one Dinkelbach step first,
     converged if that leaves the gap open without a new column — proving their optimum to ``0.1
     · tolerance / N`` (at least :data:`PRICING_MIP_ABS_GAP`), which is all the bound ``1·λ + N
     max(0, r̄)`` needs. Stops when ``upper − lower ≤ tolerance``, when nothing new improves, at
-    ``max_iterations`` or at ``time_limit``. A heuristic oracle leaves ``upper = inf`` (the
+    ``max_iterations`` or at ``time_limit``. A heuristic source leaves ``upper = inf`` (the
     caller bounds it otherwise).
 
     **Column management** (``columns_per_input = k``; ``None`` keeps every column; the
@@ -269,9 +269,9 @@ def run_column_generation(
 
     Parameters
     ----------
-    oracle : ColumnSource
-        The column source (:class:`~mechdesign.optimal.patterns.PricingOracle`,
-        :class:`~mechdesign.optimal.robust.pricing.LinearisationOracle`, ...): any object
+    source : ColumnSource
+        The column source (:class:`~mechdesign.optimal.patterns.PatternSource`,
+        :class:`~mechdesign.optimal.robust.pricing.LinearisationSource`, ...): any object
         with the members of :class:`~mechdesign.optimal.sources.ColumnSource`.
     gap : float
         Stop once ``upper − lower ≤ gap · max(1, |lower|)`` (nats); positive and finite.
@@ -305,7 +305,7 @@ def run_column_generation(
     """
     from tqdm.auto import tqdm
 
-    check_column_source(oracle)
+    check_column_source(source)
     gap = check_gap(gap)
     if time_limit is not None:
         time_limit = check_gap(time_limit, "time_limit")
@@ -313,7 +313,7 @@ def run_column_generation(
     progress = check_bool(progress, "progress")
     max_iterations = check_positive_int(max_iterations, "max_iterations")
     if isinstance(columns_per_input, str) and columns_per_input == SOURCE_RULE:
-        columns_per_input = oracle.columns_per_input
+        columns_per_input = source.columns_per_input
     if columns_per_input is not None:
         columns_per_input = check_positive_int(columns_per_input, "columns_per_input")
     smoothing = check_real(smoothing, "smoothing", low=0.0, high=1.0, high_open=True)
@@ -332,15 +332,15 @@ def run_column_generation(
     def past(until: float | None) -> bool:
         return until is not None and time.perf_counter() >= until
 
-    n = oracle.n
-    batch = check_positive_int(oracle.columns_per_round, "columns_per_round")
+    n = source.n
+    batch = check_positive_int(source.columns_per_round, "columns_per_round")
     master = RestrictedMaster(n, warm=warm)
-    initial = oracle.initial_columns()
-    master.add(initial, check_finite_utilities(oracle.values(initial)))
+    initial = source.initial_columns()
+    master.add(initial, check_finite_utilities(source.values(initial)))
     # The bracket starts from the source's closed-form dual, if it has one; "priced"
     # says whether a pricing has certified a bound of its own (the time limit keeps a
     # reserve for one, and the MIPs' gaps follow the bracket it opened).
-    closed_form = oracle.certified_dual()
+    closed_form = source.certified_dual()
     lower, upper = -math.inf, (math.inf if closed_form is None else closed_form[1])
     priced = False
     history: list[tuple[float, float]] = []
@@ -363,7 +363,7 @@ def run_column_generation(
             tolerance = gap * max(1.0, abs(lower))
             for alpha in _smoothing_steps(smoothing if center is not None else 0.0):
                 priced_at = alpha * center + (1 - alpha) * dual if alpha > 0 else dual
-                cheap = oracle.heuristic(priced_at)
+                cheap = source.heuristic(priced_at)
                 if cheap.exact:
                     # A heuristic that certifies its bound (PolyOpt's block pricing)
                     # tightens the bracket at every iteration.
@@ -375,13 +375,13 @@ def run_column_generation(
                                  batch)
                 if new.shape[0]:
                     break  # otherwise mis-priced: price closer to λ
-            for _ in range(0 if oracle.exact else oracle.retries):
+            for _ in range(0 if source.exact else source.retries):
                 if new.shape[0]:
                     break
                 # A heuristic that finds nothing tries again, harder, before giving up.
-                pricing = oracle.heuristic(dual, effort=LINEARISATION_ESCALATION)
+                pricing = source.heuristic(dual, effort=LINEARISATION_ESCALATION)
                 new = _improving(pricing, master, tolerance / n, batch)
-            if new.shape[0] == 0 and oracle.exact and upper - lower > tolerance:
+            if new.shape[0] == 0 and source.exact and upper - lower > tolerance:
                 # The MIPs need prove no more than what the bracket can use: a tenth of
                 # the gap still open (per column, N columns), the tolerance at the end.
                 open_gap = upper - lower if priced else 0.0
@@ -394,7 +394,7 @@ def run_column_generation(
                 for converge, abs_gap in rounds:
                     if past(stop_adding):
                         break
-                    pricing = oracle.price(dual, converge=converge, abs_gap=abs_gap,
+                    pricing = source.price(dual, converge=converge, abs_gap=abs_gap,
                                            **budget(stop_adding))
                     exact_pricings += 1
                     mips += pricing.mips
@@ -413,16 +413,16 @@ def run_column_generation(
                 break  # optimal, or nothing new improves
             if past(stop_adding if priced else stop_uncertified):
                 break
-            master.add(new, oracle.values(new))
+            master.add(new, source.values(new))
     except KeyboardInterrupt:
         interrupted = True
     bar.close()
-    if (oracle.exact and not priced and upper - lower > gap * max(1.0, abs(lower))
+    if (source.exact and not priced and upper - lower > gap * max(1.0, abs(lower))
             and not interrupted and not past(stop_pricing)):
         # Stopped (time or iteration limit) before the heuristic ran dry: price the last
         # dual exactly once, so that the result carries a bound of its own.
         tolerance = gap * max(1.0, abs(lower))
-        pricing = oracle.price(dual, converge=True,
+        pricing = source.price(dual, converge=True,
                                abs_gap=max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n),
                                **budget(stop_pricing))
         exact_pricings += 1
@@ -435,7 +435,7 @@ def run_column_generation(
         upper=upper,
         history=history,
         dual=dual,
-        exact_pricing=bool(oracle.exact),
+        exact_pricing=bool(source.exact),
         exact_pricings=exact_pricings,
         mips=mips,
         seconds=time.perf_counter() - start,

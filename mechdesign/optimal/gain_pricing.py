@@ -22,7 +22,7 @@ the largest scores — one sort of ``d_w`` per guess ``w``, then a scan over the
 cover every vertex of the section, the best column found attains ``max_v r(v)``: the
 pricing is exact, its upper bound is that maximum, and it costs ``O(W N log N)`` per
 family — no mixed-integer program, unlike mutual information
-(:class:`~mechdesign.optimal.patterns.PricingOracle`), whose ``μ`` is not a maximum of
+(:class:`~mechdesign.optimal.patterns.PatternSource`), whose ``μ`` is not a maximum of
 linear functions. ``tests/optimal/test_gain_pricing.py`` checks it against brute force over every
 pattern for ``N ≤ 12``.
 """
@@ -34,10 +34,11 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mechdesign._lazy import renamed
 from mechdesign._tolerances import PRICING_MIP_ABS_GAP
 from mechdesign._validation import show
 from mechdesign.errors import InvalidInputError, UnsupportedError
-from mechdesign.optimal.patterns import PricingOracle, pattern_families, unique_patterns
+from mechdesign.optimal.patterns import PatternSource, pattern_families, unique_patterns
 from mechdesign.optimal.sources import (
     MASTER_COLUMNS_PER_INPUT,
     Pricing,
@@ -47,7 +48,11 @@ from mechdesign.optimal.sources import (
 )
 from mechdesign.optimal.utilities import GainUtility
 
-__all__ = ["GAIN_AUTO_MAX_VERTICES", "GainPricingOracle"]
+#: Column sources were called oracles, the word the frequency oracles of
+#: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
+__getattr__ = renamed(__name__, {"GainPricingOracle": "GainSource"})
+
+__all__ = ["GAIN_AUTO_MAX_VERTICES", "GainSource"]
 
 #: ``design(method="auto")`` generates columns for g-vulnerability above this many
 #: vertices: the crossover measured on a 2-core machine (Bayes vulnerability, ε = 1,
@@ -57,7 +62,7 @@ __all__ = ["GAIN_AUTO_MAX_VERTICES", "GainPricingOracle"]
 GAIN_AUTO_MAX_VERTICES = 2**10
 
 
-class GainPricingOracle(PricingSource):
+class GainSource(PricingSource):
     """Exact pricing of a :class:`~mechdesign.optimal.utilities.GainUtility` over the
     patterned vertices of ε-LDP and ``(ε, c)``-PML (see the module docstring for the
     proof). A column source (:class:`~mechdesign.optimal.sources.ColumnSource`) with
@@ -74,7 +79,7 @@ class GainPricingOracle(PricingSource):
     exact = True
     columns_per_input = MASTER_COLUMNS_PER_INPUT  # pricing by sorting is cheap beside the master
     auto_max_vertices = GAIN_AUTO_MAX_VERTICES
-    supports = staticmethod(PricingOracle.supports)
+    supports = staticmethod(PatternSource.supports)
 
     def __init__(self, notion: object, objective: GainUtility) -> None:
         if not isinstance(objective, GainUtility):
@@ -92,8 +97,8 @@ class GainPricingOracle(PricingSource):
         self.n = self.prior.shape[0]
 
     @classmethod
-    def from_problem(cls, notion: object, objective: GainUtility) -> GainPricingOracle:
-        """The oracle for the design pipeline."""
+    def from_problem(cls, notion: object, objective: GainUtility) -> GainSource:
+        """The source for the design pipeline."""
         return cls(notion, objective)
 
     def initial_columns(self) -> NDArray[np.float64]:

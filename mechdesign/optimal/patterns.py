@@ -11,7 +11,7 @@ The vertex LP of :func:`~mechdesign.optimal.design` is
 over every vertex ``v`` of the notion's normalised section ``S``. Column generation
 (:mod:`mechdesign.optimal.column_generation`) solves it over a growing set of columns (the
 *restricted master*, :class:`~mechdesign.optimal.master.RestrictedMaster`) and asks a
-*pricing* oracle (here :class:`PricingOracle`, a column source of
+column source's *pricing* (here :class:`PatternSource`, a column source of
 :mod:`mechdesign.optimal.sources`) for vertices of large reduced cost
 ``r(v) = μ(v) − λ·v`` under the master's dual ``λ``. Because every column sums to one,
 ``Σ_v θ_v = N`` for every feasible ``θ``, so for any ``λ``
@@ -41,7 +41,7 @@ and ``D(z) = 1·u(z)`` affine. Then ``Σ_x P_x u_x \\log u_x`` is affine in ``z`
 over subsets — NP-hard in general (``−G`` can encode subset sum), not solved by sorting
 (a brute-force test keeps a counterexample), but a small mixed-integer program.
 
-**Exact pricing** (:meth:`PricingOracle.price`). Each family of patterns is a HiGHS MIP
+**Exact pricing** (:meth:`PatternSource.price`). Each family of patterns is a HiGHS MIP
 over ``z`` and an epigraph variable ``t ≥ G(s)``, with ``G`` replaced by outer tangent
 cuts ``t ≥ G(s_j) + G'(s_j)(s − s_j)``. Tangents of a convex function lie below it, so
 the MIP (solved with relative gap 0) *over*-estimates the true maximum: its dual bound
@@ -59,7 +59,7 @@ already found is skipped, by the exact pricing (no MIP) and by the heuristic (no
 search): at ``(ε, c)``-PML N = 32 the MIPs fell from 685 to 43 and the design from 28 s
 to 4.6 s, on the same path (the same columns, the same bracket).
 
-**Heuristic pricing** (:meth:`PricingOracle.heuristic`) linearises ``G`` at a grid of
+**Heuristic pricing** (:meth:`PatternSource.heuristic`) linearises ``G`` at a grid of
 aggregates and takes the best pattern of the linearised (modular) problem by sorting;
 it is cheap, finds most improving columns, and column generation calls the exact MIPs
 only when it finds none. The certificate comes from the exact pricing alone.
@@ -69,7 +69,7 @@ exactly through the extreme rays of its cone (:mod:`mechdesign.optimal.robust.pr
 (:class:`~mechdesign.notions.RobustLDP`) has no vertex pattern over the whole input but
 one per secret's block: it is priced by block vertex enumeration and branch and bound
 (:mod:`mechdesign.optimal.robust.blocks`, through
-:class:`~mechdesign.optimal.robust.pricing.LinearisationOracle`), and by successive
+:class:`~mechdesign.optimal.robust.pricing.LinearisationSource`), and by successive
 linearisation, bounded by the non-robust relaxation, where the blocks are too large.
 
 Timings: :mod:`mechdesign.optimal.column_generation`.
@@ -86,6 +86,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
+from mechdesign._lazy import renamed
 from mechdesign._solvers.highs import Model, solve_linear_program
 from mechdesign._tolerances import (
     AGGREGATE_FLOOR,
@@ -127,10 +128,14 @@ from mechdesign.optimal.sources import (
 )
 from mechdesign.optimal.utilities import mutual_information_columns
 
+#: Column sources were called oracles, the word the frequency oracles of
+#: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
+__getattr__ = renamed(__name__, {"PricingOracle": "PatternSource"})
+
 __all__ = [
     "NonRobustFamily",
+    "PatternSource",
     "PeakFamily",
-    "PricingOracle",
     "balanced_arcs",
     "check_same_prior",
     "ldp_column",
@@ -268,7 +273,7 @@ def ldp_information_bound(epsilon: float) -> float:
     ``(A − s)/s²`` vanishes), attained when ``P(B) = p* = (A − 1)/(e^ε − 1)``. In the
     design LP's dual this is the point ``λ = κ P``: ``μ(v) = (P·v) D ≤ κ P·v = λ·v`` for
     every section point ``v``, so the LP value is at most ``1·λ = κ``
-    (:meth:`~mechdesign.optimal.patterns.PricingOracle.certified_dual`).
+    (:meth:`~mechdesign.optimal.patterns.PatternSource.certified_dual`).
 
     The bound is attained in the limit of many inputs of small prior mass: outputs that
     each mark a set of mass ``p*`` (arcs of the inputs laid around a circle, all
@@ -513,7 +518,7 @@ class _Family:
         deadline: float | None = None,
     ) -> tuple[NDArray, NDArray, float, int]:
         """Columns, reduced costs, an upper bound on the family's best reduced cost,
-        and the MIPs solved (see :meth:`PricingOracle.price`)."""
+        and the MIPs solved (see :meth:`PatternSource.price`)."""
         guesses = unique_patterns(self.candidates(dual))
         guess_costs = self.reduced_costs(guesses, dual)
         start = guesses[int(np.argmax(guess_costs))]
@@ -908,8 +913,8 @@ class _Relaxation:
     ``PRICING_CUT_ATOL / D_min`` for rounding, the MIPs' own slack). Under a diffuse prior
     the relaxation's optimum has one fractional input, and the bound is within that
     input's share of the best pattern: it rules out most ``(ε, c)``-PML families without
-    their MIPs (:meth:`PricingOracle.price`) or their heuristics
-    (:meth:`PricingOracle.heuristic`)."""
+    their MIPs (:meth:`PatternSource.price`) or their heuristics
+    (:meth:`PatternSource.heuristic`)."""
 
     def __init__(self, families: list[TwoLevelFamily]) -> None:
         rows = [(i, k) for i, f in enumerate(families) for k in range(f.k_min, f.k_max + 1)]
@@ -1186,7 +1191,7 @@ def _three_level_z(n: int, top: NDArray[np.int64], free: int) -> NDArray[np.bool
     return z
 
 
-# -- the oracle ----------------------------------------------------------------------------
+# -- the column source -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -1196,7 +1201,7 @@ class _Patterns:
 
     supports: Callable[[object, NDArray[np.float64]], bool]
     build: Callable[[object, NDArray[np.float64]], tuple[list, NDArray[np.float64]]]
-    #: The oracle's column management
+    #: The source's column management
     #: (:attr:`~mechdesign.optimal.sources.ColumnSource.columns_per_input`).
     columns_per_input: int | None = MASTER_COLUMNS_PER_INPUT
     #: The most information one output can carry, ``max_v D(P^v ‖ P)`` over the
@@ -1213,7 +1218,7 @@ def _patterns_of(notion: object) -> _Patterns | None:
     return None
 
 
-class PricingOracle(PricingSource):
+class PatternSource(PricingSource):
     """Exact pricing for mutual information over the patterned vertices of a notion.
 
     Supported (registered with :func:`patterned`): :class:`~mechdesign.notions.LDP`
@@ -1231,7 +1236,7 @@ class PricingOracle(PricingSource):
     :class:`~mechdesign.errors.UnsupportedError`: no pattern of their vertices is known to
     us (for a known prior the vertex values depend on ``P(T)`` itself, see
     :func:`~mechdesign.notions.known_prior_vertices`; PolyOpt is priced by
-    :class:`~mechdesign.optimal.robust.pricing.LinearisationOracle`).
+    :class:`~mechdesign.optimal.robust.pricing.LinearisationSource`).
 
     A column source (:class:`~mechdesign.optimal.sources.ColumnSource`) with ``exact =
     True``.
@@ -1274,8 +1279,8 @@ class PricingOracle(PricingSource):
             self.families)
 
     @classmethod
-    def from_problem(cls, notion: object, objective: object) -> PricingOracle:
-        """The oracle for the design pipeline: ``objective`` is the mutual-information
+    def from_problem(cls, notion: object, objective: object) -> PatternSource:
+        """The source for the design pipeline: ``objective`` is the mutual-information
         utility, whose prior it takes."""
         return cls(notion, objective.prior)
 
@@ -1493,7 +1498,7 @@ def pattern_families(
         raise UnsupportedError(
             f"exact pricing needs a known pattern of the vertices, known for "
             f"epsilon-LDP, (epsilon, c)-PML and non-robust RLDP only; got {show(notion)}. "
-            "Use method='enumeration' (or, for RobustLDP, LinearisationOracle)."
+            "Use method='enumeration' (or, for RobustLDP, LinearisationSource)."
         )
     check_column_generation_epsilon(notion.epsilon)
     families, initial = patterns.build(notion, p)
@@ -1765,7 +1770,7 @@ def _non_robust_patterns(notion: NonRobustLDP, p: NDArray[np.float64]):
 # -- the table -----------------------------------------------------------------------------
 
 #: The notions whose section vertices have a known pattern, by type: what
-#: :class:`PricingOracle` prices, looked up along the notion's method resolution order (a
+#: :class:`PatternSource` prices, looked up along the notion's method resolution order (a
 #: subclass is served by its base's entry, as in
 #: :data:`~mechdesign.optimal.registry.PRICING_SOURCES`, the registry of column sources).
 #: A literal table: nothing is registered as a side effect of importing a module.
@@ -1822,7 +1827,7 @@ def ldp_column(epsilon: float, pattern: ArrayLike) -> NDArray[np.float64]:
 
 
 def price_ldp(epsilon: float, prior: ArrayLike, dual: ArrayLike) -> Pricing:
-    """Exact ε-LDP pricing for mutual information: :meth:`PricingOracle.price` for
+    """Exact ε-LDP pricing for mutual information: :meth:`PatternSource.price` for
     :class:`~mechdesign.notions.LDP` (``0 < ε < ∞``).
 
     ``Pricing.column`` is the vertex ``v_B`` of largest reduced cost over all
@@ -1844,4 +1849,4 @@ def price_ldp(epsilon: float, prior: ArrayLike, dual: ArrayLike) -> Pricing:
     """
     from mechdesign.notions import LDP
 
-    return PricingOracle(LDP(epsilon), prior).price(dual)
+    return PatternSource(LDP(epsilon), prior).price(dual)

@@ -9,7 +9,7 @@ the certificate, the audit and agreement with enumeration on small instances.
 
 :func:`register_source` adds an entry (a research extension, as in docs/extending.md);
 nothing is registered as a side effect of importing a module. Which notions'
-vertices :class:`~mechdesign.optimal.patterns.PricingOracle` knows a pattern of is that
+vertices :class:`~mechdesign.optimal.patterns.PatternSource` knows a pattern of is that
 source's own literal table (``_PATTERNS`` in :mod:`mechdesign.optimal.patterns`), not a
 second registry.
 """
@@ -19,9 +19,9 @@ from __future__ import annotations
 from mechdesign._validation import show
 from mechdesign.errors import InvalidInputError
 from mechdesign.notions import LDP, PML, CloneLDP, NonRobustLDP, Notion, RobustLDP
-from mechdesign.optimal.gain_pricing import GainPricingOracle
-from mechdesign.optimal.patterns import PricingOracle
-from mechdesign.optimal.robust.pricing import LinearisationOracle
+from mechdesign.optimal.gain_pricing import GainSource
+from mechdesign.optimal.patterns import PatternSource
+from mechdesign.optimal.robust.pricing import LinearisationSource
 from mechdesign.optimal.sources import PricingSource
 from mechdesign.optimal.utilities import GainUtility, MutualInformationUtility, Utility
 
@@ -31,14 +31,14 @@ __all__ = ["PRICING_SOURCES", "register_source", "source_class"]
 #: given instance exactly is its own :meth:`~mechdesign.optimal.sources.PricingSource.supports`
 #: (e.g. PML only with ``c``, non-robust RLDP only under its own ``P̂``).
 PRICING_SOURCES: dict[tuple[type[Notion], type[Utility]], type[PricingSource]] = {
-    (LDP, MutualInformationUtility): PricingOracle,
-    (PML, MutualInformationUtility): PricingOracle,
-    (NonRobustLDP, MutualInformationUtility): PricingOracle,
-    (RobustLDP, MutualInformationUtility): LinearisationOracle,
-    (CloneLDP, MutualInformationUtility): PricingOracle,
-    (LDP, GainUtility): GainPricingOracle,
-    (CloneLDP, GainUtility): GainPricingOracle,
-    (PML, GainUtility): GainPricingOracle,
+    (LDP, MutualInformationUtility): PatternSource,
+    (PML, MutualInformationUtility): PatternSource,
+    (NonRobustLDP, MutualInformationUtility): PatternSource,
+    (RobustLDP, MutualInformationUtility): LinearisationSource,
+    (CloneLDP, MutualInformationUtility): PatternSource,
+    (LDP, GainUtility): GainSource,
+    (CloneLDP, GainUtility): GainSource,
+    (PML, GainUtility): GainSource,
 }
 
 

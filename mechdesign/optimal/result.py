@@ -313,10 +313,10 @@ class ColumnGenerationReport:
     upper_bound : float
         The least ``1·λ + N max(0, r̄)`` over the exactly priced iterations, ``r̄`` the
         pricing's upper bound on the best reduced cost, and over the source's closed-form
-        dual (:meth:`~mechdesign.optimal.patterns.PricingOracle.certified_dual`: ``H(X)``,
+        dual (:meth:`~mechdesign.optimal.patterns.PatternSource.certified_dual`: ``H(X)``,
         and the ε-LDP information bound); ``+inf`` if there was neither.
     exact_pricing : bool
-        Whether the pricing oracle was exact (then the bracket is certified).
+        Whether the column source priced exactly (then the bracket is certified).
     status : Status
         ``Status.OPTIMAL`` when pricing is exact and the gap is within the tolerance,
         ``Status.INTERRUPTED`` after Ctrl-C, otherwise ``Status.FEASIBLE`` (the bracket's

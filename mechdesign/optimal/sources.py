@@ -19,9 +19,9 @@ abstract base class :class:`ColumnSource`,
 The sources: :class:`VertexEnumeration` (every vertex, from any backend of
 :meth:`~mechdesign.notions.cones.RatioCone.vertices`, closed forms included), :class:`CddRepair`
 (cddlib's vertices when its LP probes showed some missing, extended by successive
-linearisation), :class:`~mechdesign.optimal.patterns.PricingOracle` (exact pattern pricing
+linearisation), :class:`~mechdesign.optimal.patterns.PatternSource` (exact pattern pricing
 for ε-LDP, ``(ε, c)``-PML and non-robust RLDP) and
-:class:`~mechdesign.optimal.robust.pricing.LinearisationOracle` (PolyOpt: exact block
+:class:`~mechdesign.optimal.robust.pricing.LinearisationSource` (PolyOpt: exact block
 pricing, heuristic where the blocks are too large). Which
 pricing source serves which notion and utility is one table,
 :data:`~mechdesign.optimal.registry.PRICING_SOURCES`; a pricing source (one the design
@@ -93,7 +93,7 @@ FORWARD_DIFFERENCE_STEP = 1e-7
 
 @dataclass(frozen=True)
 class Pricing:
-    """The answer of a pricing oracle for one dual ``λ``.
+    """The answer of a column source's pricing for one dual ``λ``.
 
     Parameters
     ----------
@@ -103,7 +103,7 @@ class Pricing:
         Their reduced costs ``μ(v) − λ·v``.
     upper_bound : float
         An upper bound on ``max_v μ(v) − λ·v`` over every vertex of the section (exact
-        pricing); ``+inf`` when the oracle was heuristic.
+        pricing); ``+inf`` when the pricing was heuristic.
     exact : bool
         Whether ``upper_bound`` is certified (the pricing was exact).
     mips : int
@@ -240,7 +240,7 @@ class PricingSource(ColumnSource):
         without one): what ``method="auto"`` asks before it chooses column generation."""
 
 
-def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
+def check_column_source(source: object, name: str = "source") -> ColumnSource:
     """``source`` if it is a :class:`ColumnSource` (an instance of a subclass), else
     :class:`InvalidInputError` naming ``name``.
 
@@ -248,7 +248,7 @@ def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
     ----------
     source : object
         The candidate column source.
-    name : str, default "oracle"
+    name : str, default "source"
         The argument's name in the error message.
 
     Returns
@@ -258,7 +258,7 @@ def check_column_source(source: object, name: str = "oracle") -> ColumnSource:
     if not isinstance(source, ColumnSource):
         raise InvalidInputError(
             f"{name} must be a column source (a subclass of "
-            "mechdesign.optimal.ColumnSource) such as mechdesign.optimal.PricingOracle("
+            "mechdesign.optimal.ColumnSource) such as mechdesign.optimal.PatternSource("
             f"notion, prior); got {show(source)} of type {type(source).__name__}."
         )
     return source

@@ -18,9 +18,9 @@ from scipy.optimize import minimize_scalar
 
 import mechdesign as md
 from mechdesign.optimal import (
-    LinearisationOracle,
+    LinearisationSource,
+    PatternSource,
     Pricing,
-    PricingOracle,
     RestrictedMaster,
     column_generation,
     ldp_column,
@@ -70,8 +70,8 @@ def test_column_generation_is_reproducible():
 
 def test_warm_and_cold_masters_agree():
     prior = np.random.default_rng(2).dirichlet(np.ones(10))
-    warm = solve_master(PricingOracle(md.LDP(1.0), prior), warm=True).report
-    cold = solve_master(PricingOracle(md.LDP(1.0), prior), warm=False).report
+    warm = solve_master(PatternSource(md.LDP(1.0), prior), warm=True).report
+    cold = solve_master(PatternSource(md.LDP(1.0), prior), warm=False).report
     assert warm.lower_bound == pytest.approx(cold.lower_bound, abs=1e-10)
     assert warm.status == cold.status == "optimal"
 
@@ -228,8 +228,8 @@ def test_polyopt_column_generation_is_reproducible():
 
 
 def _interrupt_after(monkeypatch, method_name, calls):
-    """Make PricingOracle.<method_name> raise KeyboardInterrupt on its ``calls``-th call."""
-    original = getattr(PricingOracle, method_name)
+    """Make PatternSource.<method_name> raise KeyboardInterrupt on its ``calls``-th call."""
+    original = getattr(PatternSource, method_name)
     count = {"n": 0}
 
     def interrupted(self, *args, **kwargs):
@@ -238,7 +238,7 @@ def _interrupt_after(monkeypatch, method_name, calls):
             raise KeyboardInterrupt
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(PricingOracle, method_name, interrupted)
+    monkeypatch.setattr(PatternSource, method_name, interrupted)
 
 
 def test_ctrl_c_during_column_generation_returns_the_best_design_so_far(monkeypatch):
@@ -268,7 +268,7 @@ def test_ctrl_c_during_exact_pricing_keeps_the_certified_bracket(monkeypatch):
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
     optimum = md.design(md.LDP(1.0), prior, method="enumeration").utility
     # The first exact pricing runs (it certifies an upper bound), the second is cut.
-    monkeypatch.setattr(PricingOracle, "heuristic", lambda self, dual, effort=1:
+    monkeypatch.setattr(PatternSource, "heuristic", lambda self, dual, effort=1:
                         Pricing(np.zeros((0, 9)), np.zeros(0), math.inf, False, 0))
     _interrupt_after(monkeypatch, "price", 2)
     result = md.design(md.LDP(1.0), prior, method="column_generation", gap=1e-12)
@@ -298,18 +298,18 @@ def test_the_pipeline_asks_a_source_for_its_initial_columns_once(monkeypatch):
     from mechdesign.optimal import run_column_generation
 
     calls = []
-    original = LinearisationOracle.initial_columns
+    original = LinearisationSource.initial_columns
 
     def counted(self):
         calls.append(1)
         return original(self)
 
-    monkeypatch.setattr(LinearisationOracle, "initial_columns", counted)
+    monkeypatch.setattr(LinearisationSource, "initial_columns", counted)
     p_hat = np.array([0.07, 0.10, 0.26, 0.57])
     notion = md.RobustLDP(1.0, md.RenyiBall(p_hat, 2.0, 0.05), (2, 2))
     result = md.design(notion, p_hat, method="column_generation", progress=False)
     assert len(calls) == 1
-    direct = run_column_generation(LinearisationOracle(notion, p_hat), gap=1e-8)
+    direct = run_column_generation(LinearisationSource(notion, p_hat), gap=1e-8)
     assert result.column_generation.history == tuple(direct.history)
 
 
@@ -319,7 +319,7 @@ def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n, monk
     monkeypatch.setattr(column_generation, "MASTER_PRUNE_MIN_COLUMNS", 0)  # prune small masters
     prior = np.random.default_rng(n + 3).dirichlet(np.ones(n))
     full = md.design(notion, prior, method="enumeration")
-    oracle = PricingOracle(notion, prior)
+    oracle = PatternSource(notion, prior)
     run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)  # overrides the source
     assert run.master.added > run.master.size  # columns were deleted on the way
     assert run.lower == pytest.approx(full.utility, abs=1e-9)
@@ -336,7 +336,7 @@ def test_pruning_follows_the_source(keep, monkeypatch):
     # never of elapsed time); the optimum is the same either way.
     monkeypatch.setattr(column_generation, "MASTER_PRUNE_MIN_COLUMNS", 0)
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
-    oracle = PricingOracle(md.LDP(0.9), prior)
+    oracle = PatternSource(md.LDP(0.9), prior)
     oracle.columns_per_input = keep
     run = run_column_generation(oracle, gap=1e-9)
     pruned = run.master.added > run.master.size
@@ -347,7 +347,7 @@ def test_pruning_follows_the_source(keep, monkeypatch):
 
 def test_an_explicit_rule_overrides_the_source():
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
-    oracle = PricingOracle(md.LDP(0.9), prior)
+    oracle = PatternSource(md.LDP(0.9), prior)
     oracle.columns_per_input = 1
     run = run_column_generation(oracle, gap=1e-9, columns_per_input=None)
     assert run.master.added == run.master.size  # exact: counts; nothing deleted
@@ -357,8 +357,8 @@ def test_ldp_keeps_few_columns_per_input_and_c_pml_more():
     # Measured (docs/tour.md): ε-LDP's master dominates its time; a (ε, c)-PML column is
     # dearer to find again, so its master keeps four times as many.
     prior = np.full(6, 1 / 6)
-    assert PricingOracle(md.LDP(1.0), prior).columns_per_input == MASTER_COLUMNS_PER_INPUT
-    assert (PricingOracle(md.PML(1.0, c=0.05), prior).columns_per_input
+    assert PatternSource(md.LDP(1.0), prior).columns_per_input == MASTER_COLUMNS_PER_INPUT
+    assert (PatternSource(md.PML(1.0, c=0.05), prior).columns_per_input
             == 4 * MASTER_COLUMNS_PER_INPUT)
 
 
@@ -368,7 +368,7 @@ def test_smoothing_needs_a_heuristic_that_certifies_its_bound():
     # the same with and without smoothing (the centre of an occasional exact pricing
     # was stale).
     prior = np.random.default_rng(13).dirichlet(np.ones(10))
-    runs = [run_column_generation(PricingOracle(md.LDP(1.0), prior), gap=1e-9,
+    runs = [run_column_generation(PatternSource(md.LDP(1.0), prior), gap=1e-9,
                                   smoothing=alpha) for alpha in (0.0, 0.8)]
     assert runs[0].report().iterations == runs[1].report().iterations
     assert runs[0].lower == pytest.approx(runs[1].lower, abs=1e-12)
@@ -381,7 +381,7 @@ def test_smoothed_pricing_reaches_the_enumerated_optimum(smoothing):
     epsilon, p_hat, ball, shape = next(iter(robust_instances())).values
     paper = md.RobustLDP(epsilon, ball, shape, variant="paper")
     full = md.design(paper, p_hat, method="enumeration")
-    run = run_column_generation(LinearisationOracle(paper, p_hat), gap=1e-9,
+    run = run_column_generation(LinearisationSource(paper, p_hat), gap=1e-9,
                                 smoothing=smoothing)
     assert run.report().status == "optimal"
     assert run.lower == pytest.approx(full.utility, abs=1e-8)
@@ -411,7 +411,7 @@ def test_smoothing_close_to_one_takes_few_steps(alpha):
 
 
 def test_column_management_and_smoothing_refuse_bad_input():
-    oracle = PricingOracle(md.LDP(1.0), np.full(3, 1 / 3))
+    oracle = PatternSource(md.LDP(1.0), np.full(3, 1 / 3))
     for bad in (0, -1, 2.0, True, "sources"):
         with pytest.raises(md.InvalidInputError, match="columns_per_input"):
             run_column_generation(oracle, gap=1e-6, columns_per_input=bad)
@@ -457,7 +457,7 @@ def test_ctrl_c_around_pruning_answers_with_matching_weights(monkeypatch, where)
             raise KeyboardInterrupt
 
         monkeypatch.setattr(RestrictedMaster, "prune", interrupted)
-    solved = solve_master(PricingOracle(md.LDP(1.0), prior), columns_per_input=1)
+    solved = solve_master(PatternSource(md.LDP(1.0), prior), columns_per_input=1)
     assert solved.status == "interrupted"
     assert solved.points.shape[0] == solved.weights.shape[0]
     assert np.allclose(solved.points.T @ solved.weights, 1.0, atol=1e-9)
@@ -487,7 +487,7 @@ def test_polyopt_at_huge_epsilon_reaches_the_entropy_and_passes_its_audit(epsilo
 
 
 def _ldp_oracle():
-    return PricingOracle(md.LDP(1.0), P4)
+    return PatternSource(md.LDP(1.0), P4)
 
 
 @pytest.mark.parametrize(("call", "argument"), [
@@ -499,8 +499,8 @@ def _ldp_oracle():
     (lambda: _ldp_oracle().price(np.zeros(4), converge="yes"), "converge"),
     (lambda: _ldp_oracle().price(np.zeros(4), converge=1), "converge"),
     (lambda: _ldp_oracle().heuristic(np.zeros(4), effort=0), "effort"),
-    (lambda: PricingOracle("ldp", P4), "notion"),
-    (lambda: LinearisationOracle("ldp", P4), "notion"),
+    (lambda: PatternSource("ldp", P4), "notion"),
+    (lambda: LinearisationSource("ldp", P4), "notion"),
     (lambda: run_column_generation("oracle", gap=1e-6), "oracle"),
     (lambda: run_column_generation(object(), gap=1e-6), "oracle"),
     (lambda: run_column_generation(_ldp_oracle(), gap=1e-6, warm="no"), "warm"),
@@ -514,7 +514,7 @@ def test_solver_pieces_refuse_bad_input_by_name(call, argument):
 def test_small_masters_are_not_pruned():
     # Below MASTER_PRUNE_MIN_COLUMNS the master keeps every column, whatever the rule.
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
-    oracle = PricingOracle(md.LDP(0.9), prior)
+    oracle = PatternSource(md.LDP(0.9), prior)
     run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)
     assert run.master.added == run.master.size < column_generation.MASTER_PRUNE_MIN_COLUMNS
 

@@ -19,7 +19,7 @@ from scipy.optimize import linprog
 import mechdesign as md
 from mechdesign.errors import InvalidInputError, UnsupportedError
 from mechdesign.notions import NonRobustLDP
-from mechdesign.optimal import GainPricingOracle, GainUtility
+from mechdesign.optimal import GainSource, GainUtility
 from mechdesign.optimal.gain_pricing import GAIN_AUTO_MAX_VERTICES
 
 pipeline = importlib.import_module("mechdesign.optimal.pipeline")
@@ -51,7 +51,7 @@ def test_sort_pricing_is_exact_for_ldp(n):
         g = rng.normal(size=(int(rng.integers(1, n + 2)), n))
         utility = GainUtility(g, p)
         dual = rng.normal(scale=0.3, size=n)
-        pricing = GainPricingOracle(md.LDP(eps), utility).price(dual)
+        pricing = GainSource(md.LDP(eps), utility).price(dual)
         best = float(brute_reduced_cost(points, utility.weights, dual).max())
         assert pricing.upper_bound == pytest.approx(best, abs=1e-12)
         assert pricing.reduced_cost == pytest.approx(best, abs=1e-12)
@@ -69,7 +69,7 @@ def test_sort_pricing_is_exact_for_c_pml(n, backend):
         utility = GainUtility(rng.normal(size=(n, n)), p)
         for _ in range(3):
             dual = rng.normal(scale=0.2, size=n)
-            pricing = GainPricingOracle(notion, utility).price(dual)
+            pricing = GainSource(notion, utility).price(dual)
             best = float(brute_reduced_cost(points, utility.weights, dual).max())
             assert pricing.upper_bound == pytest.approx(best, abs=1e-12)
             assert pricing.reduced_cost == pytest.approx(best, abs=1e-12)
@@ -83,7 +83,7 @@ def test_gain_pricing_refuses_what_it_cannot_price():
     with pytest.raises(UnsupportedError):
         md.design(md.PML(1.0, prior=p_hat), utility=utility, method="column_generation")
     with pytest.raises(InvalidInputError, match="objective"):
-        GainPricingOracle(md.LDP(1.0), md.optimal.MutualInformationUtility(p_hat))
+        GainSource(md.LDP(1.0), md.optimal.MutualInformationUtility(p_hat))
     with pytest.raises(UnsupportedError, match="enumeration"):
         md.design(md.LDP(1.0), utility=md.optimal.FDivergenceUtility([0.5, 0.5], [0.2, 0.8]),
                   method="column_generation")

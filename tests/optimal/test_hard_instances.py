@@ -28,7 +28,7 @@ import pytest
 from scipy.optimize import linprog
 
 import mechdesign as md
-from mechdesign.optimal import PricingOracle
+from mechdesign.optimal import PatternSource
 from mechdesign.optimal.patterns import balanced_arcs
 
 
@@ -164,7 +164,7 @@ def test_arcs_of_random_orders_come_closer_to_the_bound(name):
     # heuristic's proposals) closes nine tenths of that gap at least.
     n, eps = 64, 1.0
     p = hard_prior(name, n)
-    family = PricingOracle(md.LDP(eps), p).families[0]
+    family = PatternSource(md.LDP(eps), p).families[0]
     first = np.vstack([np.eye(n, dtype=bool), balanced_arcs(p, family.arc_mass, 1, n - 1)])
     mixed = np.vstack([first, family.random_arcs(np.random.default_rng(1), 8)])
     one_order = kappa(eps) - value_over_patterns(eps, p, first)

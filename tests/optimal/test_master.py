@@ -10,8 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 import mechdesign as md
 from mechdesign.optimal import (
-    LinearisationOracle,
-    PricingOracle,
+    LinearisationSource,
+    PatternSource,
     RestrictedMaster,
     run_column_generation,
 )
@@ -45,9 +45,9 @@ def test_restricted_master_and_loop_refuse_bad_input():
     with pytest.raises(md.InvalidInputError, match="n"):
         RestrictedMaster(0)
     with pytest.raises(md.InvalidInputError, match="gap"):
-        run_column_generation(PricingOracle(md.LDP(1.0), np.full(3, 1 / 3)), gap=float("nan"))
+        run_column_generation(PatternSource(md.LDP(1.0), np.full(3, 1 / 3)), gap=float("nan"))
     with pytest.raises(md.UnsupportedError, match="RobustLDP"):
-        LinearisationOracle(md.LDP(1.0), np.full(3, 1 / 3))
+        LinearisationSource(md.LDP(1.0), np.full(3, 1 / 3))
 
 
 # -- column management and dual smoothing ------------------------------------------------

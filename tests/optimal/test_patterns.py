@@ -30,8 +30,8 @@ import mechdesign as md
 from mechdesign._tolerances import INFORMATION_BOUND_RTOL
 from mechdesign.notions import ldp_cone_vertices
 from mechdesign.optimal import (
-    LinearisationOracle,
-    PricingOracle,
+    LinearisationSource,
+    PatternSource,
     ldp_column,
     ldp_information_bound,
     price_ldp,
@@ -132,7 +132,7 @@ def test_the_closed_form_duals_bound_every_point(prior, data):
     below both."""
     n = prior.size
     epsilon = data.draw(st.floats(0.05, 8.0))
-    oracle = PricingOracle(md.LDP(epsilon), prior)
+    oracle = PatternSource(md.LDP(epsilon), prior)
     dual, bound = oracle.certified_dual()
     entropy = float(-(prior * np.log(prior)).sum())
     closed_form = min(entropy, ldp_information_bound(epsilon) * (1 + INFORMATION_BOUND_RTOL))
@@ -295,7 +295,7 @@ def test_exact_c_pml_pricing_agrees_with_brute_force(epsilon, c, prior, dual, ba
     n = len(prior)
     vertices = notion.cone(n).vertices(backend).points
     best = brute_force_best(vertices, prior, dual)
-    pricing = PricingOracle(notion, prior).price(dual)
+    pricing = PatternSource(notion, prior).price(dual)
     assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
     assert best <= pricing.upper_bound + 1e-12
     assert pricing.upper_bound <= best + 1e-9
@@ -331,7 +331,7 @@ def test_heuristic_columns_lie_in_the_section_with_their_reduced_costs():
     prior = rng.dirichlet(np.ones(7))
     dual = rng.normal(size=7) * 0.05
     for notion in (md.LDP(0.9), md.PML(0.9, c=0.05)):
-        pricing = PricingOracle(notion, prior).heuristic(dual)
+        pricing = PatternSource(notion, prior).heuristic(dual)
         assert not pricing.exact
         assert math.isinf(pricing.upper_bound)
         h = notion.cone(7).h_representation()
@@ -354,7 +354,7 @@ def test_ldp_column_is_a_closed_form_vertex():
 def test_non_robust_pricing_agrees_with_brute_force(epsilon, p_hat, ball, shape):
     notion = md.notions.NonRobustLDP(epsilon, p_hat, shape)
     vertices = notion.cone(p_hat.size).vertices("cdd").points
-    oracle = PricingOracle(notion, p_hat)
+    oracle = PatternSource(notion, p_hat)
     for dual in np.random.default_rng(1).normal(size=(4, p_hat.size)) * 0.1:
         best = brute_force_best(vertices, p_hat, dual)
         pricing = oracle.price(dual)
@@ -387,13 +387,13 @@ def test_dual_bound_holds_for_every_dual(n, epsilon, seed, scale):
 def test_new_public_functions_refuse_bad_input():
     prior = np.full(4, 0.25)
     with pytest.raises(md.InvalidInputError, match="abs_gap"):
-        PricingOracle(md.LDP(1.0), prior).price(np.zeros(4), abs_gap=-1.0)
+        PatternSource(md.LDP(1.0), prior).price(np.zeros(4), abs_gap=-1.0)
     with pytest.raises(md.InvalidInputError, match="time_limit"):
-        run_column_generation(PricingOracle(md.LDP(1.0), prior), gap=1e-6, time_limit=-1)
+        run_column_generation(PatternSource(md.LDP(1.0), prior), gap=1e-6, time_limit=-1)
     with pytest.raises(md.InvalidInputError, match="max_iterations"):
-        run_column_generation(PricingOracle(md.LDP(1.0), prior), gap=1e-6, max_iterations=0)
+        run_column_generation(PatternSource(md.LDP(1.0), prior), gap=1e-6, max_iterations=0)
     ball = md.RenyiBall(prior, 2.0, 0.01)
-    oracle = LinearisationOracle(md.RobustLDP(1.0, ball, (2, 2)), prior)
+    oracle = LinearisationSource(md.RobustLDP(1.0, ball, (2, 2)), prior)
     with pytest.raises(md.InvalidInputError, match="dual"):
         oracle.heuristic(np.zeros(3))
     with pytest.raises(md.InvalidInputError, match="effort"):
@@ -448,7 +448,7 @@ def test_repeated_pricing_skips_families_and_stays_exact(seed):
     notion = md.PML(1.0, c=1 / (2 * n))
     prior = rng.dirichlet(np.ones(n))
     vertices = notion.cone(n).vertices("cdd").points
-    oracle = PricingOracle(notion, prior)
+    oracle = PatternSource(notion, prior)
     dual = rng.normal(size=n) * 0.1
     mips = []
     for _ in range(6):
@@ -505,7 +505,7 @@ def every_pattern(family):
 def test_the_relaxed_bound_bounds_every_pattern(data, n, seed):
     rng = np.random.default_rng(seed)
     prior = rng.dirichlet(np.ones(n))
-    oracle = PricingOracle(data.draw(notions(n)), prior)
+    oracle = PatternSource(data.draw(notions(n)), prior)
     dual = prior * rng.uniform(0.0, 1.0) + rng.normal(size=n) * 0.05
     bounds = oracle.relaxed_bounds(dual)
     for family, bound in zip(oracle.families, bounds, strict=True):
@@ -549,7 +549,7 @@ def test_the_relaxed_bound_is_the_relaxation_optimum(seed, kind):
     n = 7
     prior = rng.dirichlet(np.ones(n))
     notion = md.LDP(1.5) if kind == "ldp" else md.PML(1.0, c=1 / (2 * n))
-    oracle = PricingOracle(notion, prior)
+    oracle = PatternSource(notion, prior)
     dual = prior * 0.3 + rng.normal(size=n) * 0.02
     families = two_level_families(oracle)
     assert families
@@ -564,7 +564,7 @@ def test_three_level_bounds_are_tight_where_the_relaxation_is():
     so the bound meets the best pattern (up to the rounding slack)."""
     n = 9
     prior = np.full(n, 1 / n)
-    oracle = PricingOracle(md.PML(1.0, c=1 / (2 * n)), prior)
+    oracle = PatternSource(md.PML(1.0, c=1 / (2 * n)), prior)
     three = [f for f in oracle.families if type(f).__name__ == "_ThreeLevel"]
     assert three
     dual = 0.3 * prior
@@ -585,7 +585,7 @@ def test_pml_pricing_with_relaxations_matches_brute_force(seed):
     values = np.array([
         float(prior @ (v * np.log(np.where(v > 0, v, 1.0) / (prior @ v)))) for v in vertices
     ])
-    oracle = PricingOracle(notion, prior)
+    oracle = PatternSource(notion, prior)
     for _ in range(3):
         dual = prior * 0.38 + rng.normal(size=n) * 0.01
         pricing = oracle.price(dual)
@@ -603,8 +603,8 @@ def test_partial_heuristic_pricing_keeps_the_best_columns(seed):
     n = 24
     prior = rng.dirichlet(np.ones(n))
     notion = md.PML(1.0, c=1 / (2 * n))
-    partial = PricingOracle(notion, prior)
-    full = PricingOracle(notion, prior)
+    partial = PatternSource(notion, prior)
+    full = PatternSource(notion, prior)
     full.partial_pricing = False
     for scale in (0.3, 0.36, 0.38):
         dual = prior * scale + rng.normal(size=n) * 1e-3
@@ -629,7 +629,7 @@ def class_priors(count, seed, sizes=(3, 12)):
 def test_count_pricing_agrees_with_brute_force(epsilon, prior, dual):
     # Equal masses make inputs interchangeable: pricing by count vectors is exact, in the
     # heuristic as in the exact pricing, against every vertex.
-    oracle = PricingOracle(md.LDP(epsilon), prior)
+    oracle = PatternSource(md.LDP(epsilon), prior)
     assert oracle.families[0].classes is not None
     vertices = ldp_vertices_by_bits(epsilon, len(prior))
     best = brute_force_best(vertices, prior, dual)
@@ -648,7 +648,7 @@ def test_count_pricing_agrees_with_brute_force(epsilon, prior, dual):
 def test_the_symmetric_dual_is_optimal_over_every_vertex(epsilon, prior, dual):
     # The dual of the LP reduced by symmetry is feasible for every vertex and its
     # objective is the optimum of the LP over every vertex.
-    oracle = PricingOracle(md.LDP(epsilon), prior)
+    oracle = PatternSource(md.LDP(epsilon), prior)
     lam, bound = oracle.certified_dual()
     vertices = ldp_vertices_by_bits(epsilon, len(prior))
     values = mutual_information_of_columns(prior, vertices)
@@ -665,7 +665,7 @@ def test_orbit_patterns_cover_each_class_evenly(sizes, data):
         return
     prior = np.concatenate([np.full(s, (i + 1.0) / s) for i, s in enumerate(sizes)])
     prior = prior / prior.sum()
-    family = PricingOracle(md.LDP(1.0), prior).families[0]
+    family = PatternSource(md.LDP(1.0), prior).families[0]
     if family.classes is None:  # every input its own mass: nothing to pattern
         return
     count = np.array([data.draw(st.integers(0, len(c))) for c in family.classes])

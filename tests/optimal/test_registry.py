@@ -9,10 +9,10 @@ import pytest
 import mechdesign as md
 from mechdesign.optimal import (
     PRICING_SOURCES,
-    GainPricingOracle,
-    LinearisationOracle,
+    GainSource,
+    LinearisationSource,
     MutualInformationUtility,
-    PricingOracle,
+    PatternSource,
     register_source,
     source_class,
 )
@@ -23,14 +23,14 @@ def test_sources_are_registered_by_notion_type():
     from mechdesign.optimal import source_class
 
     ball = md.RenyiBall(np.full(4, 0.25), 2.0, 0.01)
-    assert source_class(md.LDP(1.0)) is PricingOracle
-    assert source_class(md.PML(1.0, c=0.1)) is PricingOracle
-    assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2))) is PricingOracle
-    assert source_class(md.RobustLDP(1.0, ball, (2, 2))) is LinearisationOracle
+    assert source_class(md.LDP(1.0)) is PatternSource
+    assert source_class(md.PML(1.0, c=0.1)) is PatternSource
+    assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2))) is PatternSource
+    assert source_class(md.RobustLDP(1.0, ball, (2, 2))) is LinearisationSource
     assert source_class(SecretLDP(1.0, (2, 2))) is None
     gain = md.GainUtility.bayes(np.full(4, 0.25))
-    assert source_class(md.LDP(1.0), gain) is GainPricingOracle
-    assert source_class(md.PML(1.0, c=0.1), md.GainUtility) is GainPricingOracle
+    assert source_class(md.LDP(1.0), gain) is GainSource
+    assert source_class(md.PML(1.0, c=0.1), md.GainUtility) is GainSource
     assert source_class(NonRobustLDP(1.0, np.full(4, 0.25), (2, 2)), gain) is None
     with pytest.raises(md.UnsupportedError, match="vertex patterns are known"):
         md.design(SecretLDP(1.0, (2, 2)), np.full(4, 0.25), method="column_generation")
@@ -41,18 +41,18 @@ def test_a_subclass_of_a_registered_notion_is_served_by_its_base_source(monkeypa
         """An ε-LDP with a name of its own (a user's extension)."""
 
     monkeypatch.setattr("mechdesign.optimal.registry.PRICING_SOURCES", dict(PRICING_SOURCES))
-    assert source_class(StricterLDP(1.0)) is PricingOracle
-    register_source(StricterLDP, LinearisationOracle)
-    assert source_class(StricterLDP(1.0)) is LinearisationOracle  # its own entry first
-    assert source_class(md.LDP(1.0)) is PricingOracle  # the base keeps its source
+    assert source_class(StricterLDP(1.0)) is PatternSource
+    register_source(StricterLDP, LinearisationSource)
+    assert source_class(StricterLDP(1.0)) is LinearisationSource  # its own entry first
+    assert source_class(md.LDP(1.0)) is PatternSource  # the base keeps its source
 
 
 @pytest.mark.parametrize(
     ("args", "match"),
-    [((str, PricingOracle), "notion_type"),
+    [((str, PatternSource), "notion_type"),
      ((md.LDP, object), "source"),
-     ((md.LDP, PricingOracle, dict), "utility_type"),
-     ((md.LDP(1.0), PricingOracle), "notion_type")],
+     ((md.LDP, PatternSource, dict), "utility_type"),
+     ((md.LDP(1.0), PatternSource), "notion_type")],
 )
 def test_register_source_refuses_what_is_not_a_subclass_by_name(args, match):
     before = dict(PRICING_SOURCES)

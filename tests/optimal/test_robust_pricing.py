@@ -11,14 +11,14 @@ import pytest
 
 import mechdesign as md
 from mechdesign.optimal import (
-    LinearisationOracle,
-    PricingOracle,
+    LinearisationSource,
+    PatternSource,
 )
 from tests.helpers import P4
 
 
 def test_compact_robust_section_equals_the_ratio_cone():
-    # The (v, hi, lo) section of LinearisationOracle against the H-representation of
+    # The (v, hi, lo) section of LinearisationSource against the H-representation of
     # PolyOpt's cone (eq. 41, every vertex pair): same LP optimum in random directions.
     from mechdesign.notions.cones import section_argmax
 
@@ -28,7 +28,7 @@ def test_compact_robust_section_equals_the_ratio_cone():
     ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(500, 9, 0.05))
     for variant in ("default", "paper"):
         notion = md.RobustLDP(1.0, ball, shape, variant=variant)
-        oracle = LinearisationOracle(notion, p_hat)
+        oracle = LinearisationSource(notion, p_hat)
         h = notion.cone(9).h_representation()
         for direction in rng.normal(size=(10, 9)):
             compact = oracle._argmax(direction)
@@ -48,7 +48,7 @@ def test_polyopt_section_lies_in_the_non_robust_section():
 
 
 def test_closed_form_section_membership_matches_the_h_representations():
-    # LinearisationOracle._contains and _NonRobustFamily.contains (used to surround the
+    # LinearisationSource._contains and _NonRobustFamily.contains (used to surround the
     # uniform point) against the cones' full H-representations, on random points near and
     # far from the uniform one.
     rng = np.random.default_rng(12)
@@ -59,14 +59,14 @@ def test_closed_form_section_membership_matches_the_h_representations():
     points = [v / v.sum() for v in points]
     for variant in ("default", "paper"):
         notion = md.RobustLDP(1.0, ball, (3, 3), variant=variant)
-        oracle = LinearisationOracle(notion, p_hat)
+        oracle = LinearisationSource(notion, p_hat)
         h = notion.cone(9).h_representation()
         for v in points:
             margin = float(np.min(h @ v))
             if abs(margin) > 1e-9:
                 assert oracle._contains(v) == (margin >= 0)
     nr = md.notions.NonRobustLDP(1.0, p_hat, (3, 3))
-    family = PricingOracle(nr, p_hat).families[0]
+    family = PatternSource(nr, p_hat).families[0]
     h = nr.cone(9).h_representation()
     for v in points:
         margin = float(np.min(h @ v))
@@ -76,4 +76,4 @@ def test_closed_form_section_membership_matches_the_h_representations():
 
 def test_linearisation_oracle_refuses_a_valid_notion_it_does_not_price():
     with pytest.raises(md.UnsupportedError, match="RobustLDP"):
-        LinearisationOracle(md.LDP(1.0), P4)
+        LinearisationSource(md.LDP(1.0), P4)

@@ -13,9 +13,9 @@ from hypothesis import given, settings, strategies as st
 
 import mechdesign as md
 from mechdesign.optimal import (
-    GainPricingOracle,
+    GainSource,
+    PatternSource,
     Pricing,
-    PricingOracle,
 )
 from tests.helpers import mutual_information_of_columns
 
@@ -54,11 +54,11 @@ def test_the_abstract_bases_declare_what_the_pipeline_reads():
     assert {"initial_columns", "values", "heuristic", "price", "describe"} == set(
         ColumnSource.__abstractmethods__)
     assert {"from_problem", "supports"} <= set(PricingSource.__abstractmethods__)
-    oracle = PricingOracle(md.LDP(1.0), np.full(3, 1 / 3))
+    oracle = PatternSource(md.LDP(1.0), np.full(3, 1 / 3))
     assert check_column_source(oracle) is oracle
-    # The defaults a subclass inherits (GainPricingOracle keeps them): no closed-form
+    # The defaults a subclass inherits (GainSource keeps them): no closed-form
     # dual, no bound besides its exact pricing.
-    gain = GainPricingOracle(md.LDP(1.0), md.GainUtility.bayes(np.full(3, 1 / 3)))
+    gain = GainSource(md.LDP(1.0), md.GainUtility.bayes(np.full(3, 1 / 3)))
     assert gain.certified_dual() is None
     assert gain.upper_bound(1e-6, None) == math.inf
     with pytest.raises(md.InvalidInputError, match="oracle must be a column source"):

@@ -3,10 +3,15 @@
 - :mod:`~mechdesign.optimal.robust.blocks`: exact pricing block by block (the vertices
   of each secret's block are patterned), with a branch and bound over the blocks;
 - :mod:`~mechdesign.optimal.robust.pricing`: the column source
-  (:class:`LinearisationOracle`): exact where the blocks are small, successive
+  (:class:`LinearisationSource`): exact where the blocks are small, successive
   linearisation otherwise.
 """
 
-from mechdesign.optimal.robust.pricing import LinearisationOracle
+from mechdesign._lazy import renamed
+from mechdesign.optimal.robust.pricing import LinearisationSource
 
-__all__ = ["LinearisationOracle"]
+#: Column sources were called oracles, the word the frequency oracles of
+#: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
+__getattr__ = renamed(__name__, {"LinearisationOracle": "LinearisationSource"})
+
+__all__ = ["LinearisationSource"]

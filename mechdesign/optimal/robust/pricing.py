@@ -3,10 +3,10 @@
 
 Non-robust RLDP (:class:`~mechdesign.notions.NonRobustLDP`) has patterned extreme rays
 (:class:`~mechdesign.optimal.patterns.NonRobustFamily`), priced by
-:class:`~mechdesign.optimal.patterns.PricingOracle`. PolyOpt
+:class:`~mechdesign.optimal.patterns.PatternSource`. PolyOpt
 (:class:`~mechdesign.notions.RobustLDP`) has no pattern over the whole input, but its
 vertices are patterned block by block (:mod:`mechdesign.optimal.robust.blocks`):
-:class:`LinearisationOracle` prices it exactly that way when every secret has at most
+:class:`LinearisationSource` prices it exactly that way when every secret has at most
 :data:`~mechdesign.optimal.robust.blocks.MAX_BLOCK_OUTCOMES` outcomes, and otherwise climbs
 by successive linearisation over a compact form of its section, with the certified
 optimum of the non-robust relaxation (whose cone contains PolyOpt's) as upper bound.
@@ -25,6 +25,7 @@ import time
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mechdesign._lazy import renamed
 from mechdesign._solvers.highs import Model
 from mechdesign._tolerances import (
     AUDIT_ATOL,
@@ -44,7 +45,7 @@ from mechdesign.errors import SolverError, UnsupportedError
 from mechdesign.notions import NonRobustLDP, RobustLDP, check_notion
 from mechdesign.optimal.column_generation import run_column_generation
 from mechdesign.optimal.patterns import (
-    PricingOracle,
+    PatternSource,
     check_column_generation_epsilon,
     check_same_prior,
     surrounding_columns,
@@ -61,11 +62,15 @@ from mechdesign.optimal.sources import (
 )
 from mechdesign.optimal.utilities import mutual_information_columns
 
-__all__ = ["LinearisationOracle"]
+#: Column sources were called oracles, the word the frequency oracles of
+#: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
+__getattr__ = renamed(__name__, {"LinearisationOracle": "LinearisationSource"})
+
+__all__ = ["LinearisationSource"]
 
 # -- algorithm knobs --------------------------------------------------------------------
 
-#: PolyOpt's heuristic pricing (LinearisationOracle) climbs from this many starts
+#: PolyOpt's heuristic pricing (LinearisationSource) climbs from this many starts
 #: per column-generation iteration, at most this many LPs each.
 LINEARISATION_STARTS = 16
 LINEARISATION_STEPS = 10
@@ -77,7 +82,7 @@ LINEARISATION_RETRIES = 3
 LINEARISATION_SMOOTHING = 1e-3
 
 
-class LinearisationOracle(PricingSource):
+class LinearisationSource(PricingSource):
     """Pricing for PolyOpt (:class:`~mechdesign.notions.RobustLDP`): exact block by block
     where the blocks are small, successive linearisation otherwise.
 
@@ -141,8 +146,8 @@ class LinearisationOracle(PricingSource):
                 and BlockPricing.supports(notion.lower_bounds(), notion.epsilon))
 
     @classmethod
-    def from_problem(cls, notion: object, objective: object) -> LinearisationOracle:
-        """The oracle for the design pipeline: ``objective`` is the mutual-information
+    def from_problem(cls, notion: object, objective: object) -> LinearisationSource:
+        """The source for the design pipeline: ``objective`` is the mutual-information
         utility, whose prior it takes."""
         return cls(notion, objective.prior)
 
@@ -151,7 +156,7 @@ class LinearisationOracle(PricingSource):
         seed = check_int(seed, "seed")
         if not isinstance(notion, RobustLDP):
             raise UnsupportedError(
-                f"LinearisationOracle builds the compact section of RobustLDP only; got "
+                f"LinearisationSource builds the compact section of RobustLDP only; got "
                 f"{show(notion)}."
             )
         p = as_distribution(prior, "prior", notion.ball.center.shape[0])
@@ -161,7 +166,7 @@ class LinearisationOracle(PricingSource):
         self.prior = p
         self.n = p.shape[0]
         self.relaxation = NonRobustLDP(notion.epsilon, notion.ball.center, notion.shape)
-        self._relaxed_oracle = PricingOracle(self.relaxation, p)
+        self._relaxed_source = PatternSource(self.relaxation, p)
         self._rng = np.random.default_rng(seed)
         self._lower = notion.lower_bounds()
         self._sigma = np.maximum(1.0 - self._lower.sum(axis=1), 0.0)
@@ -268,7 +273,7 @@ class LinearisationOracle(PricingSource):
             costs = self.values(self._pool) - self._pool @ lam
             for v in self._pool[np.argsort(-costs)[: count // 4]]:
                 starts.append(self._gradient(v, lam))
-        relaxed = self._relaxed_oracle.heuristic(lam)
+        relaxed = self._relaxed_source.heuristic(lam)
         for v in relaxed.columns[: count // 2]:
             # The relaxation's columns put one cell per block; the best section point on
             # their support is often the improving vertex.
@@ -277,7 +282,7 @@ class LinearisationOracle(PricingSource):
             starts.append(g)
         # One cell per block, drawn by the relaxation's scores with Gumbel noise: the
         # best section point on that support (every other cell penalised).
-        family = self._relaxed_oracle.families[0]
+        family = self._relaxed_source.families[0]
         score = family.scores(lam, 0.0)
         spread = np.where(np.isfinite(score), score, np.nan)
         spread = float(np.nanstd(spread)) or 1.0
@@ -374,8 +379,8 @@ class LinearisationOracle(PricingSource):
         """A certified upper bound on PolyOpt's optimum: that of the non-robust
         relaxation ``Γ_NR ⊇ Γ_ε`` (``P̂_{U|s} ∈ D_s``, so every PolyOpt constraint implies
         the NR one), solved by column generation with exact pricing."""
-        oracle = PricingOracle(self.relaxation, self.prior)
-        result = run_column_generation(oracle, gap=gap, time_limit=time_limit)
+        source = PatternSource(self.relaxation, self.prior)
+        result = run_column_generation(source, gap=gap, time_limit=time_limit)
         return result.upper, result.report()
 
 
@@ -383,7 +388,7 @@ def _compact_robust_section(
     lower: NDArray[np.float64], eps: float, *, same_secret: bool
 ) -> Model:
     """The HiGHS model of PolyOpt's section over ``(v, hi, lo)`` (see
-    :class:`LinearisationOracle`); costs on ``v`` are set per direction."""
+    :class:`LinearisationSource`); costs on ``v`` are set per direction."""
     a1, a2 = lower.shape
     n = a1 * a2
     sigma = np.maximum(1.0 - lower.sum(axis=1), 0.0)
