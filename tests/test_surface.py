@@ -99,6 +99,22 @@ def test_the_pinsker_curves_still_answer_from_the_divergences_with_a_warning(nam
     assert getattr(md.measures, name) is getattr(pinsker, name)  # no warning there
 
 
+@pytest.mark.parametrize(("name", "new"), [
+    ("adaptive_composition", "mechdesign.bounds.leakage_composition"),
+    ("composition_envelope_bound", "mechdesign.bounds.leakage_composition"),
+    ("conditional_maximal_leakage", "mechdesign.bounds.leakage_composition"),
+    ("RandomizedResponseEnvelope", "mechdesign.bounds.rr_envelope"),
+    ("randomized_response_envelope", "mechdesign.bounds.rr_envelope"),
+])
+def test_the_envelope_modules_split_still_answers_with_a_warning(name, new):
+    from mechdesign.bounds import envelope
+
+    module = importlib.import_module(new)
+    with pytest.warns(DeprecationWarning, match=re.escape(f"use {new}.{name} ")):
+        assert getattr(envelope, name) is getattr(module, name)
+    assert getattr(md.bounds, name) is getattr(module, name)  # no warning there
+
+
 def test_oracle_means_a_frequency_oracle_only():
     """One meaning per word: a public name with "Oracle" in it is a frequency oracle of
     mechdesign.mechanisms (a protocol), never a column source of the design engine."""

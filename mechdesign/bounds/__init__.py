@@ -37,12 +37,8 @@ if TYPE_CHECKING:
     from mechdesign.bounds.envelope import (
         LeakageDistribution as LeakageDistribution,
         PMLEnvelope as PMLEnvelope,
-        RandomizedResponseEnvelope as RandomizedResponseEnvelope,
-        adaptive_composition as adaptive_composition,
         binary_envelope as binary_envelope,
         closed_failure_probability as closed_failure_probability,
-        composition_envelope_bound as composition_envelope_bound,
-        conditional_maximal_leakage as conditional_maximal_leakage,
         envelope_lower_bound as envelope_lower_bound,
         envelope_upper_bound as envelope_upper_bound,
         leakage_distribution as leakage_distribution,
@@ -52,6 +48,14 @@ if TYPE_CHECKING:
         pml_psi1 as pml_psi1,
         pml_psi2 as pml_psi2,
         pml_upper_quantile as pml_upper_quantile,
+    )
+    from mechdesign.bounds.leakage_composition import (
+        adaptive_composition as adaptive_composition,
+        composition_envelope_bound as composition_envelope_bound,
+        conditional_maximal_leakage as conditional_maximal_leakage,
+    )
+    from mechdesign.bounds.rr_envelope import (
+        RandomizedResponseEnvelope as RandomizedResponseEnvelope,
         randomized_response_envelope as randomized_response_envelope,
     )
 

@@ -5,9 +5,11 @@ The leakage random variable ``ℓ(X → Y) = log max_x K[x, Y] / P_Y(Y)`` (Defin
 its tail are the raw material: the quantiles ε̲_Y(δ), ε̄_Y(δ) (eqs. 9–10), probabilistic
 PML (Definition 5), the two candidate approximate-PML penalties ψ1, ψ2 (Sec. III), and
 the PML envelope ``ε_c(δ) = sup_Z ε̄_Z(δ)`` over every post-processing ``Z`` of ``Y``
-(Sec. IV, Theorem 2), with its bounds (Theorem 3, eq. 14, Algorithm 1) and the k-RR
-study of Sec. V-B. :func:`pml_envelope` computes ε_c(δ) exactly, which the paper calls
-difficult; its docstring proves the reduction to a family of linear programs.
+(Sec. IV, Theorem 2), with its bounds (Theorem 3, eq. 14, Algorithm 1).
+:func:`pml_envelope` computes ε_c(δ) exactly, which the paper calls difficult; its
+docstring proves the reduction to a family of linear programs. The envelope of a
+composition is :mod:`mechdesign.bounds.leakage_composition`'s, the k-RR study of
+Sec. V-B :mod:`mechdesign.bounds.rr_envelope`'s.
 
 Sec. II-B's DP privacy profile δ*(ε), its inverse and the DP failure probability live
 here too: the paper contrasts them with the envelope.
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,7 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._evidence import EvidenceFloat
+from mechdesign._lazy import moved_names
 from mechdesign._solvers.highs import solve_linear_program
 from mechdesign._tolerances import (
     ENVELOPE_BRACKET_RTOL,
@@ -36,15 +38,12 @@ from mechdesign._tolerances import (
     ENVELOPE_RTOL,
     LEAKAGE_TIE_ATOL,
     QUANTILE_MASS_ATOL,
-    STOCHASTIC_ATOL,
 )
 from mechdesign._validation import (
     as_distribution,
-    as_float_array,
     as_real,
     check_delta,
     check_epsilon,
-    check_real_dtype,
     exp_or_inf,
     show,
 )
@@ -55,12 +54,8 @@ from mechdesign.measures.leakage import pointwise_leakage
 __all__ = [
     "LeakageDistribution",
     "PMLEnvelope",
-    "RandomizedResponseEnvelope",
-    "adaptive_composition",
     "binary_envelope",
     "closed_failure_probability",
-    "composition_envelope_bound",
-    "conditional_maximal_leakage",
     "envelope_lower_bound",
     "envelope_upper_bound",
     "leakage_distribution",
@@ -70,7 +65,6 @@ __all__ = [
     "pml_psi1",
     "pml_psi2",
     "pml_upper_quantile",
-    "randomized_response_envelope",
 ]
 
 KernelLike = Mechanism | ArrayLike
@@ -808,399 +802,11 @@ def closed_failure_probability(kernel: KernelLike, prior: ArrayLike, epsilon: fl
     return min(max(value, 0.0), 1.0)
 
 
-# -- composition -----------------------------------------------------------------------
-
-
-def _as_stage(value: ArrayLike, name: str) -> NDArray[np.float64]:
-    if isinstance(value, Mechanism):
-        return value.matrix  # validated on construction
-    # Refuse text, booleans, complex numbers and non-numbers before converting.
-    dtype = check_real_dtype(value, name)
-    try:
-        k = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{name} must be a numeric array; got {show(value)}.") from exc
-    if k.ndim < 2:
-        raise InvalidInputError(f"{name} must have at least 2 dimensions; got shape {k.shape}.")
-    k = as_float_array(k, name, ndim=k.ndim)
-    if np.any(k < 0):
-        raise InvalidInputError(f"{name} must be non-negative.")
-    sums = k.sum(axis=-1)
-    atol = STOCHASTIC_ATOL
-    if dtype.kind == "f" and dtype.itemsize < 8:  # float32: rows sum to 1 in its precision
-        atol = max(atol, 4 * k.shape[-1] * float(np.finfo(dtype).eps))
-    if np.any(np.abs(sums - 1.0) > atol):
-        raise InvalidInputError(
-            f"{name} must sum to 1 over its last axis (the new output) for every input and "
-            f"history; a sum is {show(sums.flat[int(np.argmax(np.abs(sums - 1.0)))])}."
-        )
-    return k
-
-
-def _stages(
-    mechanisms: Sequence[ArrayLike], names: Sequence[str] | None = None
-) -> list[NDArray[np.float64]]:
-    """Validate an adaptive sequence; stage i as shape (N, |Y_1|·…·|Y_{i−1}|, |Y_i|).
-    Element i is called ``names[i]`` in messages (default ``mechanisms[i]``)."""
-    if names is None:
-        is_stack = isinstance(mechanisms, np.ndarray) and mechanisms.ndim >= 3
-        if not is_stack and (
-            isinstance(mechanisms, (str, bytes, np.ndarray))
-            or not isinstance(mechanisms, Sequence)
-        ):
-            raise InvalidInputError(
-                "mechanisms must be a list of kernels (2-D arrays or Mechanisms, or adaptive "
-                f"stages of shape (N, |Y_1|, ..., |Y_i|)); got {show(mechanisms)}."
-            )
-        names = [f"mechanisms[{i}]" for i in range(len(mechanisms))]
-    if len(mechanisms) == 0:
-        raise InvalidInputError("mechanisms must contain at least one mechanism.")
-    stages: list[NDArray[np.float64]] = []
-    history = 1
-    for i, mechanism in enumerate(mechanisms):
-        k = _as_stage(mechanism, names[i])
-        n = stages[0].shape[0] if stages else k.shape[0]
-        if k.shape[0] != n:
-            raise InvalidInputError(f"{names[i]} has {k.shape[0]} inputs; the first has {n}.")
-        if k.ndim == 2:  # non-adaptive: the same kernel after every history
-            k = np.broadcast_to(k[:, None, :], (n, history, k.shape[1]))
-        else:
-            if int(np.prod(k.shape[1:-1])) != history:
-                raise InvalidInputError(
-                    f"{names[i]} must have shape (N, |Y_1|, ..., |Y_{i}|, |Y_{i + 1}|) "
-                    f"matching the earlier outputs ({history} histories); got {k.shape}."
-                )
-            k = k.reshape(n, history, k.shape[-1])
-        stages.append(k)
-        history *= k.shape[-1]
-    return stages
-
-
-def _conditional_maximal_leakage(
-    history: NDArray[np.float64], stage: NDArray[np.float64], prior: NDArray[np.float64]
-) -> float:
-    """``max_h log Σ_y max_{x: P(x, h) > 0} stage[x, h, y]`` over histories of positive
-    probability; ``history[x, h] = P(h | x)``."""
-    possible = (prior[:, None] * history) > 0  # [x, h]: P_{X|H=h}(x) > 0
-    best = np.where(possible[:, :, None], stage, -np.inf).max(axis=0)  # [h, y]
-    seen = possible.any(axis=0)
-    return float(np.max(np.log(best[seen].sum(axis=1))))
-
-
-def conditional_maximal_leakage(first: KernelLike, second: ArrayLike, prior: ArrayLike) -> float:
-    """Conditional maximal leakage ``L(X → Y2 | Y1)`` (Issa et al. [2]_, Thm. 6; envelope
-    paper [1]_, Sec. IV-A):
-
-    .. math::
-
-        \\mathcal L(X \\to Y_2 \\mid Y_1) = \\max_{y_1: P_{Y_1}(y_1) > 0} \\log
-            \\sum_{y_2} \\max_{x: P_{X|Y_1=y_1}(x) > 0} P_{Y_2|X=x, Y_1=y_1}(y_2).
-
-    Parameters
-    ----------
-    first : Mechanism or array_like, shape (N, M1)
-        ``K1[x, y1] = P(Y1 = y1 | X = x)``; it must be row-stochastic.
-    second : array_like, shape (N, M1, M2) or (N, M2)
-        ``K2[x, y1, y2] = P(Y2 = y2 | X = x, Y1 = y1)``; a 2-D kernel is used after every
-        ``y1`` (non-adaptive composition, where ``L(X → Y2 | Y1) ≤ L(X → Y2)``). It must
-        be non-negative and sum to 1 over its last axis.
-    prior : array_like, shape (N,)
-        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
-        its support are dropped.
-
-    Returns
-    -------
-    float
-        ``L(X → Y2 | Y1)`` in nats.
-
-    References
-    ----------
-    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
-       arXiv:2605.21185.
-    .. [2] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information Leakage",
-       IEEE Transactions on Information Theory 66(3):1625-1657, 2020,
-       doi:10.1109/TIT.2019.2962804.
-    """
-    k1 = as_matrix(first, "first")
-    p = as_distribution(prior, "prior", k1.shape[0])
-    stages = _stages([first, second], ["first", "second"])
-    return _conditional_maximal_leakage(stages[0][:, 0, :], stages[1], p)
-
-
-def adaptive_composition(mechanisms: Sequence[ArrayLike]) -> Mechanism:
-    """The joint mechanism ``X → (Y_1, …, Y_n)`` of an adaptive sequence.
-
-    Element i of ``mechanisms`` has shape ``(N, |Y_1|, …, |Y_i|)``: the law of ``Y_i``
-    given the input and every earlier output (a 2-D kernel: given the input alone). The
-    joint output ``(y_1, …, y_n)`` is flattened in row-major order.
-
-    Parameters
-    ----------
-    mechanisms : sequence of (Mechanism or array_like)
-        The stages, at least one: element i has shape ``(N, |Y_1|, …, |Y_i|)`` (the law of
-        ``Y_i`` given the input and the earlier outputs) or ``(N, |Y_i|)`` (given the
-        input alone); every element must be non-negative and sum to 1 over its last axis,
-        and all have the same N inputs.
-
-    Returns
-    -------
-    Mechanism
-        The joint kernel, shape ``(N, |Y_1|·…·|Y_n|)``.
-    """
-    stages = _stages(mechanisms)
-    joint = stages[0][:, 0, :]
-    for stage in stages[1:]:
-        joint = (joint[:, :, None] * stage).reshape(joint.shape[0], -1)
-    return Mechanism(joint)
-
-
-def composition_envelope_bound(
-    mechanisms: Sequence[ArrayLike], prior: ArrayLike, delta: float
-) -> float:
-    """The envelope bound for an adaptive composition (envelope paper [1]_, Sec. IV-A, after
-    Theorem 3, with Issa et al.'s chain rule [2]_, Cor. 2):
-
-    .. math::
-
-        \\varepsilon_c(\\delta) \\le \\mathcal L(X \\to Y^n) + \\log\\frac1\\delta
-            \\le \\sum_{i=1}^n \\mathcal L(X \\to Y_i \\mid Y^{i-1}) + \\log\\frac1\\delta .
-
-    Returns the right-hand side (each term over histories of positive probability).
-    ``mechanisms`` is as in :func:`adaptive_composition`.
-
-    Parameters
-    ----------
-    mechanisms : sequence of (Mechanism or array_like)
-        The stages, at least one: element i has shape ``(N, |Y_1|, …, |Y_i|)`` (the law of
-        ``Y_i`` given the input and the earlier outputs) or ``(N, |Y_i|)`` (given the
-        input alone); every element must be non-negative and sum to 1 over its last axis,
-        and all have the same N inputs.
-    prior : array_like, shape (N,)
-        The input distribution ``P_X``; it must be non-negative and sum to 1. Inputs outside
-        its support are dropped.
-    delta : float
-        The probability δ, in the open interval (0, 1).
-
-    Returns
-    -------
-    float
-        The right-hand side, in nats.
-
-    References
-    ----------
-    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
-       arXiv:2605.21185.
-    .. [2] I. Issa, A. B. Wagner, S. Kamath, "An Operational Approach to Information Leakage",
-       IEEE Transactions on Information Theory 66(3):1625-1657, 2020,
-       doi:10.1109/TIT.2019.2962804.
-    """
-    d = check_delta(delta)
-    stages = _stages(mechanisms)
-    p = as_distribution(prior, "prior", stages[0].shape[0])
-    history = np.ones((p.shape[0], 1))
-    total = 0.0
-    for stage in stages:
-        total += _conditional_maximal_leakage(history, stage, p)
-        history = (history[:, :, None] * stage).reshape(p.shape[0], -1)
-    return total - math.log(d)
-
-
-# -- randomized response (Sec. V-B) --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RandomizedResponseEnvelope:
-    """Theorem 5 of the envelope paper for k-RR, with App. C-B's binary envelope.
-
-    Returned by :func:`randomized_response_envelope` ([1]_, Sec. V-B); its fields are the
-    constructor's parameters, not validated here. Levels are in nats.
-
-    Parameters
-    ----------
-    lower : float
-        A lower bound on ε_c(δ): Theorem 5 (iii)'s h_δ(θ) where its prior condition holds,
-        and for every prior ``max{ℓ(X → N), construction}`` (see
-        :func:`randomized_response_envelope`); ``log(α/q_1)`` (exact) for δ ≤ q_1.
-    upper : float
-        Theorem 5 (ii): ``min{log(kα/δ), log(α/q_1)}``.
-    binary : float
-        ε_b(δ) in closed form: ``log(α/q_1)`` for δ ≤ q_1, else
-        ``log((α + (N − 2 + θ)β)/δ)`` (App. C-B).
-    dp_epsilon : float
-        Balle et al.'s ``max{log((α − δ)/β), 0}`` [2]_: k-RR is (ε_DP(δ), δ)-DP.
-    n : int
-        The index N with ``Σ_{j<N} q_j < δ ≤ Σ_{j≤N} q_j`` (1 when δ ≤ q_1), for the
-        prior sorted ascending.
-    theta, theta1, theta2 : float
-        θ and the regime boundaries θ₁, θ₂ (both 0 when δ ≤ q_1: with N = 1 every θ
-        lies in the third regime, whose ``h = log(α/q_1)`` is (i)).
-    prior_condition : bool
-        Condition (20), ``p_N ≤ (α Σ_{j<N} p_j + β) / ((N − 2)α + β)``, under which all
-        three regimes of h_δ can occur (``True`` when δ ≤ q_1, where it is not needed).
-    alpha, beta : float
-        The k-RR probabilities ``e^ε/(e^ε + k − 1)`` and ``1/(e^ε + k − 1)``.
-    q : ndarray, shape (k,)
-        The output distribution ``q_j = β + (α − β)p_j`` for the sorted prior, ascending;
-        outcome j leaks ``log(α/q_j)``.
-
-    References
-    ----------
-    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
-       arXiv:2605.21185.
-    .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight
-       Analyses via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647.
-    """
-
-    lower: float
-    upper: float
-    binary: float
-    dp_epsilon: float
-    n: int
-    theta: float
-    theta1: float
-    theta2: float
-    prior_condition: bool
-    alpha: float
-    beta: float
-    q: NDArray[np.float64]
-
-
-def randomized_response_envelope(
-    epsilon_r: float, prior: ArrayLike, delta: float
-) -> RandomizedResponseEnvelope:
-    """Theorem 5 of the envelope paper: bounds on the PML envelope of k-RR.
-
-    With ``α = e^ε/(e^ε + k − 1)``, ``β = 1/(e^ε + k − 1)``, the prior sorted so that
-    ``p_1 ≤ … ≤ p_k`` (k-RR is symmetric, so the envelope does not depend on the
-    labelling), ``q_j = β + (α − β)p_j`` and ``ℓ(X → j) = log(α/q_j)``:
-
-    (i) δ ≤ q_1: ``ε_c(δ) = log(α/q_1)``.
-    (ii) ``ε_c(δ) ≤ min{log(kα/δ), log(α/q_1)}``.
-    (iii) with N and θ as in :class:`RandomizedResponseEnvelope`,
-
-    .. math::
-
-        h_\\delta(\\theta) = \\begin{cases}
-            \\log(\\alpha/q_{N-1}) & 0 < \\theta \\le \\theta_1, \\\\
-            \\log\\frac{(N-1)\\alpha + \\theta\\beta}{\\delta}
-                & \\theta_1 < \\theta \\le \\theta_2, \\\\
-            \\log(\\alpha/q_N) & \\theta_2 < \\theta \\le 1,
-        \\end{cases}
-
-    ``θ₁ = α((N−2)q_{N−1} − Σ_{j≤N−2} q_j)/(αq_N − βq_{N−1})``,
-    ``θ₂ = α((N−1)q_N − Σ_{j≤N−1} q_j)/(q_N(α − β))``.
-
-    The paper states (iii) under the prior condition (20). Its proof gives more: the
-    post-processing of the proof attains ``log(α/q_{N−1})`` for θ ≤ θ₁ and
-    ``log(((N−1)α + θβ)/δ)`` for θ > θ₁ whatever the prior, and ``ℓ(X → N) = ε̄_Y(δ)``
-    is always a lower bound, so ``lower = max{ℓ(X → N), construction}`` is valid for
-    every prior and equals h_δ(θ) under (20) (our choice: we report the general form;
-    ``prior_condition`` says whether the paper's statement applies). The degenerate cases
-    of the paper (N = 2 or ``q_1 = … = q_{N−1}``: θ₁ = 0; ``q_{N−1} = q_N``: θ₁ = θ₂)
-    need no special handling in this form.
-
-    Parameters
-    ----------
-    epsilon_r : float
-        The LDP level ε of k-RR in nats; it must be positive and finite.
-    prior : array_like, shape (k,)
-        The input distribution, ``k ≥ 2`` entries, non-negative and summing to 1 (in any
-        order: it is sorted here).
-    delta : float
-        The probability δ, in the open interval (0, 1).
-
-    Returns
-    -------
-    RandomizedResponseEnvelope
-        The bounds with θ, N and the k-RR probabilities they are built from, and the
-        (ε, δ)-DP level of k-RR [2]_.
-
-    References
-    ----------
-    .. [1] S. Saeidian, C. Pinzón, C. Palamidessi, "Information Leakage Envelopes", 2026,
-       arXiv:2605.21185.
-    .. [2] B. Balle, G. Barthe, M. Gaboardi, "Privacy Amplification by Subsampling: Tight
-       Analyses via Couplings and Divergences", NeurIPS 2018, arXiv:1807.01647.
-    """
-    eps = check_epsilon(epsilon_r, "epsilon_r")
-    if not 0 < eps < math.inf:
-        raise InvalidInputError(f"epsilon_r must be positive and finite; got {show(epsilon_r)}.")
-    p = np.sort(as_distribution(prior, "prior"))
-    k = p.shape[0]
-    if k < 2:
-        raise InvalidInputError(f"prior must have k >= 2 entries for k-RR; got {k}.")
-    d = check_delta(delta)
-    # α = 1/(1 + (k−1)e^{−ε}), β = e^{−ε} α and α − β = −expm1(−ε) α: no overflow for a
-    # large ε (β underflows to 0 from ε ≈ 745, where k-RR is the identity in floats), and
-    # α − β keeps its digits for a tiny ε (the plain difference is 0 below ε ≈ 1e-16).
-    shrink = math.exp(-eps)
-    alpha = 1.0 / (1.0 + (k - 1) * shrink)
-    beta = shrink * alpha
-    gap = -math.expm1(-eps) * alpha  # α − β
-    log_alpha = -math.log1p((k - 1) * shrink)
-    log_beta = -eps + log_alpha
-    q = beta + gap * p
-    q.setflags(write=False)
-    leak_max = _rr_leakage(float(p[0]), eps)  # log(α/q_1)
-    upper = min(math.log(k) + log_alpha - math.log(d), leak_max)
-    dp = max(math.log(alpha - d) - log_beta, 0.0) if d < alpha else 0.0
-    if d <= q[0] + QUANTILE_MASS_ATOL:
-        # N = 1: θ₁ = θ₂ = 0, so every θ lies in the third regime, whose
-        # h = log(α/q_N) = log(α/q_1) is (i).
-        return RandomizedResponseEnvelope(
-            leak_max, upper, leak_max, dp, 1, float(d / q[0]) if q[0] > 0 else 1.0,
-            0.0, 0.0, True, alpha, beta, q,
-        )
-    cum = np.cumsum(q)
-    big_n = int(np.searchsorted(cum, d - QUANTILE_MASS_ATOL)) + 1  # 1-based N ≥ 2
-    big_n = min(max(big_n, 2), k)
-    before = cum[big_n - 2]
-    q_n = q[big_n - 1]
-    theta = min((d - before) / q_n, 1.0)
-    # θ₁, θ₂ with the common factor α − β of numerator and denominator cancelled
-    # (q_j = β + (α − β)p_j), so they stay exact as ε → 0 where α − β vanishes:
-    # θ₁ = α((N−2)p_{N−1} − Σ_{j≤N−2} p_j)/(β(1 − p_{N−1}) + αp_N),
-    # θ₂ = α((N−1)p_N − Σ_{j≤N−1} p_j)/q_N.
-    p_n, p_prev = p[big_n - 1], p[big_n - 2]
-    theta1 = alpha * ((big_n - 2) * p_prev - p[: big_n - 2].sum()) / (
-        beta * (1.0 - p_prev) + alpha * p_n
-    )
-    theta2 = alpha * ((big_n - 1) * p_n - p[: big_n - 1].sum()) / q_n
-    # Condition (20) multiplied out (its denominator is 0 for N = 2 once β underflows).
-    scale = (big_n - 2) * alpha + beta
-    condition = bool(
-        p[big_n - 1] * scale
-        <= alpha * p[: big_n - 1].sum() + beta + QUANTILE_MASS_ATOL * scale
-    )
-    if theta <= theta1:
-        construction = _rr_leakage(float(p_prev), eps)
-    else:
-        construction = math.log(((big_n - 1) * alpha + theta * beta) / d)
-    lower = max(_rr_leakage(float(p_n), eps), construction)
-    binary = math.log((alpha + (big_n - 2 + theta) * beta) / d)
-    return RandomizedResponseEnvelope(
-        lower,
-        upper,
-        binary,
-        dp,
-        big_n,
-        float(theta),
-        float(theta1),
-        float(theta2),
-        condition,
-        alpha,
-        beta,
-        q,
-    )
-
-
-def _rr_leakage(p_j: float, eps: float) -> float:
-    """``ℓ(X → j) = log(α/q_j) = −log(e^{−ε} + (1 − e^{−ε}) p_j)`` for k-RR, accurate for
-    a tiny ε (as ``−log1p(expm1(−ε)(1 − p_j))``) and for a huge one (a log-sum, which is
-    ε exactly when ``p_j = 0``, where ``q_j`` underflows)."""
-    x = math.expm1(-eps) * (1.0 - p_j)  # q_j/α − 1, in (−1, 0]
-    if x > -0.5:
-        return -math.log1p(x)
-    if p_j == 0:
-        return eps
-    return -float(np.logaddexp(-eps, math.log1p(-math.exp(-eps)) + math.log(p_j)))
+#: The composition bounds and the k-RR study moved to their own modules; for one release
+#: they still answer here, with a :class:`DeprecationWarning`.
+__getattr__ = moved_names(__name__, {
+    **dict.fromkeys(("adaptive_composition", "composition_envelope_bound",
+                     "conditional_maximal_leakage"), "mechdesign.bounds.leakage_composition"),
+    **dict.fromkeys(("RandomizedResponseEnvelope", "randomized_response_envelope"),
+                    "mechdesign.bounds.rr_envelope"),
+})
