@@ -39,9 +39,9 @@ grid adds up to about ``n ×`` :data:`DISCRETIZATION` to the tight ε, and at a 
 where the tight ε is within that of ``Σ LDP(K_i)``, basic composition is the smaller.
 
 **PML.** For PML under a known prior the library gives the envelope paper's [5]_ chain-rule
-bound on the PML envelope of ``n`` uses (:func:`pml_composition_bound`,
-:func:`~mechdesign.bounds.leakage_composition.composition_envelope_bound`); it has no composition result
-for ``(ε, c)``-PML, and :func:`composed_epsilon` refuses PML notions with that message.
+bound on the PML envelope of ``n`` uses (:func:`pml_composition_bound`, by
+:func:`~mechdesign.bounds.leakage_composition.composition_envelope_bound`); it has no
+composition result for ``(ε, c)``-PML, and :func:`composed_epsilon` refuses PML notions with that message.
 
 References
 ----------
@@ -719,8 +719,8 @@ def pml_composition_bound(
     """The envelope paper's [1]_ bound on the PML envelope ``ε_c(δ)`` of ``n`` (non-adaptive)
     uses of the kernels for a known prior: ``Σ_i L(X → Y_i | Y^{i−1}) + log(1/δ)``
     (envelope paper, Sec. IV-A after Theorem 3, with Issa et al.'s chain rule [2]_), by
-    :func:`~mechdesign.bounds.leakage_composition.composition_envelope_bound` on the sequence repeated
-    ``n`` times. The joint output alphabet has ``Π M_i`` letters: kept small.
+    :func:`~mechdesign.bounds.leakage_composition.composition_envelope_bound` on the
+    sequence repeated ``n`` times. The joint output alphabet has ``Π M_i`` letters: kept small.
 
     Parameters
     ----------
