@@ -74,9 +74,11 @@ if TYPE_CHECKING:
     from mechdesign.kernel import (
         Mechanism as Mechanism,
     )
+    from mechdesign.measures.channel_orders import (
+        is_degraded as is_degraded,
+    )
     from mechdesign.measures.channels import (
         channel_capacity as channel_capacity,
-        is_degraded as is_degraded,
         maximal_alpha_leakage as maximal_alpha_leakage,
         sibson_mutual_information as sibson_mutual_information,
     )

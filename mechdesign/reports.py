@@ -38,9 +38,9 @@ from mechdesign.bounds.envelope import (
     pml_upper_quantile,
 )
 from mechdesign.kernel import Mechanism
+from mechdesign.measures.channel_orders import is_degraded
 from mechdesign.measures.channels import (
     channel_capacity,
-    is_degraded,
     maximal_alpha_leakage,
     sibson_mutual_information,
 )

@@ -41,7 +41,8 @@ where the tight ε is within that of ``Σ LDP(K_i)``, basic composition is the s
 **PML.** For PML under a known prior the library gives the envelope paper's [5]_ chain-rule
 bound on the PML envelope of ``n`` uses (:func:`pml_composition_bound`, by
 :func:`~mechdesign.bounds.leakage_composition.composition_envelope_bound`); it has no
-composition result for ``(ε, c)``-PML, and :func:`composed_epsilon` refuses PML notions with that message.
+composition result for ``(ε, c)``-PML, and :func:`composed_epsilon` refuses PML notions
+with that message.
 
 References
 ----------

@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 from mechdesign._lazy import attach
 
 if TYPE_CHECKING:
+    from mechdesign.measures.channel_orders import (
+        is_degraded as is_degraded,
+        is_less_noisy as is_less_noisy,
+    )
     from mechdesign.measures.channels import (
         Capacity as Capacity,
         channel_capacity as channel_capacity,
-        is_degraded as is_degraded,
-        is_less_noisy as is_less_noisy,
         maximal_alpha_leakage as maximal_alpha_leakage,
         sibson_mutual_information as sibson_mutual_information,
     )
