@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from mechdesign.accounting.composition import (
         composed_delta as composed_delta,
         composed_epsilon as composed_epsilon,
-        dominating_pair as dominating_pair,
         privacy_loss_distribution as privacy_loss_distribution,
     )
     from mechdesign.accounting.sample_audit import (
@@ -42,6 +41,9 @@ if TYPE_CHECKING:
     )
     from mechdesign.accounting.shuffle_design import (
         Shuffled as Shuffled,
+    )
+    from mechdesign.accounting.tradeoff import (
+        dominating_pair as dominating_pair,
     )
     from mechdesign.bounds.contraction import (
         max_dobrushin as max_dobrushin,

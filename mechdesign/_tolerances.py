@@ -228,7 +228,7 @@ C_BOUNDARY_RTOL = 1e-12
 
 #: Twice the area of a triangle of trade-off breakpoints (in the unit square) below which
 #: its middle point counts as collinear and is merged into the segment
-#: (accounting.tradeoff_curve): likelihood ratios that agree up to rounding.
+#: (accounting.tradeoff.tradeoff_curve): likelihood ratios that agree up to rounding.
 COLLINEAR_ATOL = 1e-13
 
 #: A generator ``f`` of an f-divergence must have ``f(1) = 0`` (so that ``D_f(P‖P) = 0``);

@@ -11,14 +11,11 @@ if TYPE_CHECKING:
         AttackRisk as AttackRisk,
         ComposedDelta as ComposedDelta,
         ComposedEpsilon as ComposedEpsilon,
-        DominatingPair as DominatingPair,
         attack_risk as attack_risk,
         composed_delta as composed_delta,
         composed_epsilon as composed_epsilon,
-        dominating_pair as dominating_pair,
         pml_composition_bound as pml_composition_bound,
         privacy_loss_distribution as privacy_loss_distribution,
-        tradeoff_curve as tradeoff_curve,
     )
     from mechdesign.accounting.sample_audit import (
         SampleAudit as SampleAudit,
@@ -41,6 +38,11 @@ if TYPE_CHECKING:
         FrontierPoint as FrontierPoint,
         Shuffled as Shuffled,
         ShuffledReport as ShuffledReport,
+    )
+    from mechdesign.accounting.tradeoff import (
+        DominatingPair as DominatingPair,
+        dominating_pair as dominating_pair,
+        tradeoff_curve as tradeoff_curve,
     )
 
 __getattr__, __dir__, __all__ = attach(__name__, __file__)
