@@ -52,6 +52,16 @@ def write(name: str, lines: list[str]) -> Path:
     return path
 
 
+def write_table(path: Path, title: str, command: str, baseline: str | None,
+                table: list[str]) -> Path:
+    """``table`` (markdown lines) at ``path`` under :func:`header`'s lines."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join([*header(title, command, baseline), *table]) + "\n",
+                    encoding="utf-8")
+    return path
+
+
 def run_instance(folder: Path, script: str, arguments: list[str], timeout: float) -> dict:
     """``script`` (one instance; it prints one JSON line with ``module``, the path of the
     mechdesign it imported) run with the code in ``folder``, in a fresh interpreter: its

@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import report
 from tqdm import tqdm
 
 import mechdesign as md
@@ -313,6 +314,28 @@ def print_table(rows):
         print(" | ".join(cells))
 
 
+#: The columns of the table written to ``docs/benchmarks/scale.md`` (``--table``).
+TABLE_COLUMNS = (("notion", "notion"), ("N", "N"), ("method", "method"),
+                 ("seconds", "seconds"), ("time_ratio_vs_baseline", "÷ baseline"),
+                 ("time_ratio", "÷ enumeration"), ("utility", "utility (nats)"),
+                 ("gap", "certified gap"), ("status", "status"),
+                 ("iterations", "iterations"), ("columns", "columns"),
+                 ("master_seconds", "master s"), ("peak_mb", "peak MB"))
+
+
+def markdown_table(rows) -> list[str]:
+    """The rows as a markdown table (:data:`TABLE_COLUMNS`)."""
+    lines = ["| " + " | ".join(title for _, title in TABLE_COLUMNS) + " |",
+             "|" + "---|" * len(TABLE_COLUMNS)]
+    for row in rows:
+        cells = []
+        for key, _ in TABLE_COLUMNS:
+            value = row.get(key, "")
+            cells.append(f"{value:.4g}" if isinstance(value, float) else str(value))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", default="ldp,pml,warm,polyopt")
@@ -326,6 +349,9 @@ def main() -> None:
     parser.add_argument("--data", default=str(md.notions.adult_csv()))
     parser.add_argument("--polyopt-time", type=float, default=1800.0)
     parser.add_argument("--out", default=None, help="directory for scale.csv")
+    parser.add_argument("--table", type=Path, default=report.DOCS / "scale.md",
+                        help="where the markdown table goes, with the machine, versions "
+                             "and baseline ('-': nowhere)")
     parser.add_argument("--full", action="store_true",
                         help="ε-LDP to N = 512 and (ε, 1/(2N))-PML to N = 256")
     parser.add_argument("--min-n", type=int, default=0, help="skip smaller sizes")
@@ -367,6 +393,11 @@ def main() -> None:
         else:
             print(f"skipping PolyOpt: no data at {args.data}")
     print_table(rows)
+    if str(args.table) != "-":
+        report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
+                           " ".join(["python", *sys.argv]), args.baseline,
+                           markdown_table(rows))
+        print(f"wrote {args.table}")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
