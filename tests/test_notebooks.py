@@ -6,6 +6,8 @@ suite is what runs them. A failing cell fails the test with the cell's traceback
 
 from __future__ import annotations
 
+import json
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -47,6 +49,11 @@ def test_notebook_executes(path, tmp_path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_is_stored_without_outputs(path):
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    # nbformat 4.5 cells carry ids (nbformat fills missing ones in with a warning)
+    ids = [cell.get("id") for cell in raw["cells"]]
+    assert all(ids), f"{path.name}: a cell has no id"
+    assert len(set(ids)) == len(ids), f"{path.name}: two cells share an id"
     notebook = nbformat.read(path, as_version=4)
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type == "code":
