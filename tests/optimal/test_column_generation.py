@@ -319,8 +319,8 @@ def test_aggressive_pruning_still_reaches_the_enumerated_optimum(notion, n, monk
     monkeypatch.setattr(column_generation, "MASTER_PRUNE_MIN_COLUMNS", 0)  # prune small masters
     prior = np.random.default_rng(n + 3).dirichlet(np.ones(n))
     full = md.design(notion, prior, method="enumeration")
-    oracle = PatternSource(notion, prior)
-    run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)  # overrides the source
+    source = PatternSource(notion, prior)
+    run = run_column_generation(source, gap=1e-9, columns_per_input=1)  # overrides the source
     assert run.master.added > run.master.size  # columns were deleted on the way
     assert run.lower == pytest.approx(full.utility, abs=1e-9)
     report = run.report()
@@ -336,9 +336,9 @@ def test_pruning_follows_the_source(keep, monkeypatch):
     # never of elapsed time); the optimum is the same either way.
     monkeypatch.setattr(column_generation, "MASTER_PRUNE_MIN_COLUMNS", 0)
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
-    oracle = PatternSource(md.LDP(0.9), prior)
-    oracle.columns_per_input = keep
-    run = run_column_generation(oracle, gap=1e-9)
+    source = PatternSource(md.LDP(0.9), prior)
+    source.columns_per_input = keep
+    run = run_column_generation(source, gap=1e-9)
     pruned = run.master.added > run.master.size
     assert pruned == (keep is not None)  # exact: a bool
     full = md.design(md.LDP(0.9), prior, method="enumeration")
@@ -347,9 +347,9 @@ def test_pruning_follows_the_source(keep, monkeypatch):
 
 def test_an_explicit_rule_overrides_the_source():
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
-    oracle = PatternSource(md.LDP(0.9), prior)
-    oracle.columns_per_input = 1
-    run = run_column_generation(oracle, gap=1e-9, columns_per_input=None)
+    source = PatternSource(md.LDP(0.9), prior)
+    source.columns_per_input = 1
+    run = run_column_generation(source, gap=1e-9, columns_per_input=None)
     assert run.master.added == run.master.size  # exact: counts; nothing deleted
 
 
@@ -411,13 +411,13 @@ def test_smoothing_close_to_one_takes_few_steps(alpha):
 
 
 def test_column_management_and_smoothing_refuse_bad_input():
-    oracle = PatternSource(md.LDP(1.0), np.full(3, 1 / 3))
+    source = PatternSource(md.LDP(1.0), np.full(3, 1 / 3))
     for bad in (0, -1, 2.0, True, "sources"):
         with pytest.raises(md.InvalidInputError, match="columns_per_input"):
-            run_column_generation(oracle, gap=1e-6, columns_per_input=bad)
+            run_column_generation(source, gap=1e-6, columns_per_input=bad)
     for bad in (1.0, -0.1, float("nan"), "0.5"):
         with pytest.raises(md.InvalidInputError, match="smoothing"):
-            run_column_generation(oracle, gap=1e-6, smoothing=bad)
+            run_column_generation(source, gap=1e-6, smoothing=bad)
     master = RestrictedMaster(3)
     master.add(np.eye(3), np.zeros(3))
     with pytest.raises(md.InvalidInputError, match="solved"):
@@ -486,7 +486,7 @@ def test_polyopt_at_huge_epsilon_reaches_the_entropy_and_passes_its_audit(epsilo
     assert report.lower_bound <= report.upper_bound + 1e-12
 
 
-def _ldp_oracle():
+def _ldp_source():
     return PatternSource(md.LDP(1.0), P4)
 
 
@@ -494,17 +494,17 @@ def _ldp_oracle():
     (lambda: price_ldp(1.0, P4, np.zeros(4) + 0j), "dual"),
     (lambda: price_ldp(1.0, P4, np.array([0.0, 1.0, True, 0.0], dtype=object)), "dual"),
     (lambda: price_ldp(1.0, P4, ["0", "0", "0", "0"]), "dual"),
-    (lambda: _ldp_oracle().price(np.zeros(4) + 1j), "dual"),
-    (lambda: _ldp_oracle().heuristic(np.zeros(4) + 1j), "dual"),
-    (lambda: _ldp_oracle().price(np.zeros(4), converge="yes"), "converge"),
-    (lambda: _ldp_oracle().price(np.zeros(4), converge=1), "converge"),
-    (lambda: _ldp_oracle().heuristic(np.zeros(4), effort=0), "effort"),
+    (lambda: _ldp_source().price(np.zeros(4) + 1j), "dual"),
+    (lambda: _ldp_source().heuristic(np.zeros(4) + 1j), "dual"),
+    (lambda: _ldp_source().price(np.zeros(4), converge="yes"), "converge"),
+    (lambda: _ldp_source().price(np.zeros(4), converge=1), "converge"),
+    (lambda: _ldp_source().heuristic(np.zeros(4), effort=0), "effort"),
     (lambda: PatternSource("ldp", P4), "notion"),
     (lambda: LinearisationSource("ldp", P4), "notion"),
-    (lambda: run_column_generation("oracle", gap=1e-6), "oracle"),
-    (lambda: run_column_generation(object(), gap=1e-6), "oracle"),
-    (lambda: run_column_generation(_ldp_oracle(), gap=1e-6, warm="no"), "warm"),
-    (lambda: run_column_generation(_ldp_oracle(), gap=1e-6, progress=1), "progress"),
+    (lambda: run_column_generation("a source", gap=1e-6), "source"),
+    (lambda: run_column_generation(object(), gap=1e-6), "source"),
+    (lambda: run_column_generation(_ldp_source(), gap=1e-6, warm="no"), "warm"),
+    (lambda: run_column_generation(_ldp_source(), gap=1e-6, progress=1), "progress"),
 ], ids=lambda value: "" if callable(value) else value)
 def test_solver_pieces_refuse_bad_input_by_name(call, argument):
     with pytest.raises(md.InvalidInputError, match=argument):
@@ -514,8 +514,8 @@ def test_solver_pieces_refuse_bad_input_by_name(call, argument):
 def test_small_masters_are_not_pruned():
     # Below MASTER_PRUNE_MIN_COLUMNS the master keeps every column, whatever the rule.
     prior = np.random.default_rng(12).dirichlet(np.ones(9))
-    oracle = PatternSource(md.LDP(0.9), prior)
-    run = run_column_generation(oracle, gap=1e-9, columns_per_input=1)
+    source = PatternSource(md.LDP(0.9), prior)
+    run = run_column_generation(source, gap=1e-9, columns_per_input=1)
     assert run.master.added == run.master.size < column_generation.MASTER_PRUNE_MIN_COLUMNS
 
 

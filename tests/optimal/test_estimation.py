@@ -195,9 +195,9 @@ def test_worst_case_histogram_design_is_subset_selection_and_certified(eps):
     rows = (kernel / r).T @ np.linalg.inv(j)  # the BLUE at the uniform prior, M × N
     worst = np.max(kernel @ np.sum(rows * rows, axis=1) - 1.0)
     assert worst == pytest.approx(d.utility, rel=1e-8)
-    for oracle in (md.mechanisms.oracles.PureOracle.subset(k, eps),
+    for source in (md.mechanisms.oracles.PureOracle.subset(k, eps),
                    md.mechanisms.oracles.PureOracle.unary(k, eps)):
-        protocol_worst = max(oracle.mse(np.eye(k)[x], 1) for x in range(k))
+        protocol_worst = max(source.mse(np.eye(k)[x], 1) for x in range(k))
         assert protocol_worst >= report.lower_bound * (1 - 1e-12)
 
 

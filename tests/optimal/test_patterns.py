@@ -132,8 +132,8 @@ def test_the_closed_form_duals_bound_every_point(prior, data):
     below both."""
     n = prior.size
     epsilon = data.draw(st.floats(0.05, 8.0))
-    oracle = PatternSource(md.LDP(epsilon), prior)
-    dual, bound = oracle.certified_dual()
+    source = PatternSource(md.LDP(epsilon), prior)
+    dual, bound = source.certified_dual()
     entropy = float(-(prior * np.log(prior)).sum())
     closed_form = min(entropy, ldp_information_bound(epsilon) * (1 + INFORMATION_BOUND_RTOL))
     # Every ε-LDP section point is a mixture of vertices; μ is convex, so vertices suffice.
@@ -261,7 +261,7 @@ def test_exact_ldp_pricing_agrees_with_brute_force(epsilon, prior, dual):
     assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
     assert best <= pricing.upper_bound + 1e-12
     assert pricing.upper_bound <= best + 1e-9
-    # The returned column is a vertex and its reduced cost is what the oracle says.
+    # The returned column is a vertex and its reduced cost is what the source says.
     v = pricing.column
     assert np.min(np.abs(ldp_vertices_by_bits(epsilon, len(prior)) - v).max(axis=1)) < 1e-14
     assert (mutual_information_of_columns(prior, v[None])[0] - v @ dual
@@ -299,7 +299,7 @@ def test_exact_c_pml_pricing_agrees_with_brute_force(epsilon, c, prior, dual, ba
     assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
     assert best <= pricing.upper_bound + 1e-12
     assert pricing.upper_bound <= best + 1e-9
-    # Every column the oracle returns lies in the section.
+    # Every column the source returns lies in the section.
     h = notion.cone(n).h_representation()
     assert np.all(pricing.columns @ h.T >= -1e-12)
     assert np.allclose(pricing.columns.sum(axis=1), 1.0)
@@ -354,10 +354,10 @@ def test_ldp_column_is_a_closed_form_vertex():
 def test_non_robust_pricing_agrees_with_brute_force(epsilon, p_hat, ball, shape):
     notion = md.notions.NonRobustLDP(epsilon, p_hat, shape)
     vertices = notion.cone(p_hat.size).vertices("cdd").points
-    oracle = PatternSource(notion, p_hat)
+    source = PatternSource(notion, p_hat)
     for dual in np.random.default_rng(1).normal(size=(4, p_hat.size)) * 0.1:
         best = brute_force_best(vertices, p_hat, dual)
-        pricing = oracle.price(dual)
+        pricing = source.price(dual)
         assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
         assert best <= pricing.upper_bound + 1e-12
         assert pricing.upper_bound <= best + 1e-9
@@ -372,7 +372,7 @@ def test_non_robust_pricing_agrees_with_brute_force(epsilon, p_hat, ball, shape)
 )
 def test_dual_bound_holds_for_every_dual(n, epsilon, seed, scale):
     # Weak duality behind the certificate: for ANY λ, OPT ≤ 1·λ + N max(0, max_v r(v)),
-    # and the exact oracle's upper bound may replace max_v r(v).
+    # and the exact source's upper bound may replace max_v r(v).
     rng = np.random.default_rng(seed)
     prior = rng.dirichlet(np.ones(n))
     dual = rng.normal(size=n) * scale
@@ -393,11 +393,11 @@ def test_new_public_functions_refuse_bad_input():
     with pytest.raises(md.InvalidInputError, match="max_iterations"):
         run_column_generation(PatternSource(md.LDP(1.0), prior), gap=1e-6, max_iterations=0)
     ball = md.RenyiBall(prior, 2.0, 0.01)
-    oracle = LinearisationSource(md.RobustLDP(1.0, ball, (2, 2)), prior)
+    source = LinearisationSource(md.RobustLDP(1.0, ball, (2, 2)), prior)
     with pytest.raises(md.InvalidInputError, match="dual"):
-        oracle.heuristic(np.zeros(3))
+        source.heuristic(np.zeros(3))
     with pytest.raises(md.InvalidInputError, match="effort"):
-        oracle.heuristic(np.zeros(4), effort=0)
+        source.heuristic(np.zeros(4), effort=0)
 
 
 @settings(max_examples=200, deadline=None)
@@ -440,7 +440,7 @@ def test_incremental_neighbour_costs_equal_the_explicit_neighbours(kind, n, eps,
 
 @pytest.mark.parametrize("seed", range(4))
 def test_repeated_pricing_skips_families_and_stays_exact(seed):
-    """One oracle priced at a sequence of nearby duals (as in column generation) skips
+    """One source priced at a sequence of nearby duals (as in column generation) skips
     the families its carried-over bounds rule out, and still returns brute force's best
     reduced cost and a bound above it at every dual."""
     rng = np.random.default_rng(seed)
@@ -448,11 +448,11 @@ def test_repeated_pricing_skips_families_and_stays_exact(seed):
     notion = md.PML(1.0, c=1 / (2 * n))
     prior = rng.dirichlet(np.ones(n))
     vertices = notion.cone(n).vertices("cdd").points
-    oracle = PatternSource(notion, prior)
+    source = PatternSource(notion, prior)
     dual = rng.normal(size=n) * 0.1
     mips = []
     for _ in range(6):
-        pricing = oracle.price(dual)
+        pricing = source.price(dual)
         best = brute_force_best(vertices, prior, dual)
         assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
         assert best <= pricing.upper_bound + 1e-12
@@ -491,8 +491,8 @@ def notions(n: int):
     )
 
 
-def two_level_families(oracle):
-    return [f for f in oracle.families if type(f).__name__ == "TwoLevelFamily"]
+def two_level_families(source):
+    return [f for f in source.families if type(f).__name__ == "TwoLevelFamily"]
 
 
 def every_pattern(family):
@@ -505,10 +505,10 @@ def every_pattern(family):
 def test_the_relaxed_bound_bounds_every_pattern(data, n, seed):
     rng = np.random.default_rng(seed)
     prior = rng.dirichlet(np.ones(n))
-    oracle = PatternSource(data.draw(notions(n)), prior)
+    source = PatternSource(data.draw(notions(n)), prior)
     dual = prior * rng.uniform(0.0, 1.0) + rng.normal(size=n) * 0.05
-    bounds = oracle.relaxed_bounds(dual)
-    for family, bound in zip(oracle.families, bounds, strict=True):
+    bounds = source.relaxed_bounds(dual)
+    for family, bound in zip(source.families, bounds, strict=True):
         best = family.reduced_costs(every_pattern(family), dual).max()
         assert bound >= best - 1e-13
         assert family.relaxed_bound(dual) == pytest.approx(bound, rel=1e-12, abs=1e-15)
@@ -549,9 +549,9 @@ def test_the_relaxed_bound_is_the_relaxation_optimum(seed, kind):
     n = 7
     prior = rng.dirichlet(np.ones(n))
     notion = md.LDP(1.5) if kind == "ldp" else md.PML(1.0, c=1 / (2 * n))
-    oracle = PatternSource(notion, prior)
+    source = PatternSource(notion, prior)
     dual = prior * 0.3 + rng.normal(size=n) * 0.02
-    families = two_level_families(oracle)
+    families = two_level_families(source)
     assert families
     for family in families[:3]:
         assert family.relaxed_bound(dual) == pytest.approx(
@@ -564,8 +564,8 @@ def test_three_level_bounds_are_tight_where_the_relaxation_is():
     so the bound meets the best pattern (up to the rounding slack)."""
     n = 9
     prior = np.full(n, 1 / n)
-    oracle = PatternSource(md.PML(1.0, c=1 / (2 * n)), prior)
-    three = [f for f in oracle.families if type(f).__name__ == "_ThreeLevel"]
+    source = PatternSource(md.PML(1.0, c=1 / (2 * n)), prior)
+    three = [f for f in source.families if type(f).__name__ == "_ThreeLevel"]
     assert three
     dual = 0.3 * prior
     for family in three:
@@ -585,10 +585,10 @@ def test_pml_pricing_with_relaxations_matches_brute_force(seed):
     values = np.array([
         float(prior @ (v * np.log(np.where(v > 0, v, 1.0) / (prior @ v)))) for v in vertices
     ])
-    oracle = PatternSource(notion, prior)
+    source = PatternSource(notion, prior)
     for _ in range(3):
         dual = prior * 0.38 + rng.normal(size=n) * 0.01
-        pricing = oracle.price(dual)
+        pricing = source.price(dual)
         best = float(np.max(values - vertices @ dual))
         assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
         assert best <= pricing.upper_bound + 1e-12
@@ -629,11 +629,11 @@ def class_priors(count, seed, sizes=(3, 12)):
 def test_count_pricing_agrees_with_brute_force(epsilon, prior, dual):
     # Equal masses make inputs interchangeable: pricing by count vectors is exact, in the
     # heuristic as in the exact pricing, against every vertex.
-    oracle = PatternSource(md.LDP(epsilon), prior)
-    assert oracle.families[0].classes is not None
+    source = PatternSource(md.LDP(epsilon), prior)
+    assert source.families[0].classes is not None
     vertices = ldp_vertices_by_bits(epsilon, len(prior))
     best = brute_force_best(vertices, prior, dual)
-    for pricing in (oracle.price(dual), oracle.heuristic(dual)):
+    for pricing in (source.price(dual), source.heuristic(dual)):
         assert pricing.exact
         assert best <= pricing.upper_bound <= best + 1e-10  # raised for rounding only
         assert pricing.reduced_cost == pytest.approx(best, abs=1e-12)
@@ -648,8 +648,8 @@ def test_count_pricing_agrees_with_brute_force(epsilon, prior, dual):
 def test_the_symmetric_dual_is_optimal_over_every_vertex(epsilon, prior, dual):
     # The dual of the LP reduced by symmetry is feasible for every vertex and its
     # objective is the optimum of the LP over every vertex.
-    oracle = PatternSource(md.LDP(epsilon), prior)
-    lam, bound = oracle.certified_dual()
+    source = PatternSource(md.LDP(epsilon), prior)
+    lam, bound = source.certified_dual()
     vertices = ldp_vertices_by_bits(epsilon, len(prior))
     values = mutual_information_of_columns(prior, vertices)
     _, solution, _ = solve_vertex_lp(vertices, values, None)

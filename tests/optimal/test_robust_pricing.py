@@ -1,6 +1,6 @@
 """Robust pricing (mechdesign.optimal.robust.pricing): the compact robust section equals
 the ratio cone, PolyOpt's section lies in the non-robust one, closed-form section
-membership matches the H-representations, and the linearisation oracle refuses what it
+membership matches the H-representations, and the linearisation source refuses what it
 does not price.
 """
 
@@ -28,10 +28,10 @@ def test_compact_robust_section_equals_the_ratio_cone():
     ball = md.RenyiBall(p_hat, 2.0, md.chi2_radius(500, 9, 0.05))
     for variant in ("default", "paper"):
         notion = md.RobustLDP(1.0, ball, shape, variant=variant)
-        oracle = LinearisationSource(notion, p_hat)
+        source = LinearisationSource(notion, p_hat)
         h = notion.cone(9).h_representation()
         for direction in rng.normal(size=(10, 9)):
-            compact = oracle._argmax(direction)
+            compact = source._argmax(direction)
             full = section_argmax(h, direction)
             assert direction @ compact == pytest.approx(direction @ full, abs=1e-9)
             assert np.all(compact @ h.T >= -1e-9)
@@ -59,12 +59,12 @@ def test_closed_form_section_membership_matches_the_h_representations():
     points = [v / v.sum() for v in points]
     for variant in ("default", "paper"):
         notion = md.RobustLDP(1.0, ball, (3, 3), variant=variant)
-        oracle = LinearisationSource(notion, p_hat)
+        source = LinearisationSource(notion, p_hat)
         h = notion.cone(9).h_representation()
         for v in points:
             margin = float(np.min(h @ v))
             if abs(margin) > 1e-9:
-                assert oracle._contains(v) == (margin >= 0)
+                assert source._contains(v) == (margin >= 0)
     nr = md.notions.NonRobustLDP(1.0, p_hat, (3, 3))
     family = PatternSource(nr, p_hat).families[0]
     h = nr.cone(9).h_representation()

@@ -54,12 +54,12 @@ def test_the_abstract_bases_declare_what_the_pipeline_reads():
     assert {"initial_columns", "values", "heuristic", "price", "describe"} == set(
         ColumnSource.__abstractmethods__)
     assert {"from_problem", "supports"} <= set(PricingSource.__abstractmethods__)
-    oracle = PatternSource(md.LDP(1.0), np.full(3, 1 / 3))
-    assert check_column_source(oracle) is oracle
+    source = PatternSource(md.LDP(1.0), np.full(3, 1 / 3))
+    assert check_column_source(source) is source
     # The defaults a subclass inherits (GainSource keeps them): no closed-form
     # dual, no bound besides its exact pricing.
     gain = GainSource(md.LDP(1.0), md.GainUtility.bayes(np.full(3, 1 / 3)))
     assert gain.certified_dual() is None
     assert gain.upper_bound(1e-6, None) == math.inf
-    with pytest.raises(md.InvalidInputError, match="oracle must be a column source"):
+    with pytest.raises(md.InvalidInputError, match="source must be a column source"):
         check_column_source(object())
