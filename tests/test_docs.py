@@ -59,8 +59,11 @@ def test_block_runs_in_a_fresh_interpreter(index, tmp_path):
 @pytest.mark.parametrize("page", [README, *sorted((ROOT / "docs").glob("*.md"))],
                          ids=lambda page: page.name)
 def test_every_relative_link_resolves(page):
+    # docs/hooks.py generates the module list at build time (the site test builds it)
+    generated = {ROOT / "docs" / "modules.md"}
     links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8"))
-    missing = [link for link in links if not (page.parent / link).exists()]
+    missing = [link for link in links if not (page.parent / link).exists()
+               and (page.parent / link).resolve() not in generated]
     assert not missing, missing
 
 
