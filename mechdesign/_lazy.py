@@ -75,6 +75,7 @@ def attach(
     source = declared_exports(package, file)
     moved = dict(moved or {})
     computed = dict(computed or {})
+    moved_name = moved_names(package, moved, stacklevel=3)  # called from __getattr__
 
     def __getattr__(name: str) -> Any:
         if name in source:
@@ -82,13 +83,7 @@ def attach(
         elif name in computed:
             value = computed[name]()
         elif name in moved:
-            warnings.warn(
-                f"{package}.{name} is deprecated: use {moved[name]}.{name} (the old name "
-                "will be removed in the next release)",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            return getattr(importlib.import_module(moved[name]), name)
+            return moved_name(name)
         elif not name.startswith("__"):
             try:
                 return importlib.import_module(f"{package}.{name}")
@@ -146,10 +141,12 @@ def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
     return __getattr__
 
 
-def moved_names(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+def moved_names(module: str, names: Mapping[str, str], *, stacklevel: int = 2
+                ) -> Callable[[str], Any]:
     """``__getattr__`` for a module some of whose names ``names`` (name → the module it
     lives in now) moved out: for one release each still answers, with a
-    :class:`DeprecationWarning` naming the new place."""
+    :class:`DeprecationWarning` naming the new place (attributed ``stacklevel`` frames
+    up: the caller's line when Python calls it for an attribute access)."""
 
     def __getattr__(name: str) -> Any:
         if name not in names:
@@ -158,7 +155,7 @@ def moved_names(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
             f"{module}.{name} is deprecated: use {names[name]}.{name} (the old name will "
             "be removed in the next release)",
             DeprecationWarning,
-            stacklevel=2,
+            stacklevel=stacklevel,
         )
         return getattr(importlib.import_module(names[name]), name)
 

@@ -120,6 +120,20 @@ def test_a_module_split_on_its_seams_still_answers_with_a_warning(name, new):
         assert getattr(namespace, name) is getattr(module, name)  # no warning there
 
 
+def test_a_deprecation_warning_points_at_the_callers_line():
+    """Python shows a DeprecationWarning only where it is attributed to the user's code,
+    so each kind of old path must name the line that used it."""
+    from mechdesign.measures import divergences
+
+    for old in (lambda: md.bounds.four_level_prior, lambda: divergences.reverse_pinsker,
+                lambda: md.optimal.PricingOracle,
+                lambda: importlib.import_module("mechdesign.optimal.robust_pricing")
+                .LinearisationSource):
+        with pytest.warns(DeprecationWarning) as record:
+            old()
+        assert [w.filename for w in record] == [__file__]
+
+
 def test_oracle_means_a_frequency_oracle_only():
     """One meaning per word: a public name with "Oracle" in it is a frequency oracle of
     mechdesign.mechanisms (a protocol), never a column source of the design engine."""

@@ -29,18 +29,11 @@ under skewed priors (Zipf, geometric) the heuristic adds the arcs of random orde
 inputs, all the improving ones at once (the source's ``columns_per_round``). Hard
 instances: ``benchmarks/scale_hard.py``, table in ``docs/benchmarks/scale_hard.md``.
 
-Measured (``benchmarks/scale.py``, 2-core machine, ε = 1, certified gap 1e-6): ε-LDP at
-N = 256 in 15 s (714 s in the same run before the closed-form dual and the arcs, 805
-iterations against 32), N = 384 in 59 s and N = 512 in 2.2 s; (ε, 1/(2N))-PML at N = 64
-in 14 s (82 s before the relaxation bounds) and N = 128 in 18 minutes; PolyOpt's paper variant [1]_
-at a = 240 (Adult occupation × education) certified optimal in 10.5 minutes. The
-master LP was nine tenths of the time at ε-LDP N = 256 with 14,000 columns (1,837 s);
-column management (below) keeps it at 5–10 columns per input where it costs.
-
-References
-----------
-.. [1] M. Lopuhaä-Zwakenberg, J. Goseling, "Mechanisms for Robust Local Differential
-   Privacy", Entropy 26(3):233, 2024, doi:10.3390/e26030233.
+Timings: ``benchmarks/scale.py`` (ε-LDP and (ε, 1/(2N))-PML under Dirichlet priors, with
+a baseline revision in the same run; table in ``docs/benchmarks/scale.md``) and
+``benchmarks/scale_hard.py``. What keeps the master LP cheap is column management
+(below), which holds it at 5–20 columns per input, and the offset form of its columns
+(:class:`~mechdesign.optimal.master.RestrictedMaster`).
 """
 
 from __future__ import annotations
