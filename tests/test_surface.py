@@ -129,7 +129,7 @@ def test_a_deprecation_warning_points_at_the_callers_line():
                 lambda: md.optimal.PricingOracle,
                 lambda: importlib.import_module("mechdesign.optimal.robust_pricing")
                 .LinearisationSource):
-        with pytest.warns(DeprecationWarning) as record:
+        with pytest.warns(DeprecationWarning, match="is deprecated: use") as record:
             old()
         assert [w.filename for w in record] == [__file__]
 
