@@ -27,7 +27,7 @@ revision REV (a worktree under the system's temporary folder, in a subprocess wi
 the same machine.
 
 Run: ``python benchmarks/scale.py [--parts ldp,pml,warm,polyopt] [--max-n 64] [--full]
-[--baseline REV] [--baseline-max-n N] [--time-limit SECONDS] [--gap 1e-6]
+[--pml-max-n N] [--baseline REV] [--baseline-max-n N] [--time-limit SECONDS] [--gap 1e-6]
 [--polyopt-time 1800] [--out DIR]``.
 """
 
@@ -355,6 +355,8 @@ def main() -> None:
     parser.add_argument("--full", action="store_true",
                         help="ε-LDP to N = 512 and (ε, 1/(2N))-PML to N = 256")
     parser.add_argument("--min-n", type=int, default=0, help="skip smaller sizes")
+    parser.add_argument("--pml-max-n", type=int, default=None,
+                        help="(ε, 1/(2N))-PML only up to this N (default: as ε-LDP)")
     parser.add_argument("--baseline", default=None,
                         help="a git revision whose column generation runs beside today's")
     parser.add_argument("--baseline-timeout", type=float, default=3600.0)
@@ -373,6 +375,8 @@ def main() -> None:
 
     def sizes(kind):
         top = FULL_MAX_N[kind] if args.full else args.max_n
+        if kind == "pml" and args.pml_max_n is not None:
+            top = min(top, args.pml_max_n)
         return [n for n in SIZES if args.min_n <= n <= top]
 
     rows = []
