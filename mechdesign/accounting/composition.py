@@ -1,14 +1,9 @@
 """Composition of finite kernels: tight accounting by dp_accounting over their
 dominating pair.
 
-A kernel ``K`` used by one individual is ε-LDP, and more finely (ε, δ)-DP for every ε
-with δ its privacy profile ``δ*(ε) = max_{x,x'} Σ_y (K[x,y] − e^ε K[x',y])^+``
-(:func:`~mechdesign.measures.profile.privacy_profile`). Composing ``n`` uses needs
-more than the profile at one ε: it needs a *dominating pair* — two distributions ``(P, Q)`` whose
-hockey-stick curve ``ε ↦ Σ_o (Q(o) − e^ε P(o))^+`` equals ``δ*`` at every ε — because
-the n-fold composition of such a pair dominates the n-fold use of the kernel (Zhu, Dong &
-Wang [1]_, Def. 7 and Thm. 10). For an ``N``-input kernel no single row pair need be
-one: the worst pair depends on ε; :mod:`mechdesign.accounting.tradeoff` builds it
+Composing ``n`` uses of a kernel needs its *dominating pair* ``(P, Q)``, whose
+hockey-stick curve is the kernel's privacy profile at every ε (Zhu, Dong & Wang [1]_,
+Def. 7 and Thm. 10); :mod:`mechdesign.accounting.tradeoff` builds it
 (:func:`~mechdesign.accounting.tradeoff.dominating_pair`, from the kernel's trade-off
 curve, Dong, Roth & Su [2]_).
 
