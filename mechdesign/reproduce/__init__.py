@@ -18,7 +18,7 @@ Papers (keys of :data:`PAPERS`):
     Saeidian, Pinzón, Palamidessi, *Information leakage envelopes* [3]_.
 ``robust-ldp``
     Lopuhaä-Zwakenberg, Goseling, *Mechanisms for robust local differential privacy* [4]_
-    (its experiments take about 13 minutes on two cores at the paper's 100 repetitions).
+    (its 100 synthetic repetitions are most of a full run's time; ``--quick`` runs 3).
 
 References
 ----------
