@@ -125,7 +125,7 @@ def main() -> None:
         lines.append(line)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join([*report.header(__doc__.split("\n\n")[0].rstrip("."),
-                                                  " ".join(["python", *sys.argv]),
+                                                  report.command_line(),
                                                   args.baseline), *lines]) + "\n",
                         encoding="utf-8")
 

@@ -30,6 +30,14 @@ def revision(folder: Path = ROOT) -> str:
     return head + ("+" if dirty else "")
 
 
+def command_line() -> str:
+    """This process's command line, the script named from the repository's root
+    (``python benchmarks/scale.py …`` whichever folder it was run from)."""
+    script = Path(sys.argv[0]).resolve()
+    name = script.relative_to(ROOT) if script.is_relative_to(ROOT) else script
+    return " ".join(["python", str(name), *sys.argv[1:]])
+
+
 def header(title: str, command: str, baseline: str | None) -> list[str]:
     """The lines above a table: what, how it was run, on what."""
     versions = ", ".join(f"{name} {version(name)}" for name in VERSIONS)

@@ -399,7 +399,7 @@ def main() -> None:
     print_table(rows)
     if str(args.table) != "-":
         report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
-                           " ".join(["python", *sys.argv]), args.baseline,
+                           report.command_line(), args.baseline,
                            markdown_table(rows))
         print(f"wrote {args.table}")
     if args.out:

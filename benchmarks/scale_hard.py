@@ -28,7 +28,6 @@ Run: ``python benchmarks/scale_hard.py [--sizes 256 512] [--priors zipf,geometri
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import report
@@ -127,7 +126,7 @@ def main() -> None:
     baseline = None if base is None else args.baseline
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join([*report.header(__doc__.split("\n\n")[0].rstrip("."),
-                                                  " ".join(["python", *sys.argv]), baseline),
+                                                  report.command_line(), baseline),
                                    *lines]) + "\n", encoding="utf-8")
 
 
