@@ -8,13 +8,14 @@ selection, OLH and Hadamard response. The baseline of every ratio is the best de
 protocol on the same instance, computed in the same process: ``MI ratio`` = designed
 MI / best protocol MI, ``Bayes ratio`` = designed Bayes vulnerability / best protocol's.
 It writes the tidy table (``protocols.csv``), prints the settings where the designed
-mechanism improves on the best protocol by more than 10 %, and draws the figure a paper
-would (``protocols.png``: utility against ε, one line per mechanism).
+mechanism improves on the best protocol by more than 10 %, draws the figure a paper
+would (``protocols.png``: utility against ε, one line per mechanism) and writes the
+ratios with their summary to ``docs/benchmarks/protocols.md`` (``--table``).
 
 Run: ``python benchmarks/protocols.py [--k 4 8 16 32] [--epsilon 0.5 1 2 4]
 [--priors uniform zipf adult] [--n 1000] [--out benchmarks/results] [--workers W]
-[--store FILE]``. The grid runs through :func:`mechdesign.sweep` on local processes;
-with ``--store`` an interrupted run resumes.
+[--store FILE] [--table docs/benchmarks/protocols.md]``. The grid runs through
+:func:`mechdesign.sweep` on local processes; with ``--store`` an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import report
 
 import mechdesign as md
 
@@ -130,6 +132,8 @@ def main() -> None:
                         help="local processes (default: every core; 1 runs serially)")
     parser.add_argument("--store", type=Path, default=None,
                         help="sweep store (SQLite) so that a rerun resumes")
+    parser.add_argument("--table", type=Path, default=report.DOCS / "protocols.md",
+                        help="where the markdown table of ratios goes ('-': nowhere)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -150,8 +154,34 @@ def main() -> None:
           f"{len(large)} of {len(gains)}")
     print(large.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     figure(results, args.priors, args.k, args.out / "protocols.png")
+    elapsed = time.perf_counter() - start
     print(f"\n{args.out / 'protocols.csv'}, {args.out / 'protocols.png'}; "
-          f"{time.perf_counter() - start:.0f} s in all")
+          f"{elapsed:.0f} s in all")
+    if str(args.table) != "-":
+        report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
+                           report.command_line(), None, markdown(gains, elapsed))
+        print(f"wrote {args.table}")
+
+
+#: A protocol within this ratio of the designed optimum counts as optimal in the summary.
+OPTIMAL_RATIO = 1 + 1e-6
+
+
+def markdown(gains: pd.DataFrame, elapsed: float) -> list[str]:
+    """The summary and the ratios (designed optimum / best deployed protocol, the
+    baseline computed in the same process) as markdown lines."""
+    large = gains[gains["ratio"] > 1.10]
+    optimal = gains[gains["ratio"] <= OPTIMAL_RATIO]
+    lines = [f"{elapsed:.0f} s in all. The designed optimum beats the best deployed protocol "
+             f"by more than 10 % in {len(large)} of {len(gains)} comparisons (largest ratio "
+             f"{gains['ratio'].max():.4g}); a protocol is already optimal (ratio ≤ 1 + 1e-6) "
+             f"in {len(optimal)}.", "",
+             "| k | ε | prior | utility | designed | best protocol | its value | ratio |",
+             "|---|---|---|---|---|---|---|---|"]
+    for row in gains.itertuples(index=False):
+        lines.append(f"| {row.k} | {row.epsilon:g} | {row.prior} | {row.measure} | "
+                     f"{row.designed:.6g} | {row[5]} | {row[6]:.6g} | {row.ratio:.4f} |")
+    return lines
 
 
 if __name__ == "__main__":

@@ -89,12 +89,17 @@ def test_protocols_benchmark_runs_on_its_smallest_setting(tmp_path):
     script = ROOT / "benchmarks" / "protocols.py"
     done = subprocess.run(
         [sys.executable, str(script), "--k", "4", "--epsilon", "1", "2", "--priors",
-         "uniform", "zipf", "--out", str(tmp_path)],
+         "uniform", "zipf", "--out", str(tmp_path), "--table", str(tmp_path / "protocols.md")],
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 0, done.stderr
     ratios = pd.read_csv(tmp_path / "protocols_ratios.csv")
     assert len(ratios) == 8
+    # the markdown table: the summary over the same ratios, and one row each
+    table = (tmp_path / "protocols.md").read_text(encoding="utf-8")
+    large = int((ratios["ratio"] > 1.10).sum())
+    assert f"by more than 10 % in {large} of 8 comparisons" in table
+    assert sum(line.startswith("| 4 | ") for line in table.splitlines()) == 8
     assert (ratios["ratio"] >= 1 - 1e-9).all()  # the optimum is never beaten
     # k-RR is Bayes-optimal under the uniform prior.
     uniform_bayes = ratios[(ratios["prior"] == "uniform")
