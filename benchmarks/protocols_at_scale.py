@@ -17,7 +17,9 @@ Everything is ε-LDP at ε = 2 with the Zipf(1.1) prior; errors are ``E‖f̂ �
    ``compare`` used before; exact error with its bias, :func:`mechdesign.estimation_mse`)
    against a fresh hash per user (exact), and the simulated bias of the latter.
 
-Run: ``python benchmarks/protocols_at_scale.py [--n 10000] [--rounds 200]``.
+Run: ``python benchmarks/protocols_at_scale.py [--n 10000] [--rounds 200]
+[--table docs/benchmarks/protocols_at_scale.md]``; the four parts also go, as markdown, to
+``--table``.
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import report
 
 import mechdesign as md
 from mechdesign.mechanisms.oracles import implicit_protocols
@@ -112,22 +116,37 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--table", type=Path, default=report.DOCS / "protocols_at_scale.md",
+                        help="where the markdown tables go ('-': nowhere)")
     args = parser.parse_args()
     pd.set_option("display.width", 200)
     pd.set_option("display.float_format", lambda v: f"{v:.4g}")
+    lines: list[str] = []
+
+    def part(title: str, frame: pd.DataFrame | None = None, text: str = "") -> None:
+        print(f"\n{title}")
+        lines.extend([f"## {title}", ""])
+        if frame is not None:
+            print(frame.to_string(index=False))
+            lines.extend([*report.frame_table(frame), ""])
+        if text:
+            print(text)
+            lines.extend([text, ""])
 
     table, took = seconds(lambda: md.compare(md.LDP(EPSILON), md.comparison.zipf_prior(40)))
-    print(f"1. compare(LDP(2), zipf_prior(40)): {took:.1f} s")
-    print(table[["mechanism", "outputs", "mse", "mse_blue"]].to_string(index=False))
-    print("\n2. exact errors at deployment sizes")
-    for k in (1_000, 10_000):
-        print(exact_at(k).to_string(index=False))
-    print(f"\n3. simulation at k = 40 ({args.rounds} rounds of n = {args.n:,})")
+    part(f"1. compare(LDP(2), zipf_prior(40)): {took:.1f} s",
+         table[["mechanism", "outputs", "mse", "mse_blue"]])
+    part("2. exact errors at deployment sizes",
+         pd.concat([exact_at(k) for k in (1_000, 10_000)], ignore_index=True))
     simulated = simulate(args.n, args.rounds)
-    print(simulated.to_string(index=False))
-    print(f"   baseline: the dense GRR kernel's generic sampler, 1e6 reports in "
-          f"{simulated.attrs['baseline']:.2f} s")
-    print("\n4. " + olh_bias(args.rounds))
+    part(f"3. simulation at k = 40 ({args.rounds} rounds of n = {args.n:,})", simulated,
+         f"Baseline: the dense GRR kernel's generic sampler, 1e6 reports in "
+         f"{simulated.attrs['baseline']:.2f} s.")
+    part("4. OLH's hash family", text=olh_bias(args.rounds))
+    if str(args.table) != "-":
+        report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
+                           report.command_line(), None, lines)
+        print(f"wrote {args.table}")
 
 
 if __name__ == "__main__":

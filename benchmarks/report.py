@@ -70,6 +70,23 @@ def write_table(path: Path, title: str, command: str, baseline: str | None,
     return path
 
 
+def frame_table(frame) -> list[str]:
+    """A pandas DataFrame as markdown table lines (floats to 4 significant digits, NaN as
+    "-"), without the optional ``tabulate`` that ``DataFrame.to_markdown`` needs."""
+    import math
+
+    def cell(value) -> str:
+        if isinstance(value, float):
+            return "-" if math.isnan(value) else f"{value:.4g}"
+        return str(value)
+
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |",
+             "|" + "---|" * len(frame.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
+              for row in frame.itertuples(index=False)]
+    return lines
+
+
 def run_instance(folder: Path, script: str, arguments: list[str], timeout: float) -> dict:
     """``script`` (one instance; it prints one JSON line with ``module``, the path of the
     mechdesign it imported) run with the code in ``folder``, in a fresh interpreter: its
