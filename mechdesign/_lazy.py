@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["attach", "declared_exports", "moved_module", "moved_names", "renamed"]
+__all__ = ["attach", "declared_exports", "deprecated_names", "moved_module"]
 
 
 def declared_exports(package: str, file: str) -> dict[str, str]:
@@ -75,7 +75,8 @@ def attach(
     source = declared_exports(package, file)
     moved = dict(moved or {})
     computed = dict(computed or {})
-    moved_name = moved_names(package, moved, stacklevel=3)  # called from __getattr__
+    moved_name = deprecated_names(package, {name: f"{where}.{name}" for name, where in
+                                            moved.items()}, stacklevel=3)  # from __getattr__
 
     def __getattr__(name: str) -> Any:
         if name in source:
@@ -122,41 +123,24 @@ def moved_module(old: str, new: str) -> Callable[[str], Any]:
     return __getattr__
 
 
-def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
-    """``__getattr__`` for a module whose public names ``names`` (old → new) were renamed:
-    for one release each old name still answers with the renamed object, with a
-    :class:`DeprecationWarning` naming the new one."""
+def deprecated_names(module: str, targets: Mapping[str, str], *, stacklevel: int = 2
+                     ) -> Callable[[str], Any]:
+    """``__getattr__`` for a module whose names ``targets`` left it: each maps an old name
+    to where the object lives now, ``"package.module.Name"`` (moved, renamed, or both).
+    For one release every old name still answers, with a :class:`DeprecationWarning`
+    naming the new place, attributed ``stacklevel`` frames up (the caller's line when
+    Python calls it for an attribute access)."""
 
     def __getattr__(name: str) -> Any:
-        if name not in names:
+        if name not in targets:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        where, _, new = targets[name].rpartition(".")
         warnings.warn(
-            f"{module}.{name} is deprecated: use {module}.{names[name]} (the old name "
-            "will be removed in the next release)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(sys.modules[module], names[name])
-
-    return __getattr__
-
-
-def moved_names(module: str, names: Mapping[str, str], *, stacklevel: int = 2
-                ) -> Callable[[str], Any]:
-    """``__getattr__`` for a module some of whose names ``names`` (name → the module it
-    lives in now) moved out: for one release each still answers, with a
-    :class:`DeprecationWarning` naming the new place (attributed ``stacklevel`` frames
-    up: the caller's line when Python calls it for an attribute access)."""
-
-    def __getattr__(name: str) -> Any:
-        if name not in names:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        warnings.warn(
-            f"{module}.{name} is deprecated: use {names[name]}.{name} (the old name will "
-            "be removed in the next release)",
+            f"{module}.{name} is deprecated: use {targets[name]} (the old name will be "
+            "removed in the next release)",
             DeprecationWarning,
             stacklevel=stacklevel,
         )
-        return getattr(importlib.import_module(names[name]), name)
+        return getattr(importlib.import_module(where), new)
 
     return __getattr__

@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
 from mechdesign._evidence import EvidenceFloat
-from mechdesign._lazy import moved_names
+from mechdesign._lazy import deprecated_names
 from mechdesign._solvers.highs import solve_linear_program
 from mechdesign._tolerances import (
     ENVELOPE_BRACKET_RTOL,
@@ -804,9 +804,9 @@ def closed_failure_probability(kernel: KernelLike, prior: ArrayLike, epsilon: fl
 
 #: The composition bounds and the k-RR study moved to their own modules; for one release
 #: they still answer here, with a :class:`DeprecationWarning`.
-__getattr__ = moved_names(__name__, {
-    **dict.fromkeys(("adaptive_composition", "composition_envelope_bound",
-                     "conditional_maximal_leakage"), "mechdesign.bounds.leakage_composition"),
-    **dict.fromkeys(("RandomizedResponseEnvelope", "randomized_response_envelope"),
-                    "mechdesign.bounds.rr_envelope"),
+__getattr__ = deprecated_names(__name__, {
+    **{name: f"mechdesign.bounds.leakage_composition.{name}" for name in (
+        "adaptive_composition", "composition_envelope_bound", "conditional_maximal_leakage")},
+    **{name: f"mechdesign.bounds.rr_envelope.{name}" for name in (
+        "RandomizedResponseEnvelope", "randomized_response_envelope")},
 })

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._lazy import moved_names
+from mechdesign._lazy import deprecated_names
 from mechdesign._validation import as_distribution, check_alpha, check_real, show
 from mechdesign.errors import InvalidInputError, SolverError
 from mechdesign.kernel import Mechanism, as_matrix
@@ -598,6 +598,7 @@ def _conic_sibson_prior(k: NDArray[np.float64], a: float) -> NDArray[np.float64]
 
 #: The channel orders moved to :mod:`mechdesign.measures.channel_orders`; for one release
 #: they still answer here, with a :class:`DeprecationWarning`.
-__getattr__ = moved_names(__name__, dict.fromkeys(
-    ("DEGRADATION_ATOL", "LESS_NOISY_MAX_INTERVALS", "LESS_NOISY_RTOL", "LESS_NOISY_SEARCH",
-     "is_degraded", "is_less_noisy"), "mechdesign.measures.channel_orders"))
+__getattr__ = deprecated_names(__name__, {
+    name: f"mechdesign.measures.channel_orders.{name}" for name in (
+        "DEGRADATION_ATOL", "LESS_NOISY_MAX_INTERVALS", "LESS_NOISY_RTOL",
+        "LESS_NOISY_SEARCH", "is_degraded", "is_less_noisy")})

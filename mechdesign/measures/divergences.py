@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
-from mechdesign._lazy import moved_names
+from mechdesign._lazy import deprecated_names
 from mechdesign._tolerances import GENERATOR_AT_ONE_ATOL
 from mechdesign._validation import (
     LOG_FLOAT_MAX,
@@ -739,6 +739,6 @@ def generator_value(f: FGenerator | Callable[[NDArray[np.float64]], NDArray[np.f
 
 #: The Pinsker-type inequalities moved to :mod:`mechdesign.measures.pinsker`; for one
 #: release they still answer here, with a :class:`DeprecationWarning`.
-__getattr__ = moved_names(__name__, dict.fromkeys(
-    ("f_alpha_tv_lower_boundary", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
-     "reverse_pinsker", "reverse_pinsker_f_alpha"), "mechdesign.measures.pinsker"))
+__getattr__ = deprecated_names(__name__, {name: f"mechdesign.measures.pinsker.{name}" for name in (
+    "f_alpha_tv_lower_boundary", "pinsker_f_alpha", "pinsker_f_alpha_inverse",
+    "reverse_pinsker", "reverse_pinsker_f_alpha")})

@@ -13,7 +13,7 @@ certify and audit → :class:`~mechdesign.optimal.result.Design`.
 importable from here for research on the algorithms themselves.
 """
 
-from mechdesign._lazy import renamed
+from mechdesign._lazy import deprecated_names
 from mechdesign.optimal.column_generation import ColumnGenerationRun, run_column_generation
 from mechdesign.optimal.estimation import EstimationError
 from mechdesign.optimal.gain_pricing import GainSource
@@ -61,9 +61,10 @@ from mechdesign.optimal.utilities import (
 
 #: Column sources were called oracles, the word the frequency oracles of
 #: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
-__getattr__ = renamed(__name__, {"PricingOracle": "PatternSource",
-                                 "GainPricingOracle": "GainSource",
-                                 "LinearisationOracle": "LinearisationSource"})
+__getattr__ = deprecated_names(__name__, {
+    old: f"{__name__}.{new}" for old, new in (("PricingOracle", "PatternSource"),
+                                              ("GainPricingOracle", "GainSource"),
+                                              ("LinearisationOracle", "LinearisationSource"))})
 
 __all__ = [
     "METHODS",

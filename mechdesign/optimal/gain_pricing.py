@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._lazy import renamed
+from mechdesign._lazy import deprecated_names
 from mechdesign._tolerances import PRICING_MIP_ABS_GAP
 from mechdesign._validation import show
 from mechdesign.errors import InvalidInputError, UnsupportedError
@@ -50,7 +50,7 @@ from mechdesign.optimal.utilities import GainUtility
 
 #: Column sources were called oracles, the word the frequency oracles of
 #: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
-__getattr__ = renamed(__name__, {"GainPricingOracle": "GainSource"})
+__getattr__ = deprecated_names(__name__, {"GainPricingOracle": f"{__name__}.GainSource"})
 
 __all__ = ["GAIN_AUTO_MAX_VERTICES", "GainSource"]
 

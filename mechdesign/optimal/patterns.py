@@ -86,7 +86,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._lazy import renamed
+from mechdesign._lazy import deprecated_names
 from mechdesign._solvers.highs import Model, solve_linear_program
 from mechdesign._tolerances import (
     AGGREGATE_FLOOR,
@@ -130,7 +130,7 @@ from mechdesign.optimal.utilities import mutual_information_columns
 
 #: Column sources were called oracles, the word the frequency oracles of
 #: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
-__getattr__ = renamed(__name__, {"PricingOracle": "PatternSource"})
+__getattr__ = deprecated_names(__name__, {"PricingOracle": f"{__name__}.PatternSource"})
 
 __all__ = [
     "NonRobustFamily",

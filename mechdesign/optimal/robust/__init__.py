@@ -7,11 +7,12 @@
   linearisation otherwise.
 """
 
-from mechdesign._lazy import renamed
+from mechdesign._lazy import deprecated_names
 from mechdesign.optimal.robust.pricing import LinearisationSource
 
 #: Column sources were called oracles, the word the frequency oracles of
 #: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
-__getattr__ = renamed(__name__, {"LinearisationOracle": "LinearisationSource"})
+__getattr__ = deprecated_names(__name__,
+                               {"LinearisationOracle": f"{__name__}.LinearisationSource"})
 
 __all__ = ["LinearisationSource"]

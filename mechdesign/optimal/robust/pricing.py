@@ -25,7 +25,7 @@ import time
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mechdesign._lazy import renamed
+from mechdesign._lazy import deprecated_names
 from mechdesign._solvers.highs import Model
 from mechdesign._tolerances import (
     AUDIT_ATOL,
@@ -64,7 +64,8 @@ from mechdesign.optimal.utilities import mutual_information_columns
 
 #: Column sources were called oracles, the word the frequency oracles of
 #: :mod:`mechdesign.mechanisms` keep: the old names answer for one release.
-__getattr__ = renamed(__name__, {"LinearisationOracle": "LinearisationSource"})
+__getattr__ = deprecated_names(__name__,
+                               {"LinearisationOracle": f"{__name__}.LinearisationSource"})
 
 __all__ = ["LinearisationSource"]
 
