@@ -733,8 +733,10 @@ def generator_value(f: FGenerator | Callable[[NDArray[np.float64]], NDArray[np.f
                     t: float, name: str = "f") -> float:
     """``f(t)`` at one point for an :class:`FGenerator` or a bare generator function,
     as a real number (not NaN), or :class:`InvalidInputError` naming ``name``."""
+    check_generator(f, name)
+    point = as_real(t, "t")
     values = f.f if isinstance(f, FGenerator) else f
-    return float(_apply_generator(values, np.array([float(t)]), name)[0])
+    return float(_apply_generator(values, np.array([point]), name)[0])
 
 
 #: The Pinsker-type inequalities moved to :mod:`mechdesign.measures.pinsker`; for one

@@ -1031,3 +1031,37 @@ def test_fgenerator_stores_plain_floats_and_allows_plus_infinity():
     assert isinstance(g.f_at_zero, float)
     assert g.f_at_zero == pytest.approx(0.5, rel=1e-15)
     assert g.slope_at_infinity == math.inf  # exact: +inf is stored as given
+
+
+def test_the_public_generator_api_against_closed_forms_and_bad_input():
+    """check_generator, generator_value and generator_at_zero (what measures.pinsker reads
+    of a generator): the values are the generators' closed forms, for FGenerators and for
+    bare functions alike, and bad input is refused by name."""
+    from mechdesign.measures.divergences import (
+        CHI_SQUARED,
+        KL,
+        TOTAL_VARIATION,
+        check_generator,
+        generator_at_zero,
+        generator_value,
+    )
+
+    for t in (0.25, 1.0, 3.0, 1e-300, 1e100):
+        assert generator_value(KL, t) == pytest.approx(t * math.log(t), rel=1e-12, abs=1e-300)
+        assert generator_value(CHI_SQUARED, t) == pytest.approx((t - 1) ** 2, rel=1e-12)
+        assert generator_value(TOTAL_VARIATION, t) == pytest.approx(abs(t - 1) / 2, rel=1e-12)
+        assert generator_value(lambda u: (u - 1) ** 2, t) == pytest.approx((t - 1) ** 2,
+                                                                           rel=1e-12)
+    assert generator_at_zero(KL) == 0.0  # exact: the FGenerator's stored limit
+    assert generator_at_zero(CHI_SQUARED) == 1.0  # exact: stored
+    assert generator_at_zero(lambda u: np.abs(u - 1)) == pytest.approx(1.0, abs=1e-15)
+    check_generator(KL)
+    check_generator(lambda u: u * np.log(u))
+    with pytest.raises(md.InvalidInputError, match="f must"):
+        check_generator(lambda u: u)  # f(1) = 1
+    with pytest.raises(md.InvalidInputError, match="f must be an FGenerator or a callable"):
+        generator_value("KL", 2.0)
+    with pytest.raises(md.InvalidInputError, match="t"):
+        generator_value(KL, "two")
+    with pytest.raises(md.InvalidInputError, match="f"):
+        generator_at_zero(lambda u: np.log(u) - np.log(1.0))  # f(0) = -inf, not finite
