@@ -121,17 +121,8 @@ def main() -> None:
     args = parser.parse_args()
     pd.set_option("display.width", 200)
     pd.set_option("display.float_format", lambda v: f"{v:.4g}")
-    lines: list[str] = []
-
-    def part(title: str, frame: pd.DataFrame | None = None, text: str = "") -> None:
-        print(f"\n{title}")
-        lines.extend([f"## {title}", ""])
-        if frame is not None:
-            print(frame.to_string(index=False))
-            lines.extend([*report.frame_table(frame), ""])
-        if text:
-            print(text)
-            lines.extend([text, ""])
+    sections = report.Sections()
+    part = sections.part
 
     table, took = seconds(lambda: md.compare(md.LDP(EPSILON), md.comparison.zipf_prior(40)))
     part(f"1. compare(LDP(2), zipf_prior(40)): {took:.1f} s",
@@ -143,10 +134,7 @@ def main() -> None:
          f"Baseline: the dense GRR kernel's generic sampler, 1e6 reports in "
          f"{simulated.attrs['baseline']:.2f} s.")
     part("4. OLH's hash family", text=olh_bias(args.rounds))
-    if str(args.table) != "-":
-        report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
-                           report.command_line(), None, lines)
-        print(f"wrote {args.table}")
+    sections.write(args.table, __doc__.splitlines()[0].rstrip("."))
 
 
 if __name__ == "__main__":

@@ -52,14 +52,6 @@ def header(title: str, command: str, baseline: str | None) -> list[str]:
     ]
 
 
-def write(name: str, lines: list[str]) -> Path:
-    """``docs/benchmarks/NAME.md`` with ``lines``."""
-    DOCS.mkdir(parents=True, exist_ok=True)
-    path = DOCS / f"{name}.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
 def write_table(path: Path, title: str, command: str, baseline: str | None,
                 table: list[str]) -> Path:
     """``table`` (markdown lines) at ``path`` under :func:`header`'s lines."""
@@ -85,6 +77,30 @@ def frame_table(frame) -> list[str]:
     lines += ["| " + " | ".join(cell(v) for v in row) + " |"
               for row in frame.itertuples(index=False)]
     return lines
+
+
+class Sections:
+    """A benchmark's output as it is measured: each part printed at once (titles, a
+    DataFrame, a sentence) and kept as markdown lines for :func:`write_table`."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def part(self, title: str, frame=None, text: str = "") -> None:
+        print(f"\n{title}", flush=True)
+        self.lines.extend([f"## {title}", ""])
+        if frame is not None:
+            print(frame.to_string(index=False), flush=True)
+            self.lines.extend([*frame_table(frame), ""])
+        if text:
+            print(text, flush=True)
+            self.lines.extend([text, ""])
+
+    def write(self, table: str, title: str, baseline: str | None = None) -> None:
+        """Everything so far at ``table`` (nothing when it is ``"-"``)."""
+        if str(table) != "-":
+            write_table(Path(table), title, command_line(), baseline, self.lines)
+            print(f"wrote {table}")
 
 
 def run_instance(folder: Path, script: str, arguments: list[str], timeout: float) -> dict:

@@ -20,16 +20,20 @@ bound over it.
    only the counts at the replaced user's two values are kept (a post-processing, so its
    δ is below the true one), inverted at δ = 1e-6 by bisection.
 
-Run: ``python benchmarks/shuffle.py``.
+Run: ``python benchmarks/shuffle.py [--table PATH|-]``; the tables go to
+``docs/benchmarks/shuffle.md``.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import report
 
 import mechdesign as md
 from mechdesign.mechanisms.oracles import implicit_protocols
@@ -163,42 +167,44 @@ def k_rr_at_scale() -> pd.DataFrame:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--table", type=Path, default=report.DOCS / "shuffle.md",
+                        help="where the markdown tables go ('-': nowhere)")
+    args = parser.parse_args()
     pd.set_option("display.width", 200)
     pd.set_option("display.max_columns", 20)
     pd.set_option("display.float_format", lambda v: f"{v:.5g}")
     md.shuffle_epsilon(1.0, 100, DELTA)  # imports
+    sections = report.Sections()
+    part = sections.part
 
     table, took = seconds(targets)
-    print(f"1. targets ({took:.1f} s)\n{table.to_string(index=False)}\n")
+    part(f"1. targets ({took:.1f} s)", table)
 
     table, took = seconds(curves)
-    print(f"2. central eps at eps0 = 2, k = 40, delta = 1e-6 ({took:.1f} s)")
-    wide = table.pivot(index="kernel", columns="n", values="central eps")
-    print(wide.to_string())
-    ratio = table.pivot(index="kernel", columns="n", values="/ clones")
-    print("\nover the clones baseline (same eps0):")
-    print(ratio.to_string())
-    print(f"\nslowest call: {table['seconds'].max():.2f} s "
-          f"({table.loc[table['seconds'].idxmax(), 'kernel']}, "
-          f"n = {table.loc[table['seconds'].idxmax(), 'n']:.0e})\n")
+    wide = table.pivot(index="kernel", columns="n", values="central eps").reset_index()
+    part(f"2. central eps at eps0 = 2, k = 40, delta = 1e-6 ({took:.1f} s)", wide)
+    ratio = table.pivot(index="kernel", columns="n", values="/ clones").reset_index()
+    slowest = table.loc[table["seconds"].idxmax()]
+    part("over the clones baseline (same eps0)", ratio,
+         f"Slowest call: {slowest['seconds']:.2f} s ({slowest['kernel']}, "
+         f"n = {slowest['n']:.0e}).")
 
     table, took = seconds(affordable)
-    print(f"3. local eps0 affordable at central eps = 1, delta = 1e-6, k = 40 ({took:.1f} s)")
-    print(table.to_string(index=False))
-
+    part(f"3. local eps0 affordable at central eps = 1, delta = 1e-6, k = 40 ({took:.1f} s)",
+         table)
     ranked, took = seconds(lambda: md.compare(md.LDP(1.0), np.full(40, 1 / 40),
                                               utilities=("mse",), n=10**5,
                                               shuffle=(10**5, DELTA)))
-    print(f"\ncompare at central eps = 1 behind a shuffler of 1e5 users ({took:.1f} s):")
-    print(ranked[["mechanism", "mse_blue", "local_epsilon", "central_epsilon"]]
-          .to_string(index=False))
+    part(f"compare at central eps = 1 behind a shuffler of 1e5 users ({took:.1f} s)",
+         ranked[["mechanism", "mse_blue", "local_epsilon", "central_epsilon"]])
 
     table, took = seconds(binary_at_scale)
-    print(f"\n4. binary randomized response, exactly ({took:.1f} s)")
-    print(table.to_string(index=False))
+    part(f"4. binary randomized response, exactly ({took:.1f} s)", table)
     table, took = seconds(k_rr_at_scale)
-    print(f"\nk-RR at n = 1e5, delta = 1e-6, against a lower bound ({took:.1f} s)")
-    print(table.to_string(index=False))
+    part(f"k-RR at n = 1e5, delta = 1e-6, against a lower bound ({took:.1f} s)", table)
+    sections.write(args.table, __doc__.splitlines()[0].rstrip("."),
+                   "the clone analysis from ε₀ alone")
 
 
 if __name__ == "__main__":

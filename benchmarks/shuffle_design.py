@@ -19,12 +19,14 @@ Printed per cell: the design's value and bound, the best protocol and its value,
 ratio design / protocol (above 1 is better for mutual information, below 1 for an error),
 the chosen local ε₀ and clone mass, the design's central ε and the seconds. Each cell is
 appended to ``benchmarks/results/shuffle_design.csv`` as soon as it is measured (the last
-column is the time limit). "Best protocol" is the best among the protocols whose value
-compare computes: at k = 128 the mutual information of the protocols with too many
-outputs (unary encodings, OLH, Hadamard) is not computed.
+column is the time limit), and the cells so far are written as a table to
+``docs/benchmarks/shuffle_design.md`` (``--table``) after each one. "Best protocol" is
+the best among the protocols whose value compare computes: at k = 128 the mutual
+information of the protocols with too many outputs (unary encodings, OLH, Hadamard) is
+not computed.
 
 Run: ``python benchmarks/shuffle_design.py [--k 10 40] [--users 100000] [--limit 120]
-[--prefix-limit 300] [--append]``.
+[--prefix-limit 300] [--append] [--table PATH|-]``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import report
 
 import mechdesign as md
 from mechdesign.accounting import Shuffled
@@ -109,6 +112,9 @@ def main() -> None:
                              "for the prefix workload, 2 for the histogram)")
     parser.add_argument("--append", action="store_true",
                         help="add rows to the results file instead of starting it anew")
+    parser.add_argument("--table", default=str(report.DOCS / "shuffle_design.md"),
+                        help="where the markdown table of every cell in the results file "
+                             "goes after each cell ('-': nowhere)")
     args = parser.parse_args()
     pd.set_option("display.width", 250)
     pd.set_option("display.max_columns", 30)
@@ -126,7 +132,23 @@ def main() -> None:
                 with RESULTS.open("a") as out:   # each cell kept as soon as it is measured
                     out.write(line + f",{limit:g}\n")
                 print(pd.DataFrame([row]).to_string(index=False), flush=True)
-    print(f"\nwritten to {RESULTS}")
+                if args.table != "-":
+                    write_table(Path(args.table))
+    print(f"\nwritten to {RESULTS}" + ("" if args.table == "-" else f" and {args.table}"))
+
+
+def write_table(path: Path) -> None:
+    """Every cell of the results file so far, as markdown under report's header."""
+    cells = pd.read_csv(RESULTS, comment="#")
+    shown = cells[["k", "n", "utility", "designed", "bound", "certified", "best protocol",
+                   "protocol eps0", "protocol", "designed / protocol", "local eps0",
+                   "certified by", "search", "seconds", "limit"]]
+    report.write_table(path, __doc__.splitlines()[0].rstrip("."), report.command_line(),
+                       "the best protocol at its own affordable ε₀",
+                       [*report.frame_table(shown), "",
+                        "Values are mutual information in nats (higher is better) or n·MSE "
+                        "per report with the BLUE (lower is better); seconds are the "
+                        "design's, limit its time limit."])
 
 
 def _csv(value: object) -> str:
