@@ -35,16 +35,16 @@ documented choice). Workloads: ``histogram`` (W = I), ``prefix`` (the CDF), ``al
 A size the design cannot handle yet (enumeration refused above ``max_vertices``, a
 notion or size without column generation, a time limit) is recorded as "not designed:
 <reason>" and the grid continues; such a point shows the protocols only. Runs are
-serial (the design's seconds are wall-clock times on a quiet core). The default grid
-(k = 8, every ε, prior and workload: 36 designs) takes 22 s on two cores;
-enumeration takes seconds to k = 12 and minutes at k = 16; larger k go to column
-generation where the library has it.
+serial (the design's seconds are wall-clock times on a quiet core). The default grid is
+k = 8, every ε, prior and workload (36 designs); enumeration takes seconds to k = 12 and
+minutes at k = 16; larger k go to column generation where the library has it.
 
 Run: ``python benchmarks/estimation.py [--k 8 16 32 64] [--eps 0.5 1 2 4]
 [--priors uniform zipf adult] [--workloads histogram prefix all-range] [--n 1000]
-[--method auto] [--time-limit S] [--out benchmarks/results] [--protocols]``. It writes
-``estimation.csv`` (every mechanism at every point) and ``estimation_ratios.csv`` (one
-row per point) under ``--out``.
+[--method auto] [--time-limit S] [--out benchmarks/results] [--table PATH|-]
+[--protocols]``. It writes ``estimation.csv`` (every mechanism at every point) and
+``estimation_ratios.csv`` (one row per point) under ``--out``, and the table with its
+summary to ``docs/benchmarks/estimation_k8.md`` (``estimation_k16.md`` for ``--k 16``).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import report
 from tqdm import tqdm
 
 import mechdesign as md
@@ -206,6 +207,10 @@ def main() -> None:
                         help="seconds per design (md.design's time_limit; default none)")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"),
                         help="where the CSV files go (default benchmarks/results)")
+    parser.add_argument("--table", default=None,
+                        help="where the markdown table goes (default "
+                             "docs/benchmarks/estimation_k<K>.md, the k values joined by "
+                             "'_'; '-': nowhere)")
     parser.add_argument("--protocols", action="store_true",
                         help="also print every mechanism's error at every point")
     args = parser.parse_args()
@@ -227,33 +232,22 @@ def main() -> None:
 
     pd.set_option("display.width", 250)
     pd.set_option("display.max_colwidth", 60)
-    print("\nEstimation-optimal ε-LDP mechanism vs the deployed protocols.")
-    print("Numbers: n·MSE per report of the workload's answers, against the users' own "
-          "histogram (fixed population), BLUE at the prior for the design.")
-    print("Baseline: the certified optimum of the same run (upper = the design's error, "
-          "lower = its certified bound).")
-    print("×std / ×BLUE = best protocol with its standard estimator / with the BLUE, over "
-          "the optimum; 'within 1 %': ≤ 1.01 × lower; 'pays ×r': > 1.01 × upper.")
-    print(f"Priors: uniform, Zipf(1.1), adult = the k most frequent (occupation, "
-          f"education) cells of UCI Adult, by decreasing frequency; n = {args.n}.\n")
+    sections = report.Sections()
     if args.protocols:
         shown = results[["k", "epsilon", "prior", "workload", "mechanism", "outputs",
                          "nmse", "nmse_blue"]]
         print(shown.to_string(index=False, float_format=lambda v: f"{v:.5g}", na_rep="-"))
-        print()
     table = ratios[["k", "epsilon", "prior", "workload", "optimum", "lower_bound",
                     "status", "design_s", "best std", "std", "×std", "best BLUE", "BLUE",
                     "×BLUE", "verdict std", "verdict BLUE"]].rename(
         columns={"epsilon": "ε", "lower_bound": "lower", "design_s": "s"})
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.5g}", na_rep="-"))
-
     designed = ratios[ratios["method"] != "-"]
-    print(f"\n{len(designed)} of {len(ratios)} points designed.")
+    summary = [f"{len(designed)} of {len(ratios)} points designed."]
     for label in ("std", "BLUE"):
         verdicts = designed[f"verdict {label}"]
         within = int((verdicts == "within 1 %").sum())
         pays = designed[verdicts.str.startswith("pays")]
-        line = (f"best protocol ({'standard estimator' if label == 'std' else 'BLUE'}): "
+        line = (f"Best protocol ({'standard estimator' if label == 'std' else 'BLUE'}): "
                 f"within 1 % of the certified optimum at {within}, designing pays at "
                 f"{len(pays)}")
         if not pays.empty:
@@ -261,17 +255,30 @@ def main() -> None:
             line += (f" (largest ×{top[f'×{label}']:.3g}: k = {top['k']}, ε = "
                      f"{top['epsilon']:g}, {top['prior']}, {top['workload']}, vs "
                      f"{top[f'best {label}']})")
-        print(line)
+        summary.append(line + ".")
     bugs = designed[designed["verdict BLUE"].str.startswith("BELOW")
                     | designed["verdict std"].str.startswith("BELOW")]
     if not bugs.empty:
-        print("\nA PROTOCOL BEAT THE CERTIFIED LOWER BOUND (a bug):")
-        print(bugs.to_string(index=False))
-    for _, row in ratios[ratios["method"] == "-"].iterrows():
-        print(f"k = {row['k']}, ε = {row['epsilon']:g}, {row['prior']}, "
-              f"{row['workload']}: {row['reason']}")
-    print(f"\n{args.out / 'estimation.csv'}, {args.out / 'estimation_ratios.csv'}; "
-          f"{time.perf_counter() - start:.0f} s in all")
+        summary.append("A PROTOCOL BEAT THE CERTIFIED LOWER BOUND (a bug): "
+                       + "; ".join(f"k = {r['k']}, ε = {r['epsilon']:g}, {r['prior']}, "
+                                   f"{r['workload']}" for _, r in bugs.iterrows()) + ".")
+    summary += [f"k = {row['k']}, ε = {row['epsilon']:g}, {row['prior']}, "
+                f"{row['workload']}: {row['reason']}."
+                for _, row in ratios[ratios["method"] == "-"].iterrows()]
+    summary.append(f"{time.perf_counter() - start:.0f} s in all.")
+    sections.part(
+        "Estimation-optimal ε-LDP mechanism against the deployed protocols", table,
+        f"Numbers: n·MSE per report of the workload's answers, against the users' own "
+        f"histogram (fixed population), with the BLUE at the prior for the design; s: the "
+        f"design's seconds. ×std / ×BLUE: the best protocol with its standard estimator / "
+        f"with the BLUE, over the optimum; 'within 1 %': at most 1.01 × lower; 'pays ×r': "
+        f"above 1.01 × upper. Priors: uniform, Zipf(1.1), adult = the k most frequent "
+        f"(occupation, education) cells of UCI Adult by decreasing frequency; n = {args.n}.")
+    sections.part("Summary", text=" ".join(summary))
+    print(f"\n{args.out / 'estimation.csv'}, {args.out / 'estimation_ratios.csv'}")
+    where = args.table or report.DOCS / f"estimation_k{'_'.join(map(str, args.k))}.md"
+    sections.write(where, report.title(__doc__),
+                   "the certified optimum of each point")
     if not bugs.empty:
         raise SystemExit(1)
 

@@ -124,7 +124,7 @@ def main() -> None:
         print(line, flush=True)
         lines.append(line)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join([*report.header(__doc__.split("\n\n")[0].rstrip("."),
+    args.out.write_text("\n".join([*report.header(report.title(__doc__),
                                                   report.command_line(),
                                                   args.baseline), *lines]) + "\n",
                         encoding="utf-8")

@@ -95,7 +95,7 @@ def main() -> None:
                  "Sampling and estimating 10^6 reports, k = 1000, ε = 4.", "",
                  *report.frame_table(speed), "",
                  f"{time.perf_counter() - started:.1f} s in all."]
-        report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
+        report.write_table(args.table, report.title(__doc__),
                            report.command_line(), None, lines)
         print(f"wrote {args.table}")
 

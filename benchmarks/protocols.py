@@ -158,7 +158,7 @@ def main() -> None:
     print(f"\n{args.out / 'protocols.csv'}, {args.out / 'protocols.png'}; "
           f"{elapsed:.0f} s in all")
     if str(args.table) != "-":
-        report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
+        report.write_table(args.table, report.title(__doc__),
                            report.command_line(), None, markdown(gains, elapsed))
         print(f"wrote {args.table}")
 

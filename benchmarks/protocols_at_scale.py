@@ -134,7 +134,7 @@ def main() -> None:
          f"Baseline: the dense GRR kernel's generic sampler, 1e6 reports in "
          f"{simulated.attrs['baseline']:.2f} s.")
     part("4. OLH's hash family", text=olh_bias(args.rounds))
-    sections.write(args.table, __doc__.splitlines()[0].rstrip("."))
+    sections.write(args.table, report.title(__doc__))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,12 @@ def command_line() -> str:
     return " ".join(["python", str(name), *sys.argv[1:]])
 
 
+def title(doc: str) -> str:
+    """A benchmark's title: its docstring's first paragraph on one line, without the
+    final full stop."""
+    return " ".join(doc.split("\n\n")[0].split()).rstrip(".")
+
+
 def header(title: str, command: str, baseline: str | None) -> list[str]:
     """The lines above a table: what, how it was run, on what."""
     versions = ", ".join(f"{name} {version(name)}" for name in VERSIONS)

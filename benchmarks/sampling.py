@@ -14,14 +14,19 @@ inputs) it prints the seconds of each sampler and the ratios against the baselin
   the kernel's own level × 1.001): uniform integers and a search in the integer
   cumulative table.
 
-Run: ``python benchmarks/sampling.py``.
+Run: ``python benchmarks/sampling.py [--table PATH|-]``; the table goes to
+``docs/benchmarks/sampling.md``.
 """
 
 from __future__ import annotations
 
+import argparse
 import time
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
+import report
 
 import mechdesign as md
 
@@ -45,9 +50,12 @@ def timed(task):
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", type=Path, default=report.DOCS / "sampling.md",
+                        help="where the markdown table goes ('-': nowhere)")
+    args = parser.parse_args()
     rng = np.random.default_rng(2026)
-    print(f"{'N = M':>7s} {'baseline s':>11s} {'sample s (1st)':>15s} {'ratio':>6s} "
-          f"{'sample s (2nd)':>15s} {'ratio':>6s} {'rational s':>11s} {'ratio':>6s}")
+    rows = []
     for size in SIZES:
         kernel = md.Mechanism(rng.dirichlet(np.ones(size), size))
         inputs = rng.integers(0, size, DRAWS)
@@ -58,9 +66,17 @@ def main() -> None:
         assert np.array_equal(first, reference), "draws differ from Generator.choice's"
         rational = md.rational_mechanism(kernel, md.ldp_level(kernel) * 1.001)
         _, t_rational = timed(lambda r=rational, x=inputs: r.sample(x, 1))
-        print(f"{size:>7d} {t_base:>11.3f} {t_first:>15.3f} {t_base / t_first:>6.1f} "
-              f"{t_second:>15.3f} {t_base / t_second:>6.1f} {t_rational:>11.3f} "
-              f"{t_base / t_rational:>6.1f}")
+        rows.append({"N = M": size, "baseline s": t_base, "sample s (1st)": t_first,
+                     "ratio (1st)": t_base / t_first, "sample s (2nd)": t_second,
+                     "ratio (2nd)": t_base / t_second, "rational s": t_rational,
+                     "ratio (rational)": t_base / t_rational})
+    pd.set_option("display.float_format", lambda v: f"{v:.4g}")
+    sections = report.Sections()
+    sections.part(f"Seconds for {DRAWS:,} draws", pd.DataFrame(rows),
+                  "Ratio: the baseline's seconds over the sampler's (above 1: faster). "
+                  "Mechanism.sample's draws equal the baseline's (checked).")
+    sections.write(args.table, report.title(__doc__),
+                   "the previous Mechanism.sample")
 
 
 if __name__ == "__main__":

@@ -398,7 +398,7 @@ def main() -> None:
             print(f"skipping PolyOpt: no data at {args.data}")
     print_table(rows)
     if str(args.table) != "-":
-        report.write_table(args.table, __doc__.splitlines()[0].rstrip("."),
+        report.write_table(args.table, report.title(__doc__),
                            report.command_line(), args.baseline,
                            markdown_table(rows))
         print(f"wrote {args.table}")

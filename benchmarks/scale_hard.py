@@ -125,7 +125,7 @@ def main() -> None:
         lines.append(line)
     baseline = None if base is None else args.baseline
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join([*report.header(__doc__.split("\n\n")[0].rstrip("."),
+    args.out.write_text("\n".join([*report.header(report.title(__doc__),
                                                   report.command_line(), baseline),
                                    *lines]) + "\n", encoding="utf-8")
 

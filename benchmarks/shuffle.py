@@ -203,7 +203,7 @@ def main() -> None:
     part(f"4. binary randomized response, exactly ({took:.1f} s)", table)
     table, took = seconds(k_rr_at_scale)
     part(f"k-RR at n = 1e5, delta = 1e-6, against a lower bound ({took:.1f} s)", table)
-    sections.write(args.table, __doc__.splitlines()[0].rstrip("."),
+    sections.write(args.table, report.title(__doc__),
                    "the clone analysis from ε₀ alone")
 
 

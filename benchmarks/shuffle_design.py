@@ -143,7 +143,7 @@ def write_table(path: Path) -> None:
     shown = cells[["k", "n", "utility", "designed", "bound", "certified", "best protocol",
                    "protocol eps0", "protocol", "designed / protocol", "local eps0",
                    "certified by", "search", "seconds", "limit"]]
-    report.write_table(path, __doc__.splitlines()[0].rstrip("."), report.command_line(),
+    report.write_table(path, report.title(__doc__), report.command_line(),
                        "the best protocol at its own affordable ε₀",
                        [*report.frame_table(shown), "",
                         "Values are mutual information in nats (higher is better) or n·MSE "
