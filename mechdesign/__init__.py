@@ -104,10 +104,12 @@ if TYPE_CHECKING:
     from mechdesign.mechanisms.closed_forms import (
         randomized_response as randomized_response,
     )
+    from mechdesign.mechanisms.oracles import (
+        local_hashing as local_hashing,
+    )
     from mechdesign.mechanisms.protocols import (
         estimation_mse as estimation_mse,
         hadamard_response as hadamard_response,
-        local_hashing as local_hashing,
         subset_selection as subset_selection,
         unary_encoding as unary_encoding,
     )

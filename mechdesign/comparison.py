@@ -29,7 +29,7 @@ from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.measures.estimation import workload_matrix
 from mechdesign.measures.leakage import bayes_vulnerability, ldp_level, mutual_information
-from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols
+from mechdesign.mechanisms.oracles import PureOracle, implicit_protocols, local_hashing
 from mechdesign.mechanisms.protocols import (
     PROTOCOL_MAX_OUTPUTS,
     FrequencyOracle,
@@ -37,7 +37,6 @@ from mechdesign.mechanisms.protocols import (
     generalized_randomized_response,
     hadamard_response,
     hash_family,
-    local_hashing,
     subset_selection,
     unary_encoding,
 )

@@ -83,3 +83,64 @@ def test_no_private_name_crosses_a_file_boundary():
             if private:
                 crossing.append(f"{path.relative_to(PACKAGE)}:{line} {module}: {private}")
     assert not crossing, "private names imported across files:\n" + "\n".join(crossing)
+
+
+def _file_of(module: str) -> Path | None:
+    """The file of a dotted ``mechdesign`` module (a package's ``__init__.py``)."""
+    base = PACKAGE.parent.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.exists():
+            return path
+    return None
+
+
+def _defining_files(module: str, names: list[str]) -> set[Path]:
+    """The files an import ``from module import names`` depends on: a submodule's file, or,
+    through a package's namespace, the module its ``__init__`` takes the name from."""
+    found = set()
+    package = _file_of(module)
+    for name in names or [None]:
+        sub = _file_of(f"{module}.{name}") if name else None
+        if sub is not None:
+            found.add(sub)
+            continue
+        if package is not None and package.name == "__init__.py" and name:
+            for _, source, imported in _imports(package):
+                if name in imported and (where := _file_of(source)) is not None:
+                    found.add(where)
+                    break
+            else:
+                found.add(package)
+        elif package is not None:
+            found.add(package)
+    return found
+
+
+def test_no_two_modules_import_each_other():
+    """File by file, lazy imports and imports through a namespace included: no cycle (a
+    namespace ``__init__`` imports everything below it, so it is no file's dependency's
+    source)."""
+    graph: dict[Path, set[Path]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        graph[path] = set()
+        for _, module, names in _imports(path):
+            graph[path] |= {f for f in _defining_files(module, names)
+                            if f != path and f.name != "__init__.py"}
+    cycles, state = [], {}
+
+    def visit(node: Path, trail: list[Path]) -> None:
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                loop = trail[trail.index(nxt):] + [nxt]
+                cycles.append(" -> ".join(str(p.relative_to(PACKAGE)) for p in loop))
+            elif nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = "done"
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])
+    assert not cycles, "modules that import each other:\n" + "\n".join(cycles)

@@ -13,6 +13,7 @@ import pkgutil
 import re
 import tomllib
 
+import numpy as np
 import pytest
 
 import mechdesign as md
@@ -99,25 +100,36 @@ def test_the_pinsker_curves_still_answer_from_the_divergences_with_a_warning(nam
     assert getattr(md.measures, name) is getattr(pinsker, name)  # no warning there
 
 
-@pytest.mark.parametrize(("name", "new"), [
-    ("adaptive_composition", "mechdesign.bounds.leakage_composition"),
-    ("composition_envelope_bound", "mechdesign.bounds.leakage_composition"),
-    ("conditional_maximal_leakage", "mechdesign.bounds.leakage_composition"),
-    ("RandomizedResponseEnvelope", "mechdesign.bounds.rr_envelope"),
-    ("randomized_response_envelope", "mechdesign.bounds.rr_envelope"),
-    ("is_degraded", "mechdesign.measures.channel_orders"),
-    ("is_less_noisy", "mechdesign.measures.channel_orders"),
-    ("DEGRADATION_ATOL", "mechdesign.measures.channel_orders"),
+@pytest.mark.parametrize(("name", "old", "new"), [
+    *[(name, "mechdesign.bounds.envelope", "mechdesign.bounds.leakage_composition")
+      for name in ("adaptive_composition", "composition_envelope_bound",
+                   "conditional_maximal_leakage")],
+    *[(name, "mechdesign.bounds.envelope", "mechdesign.bounds.rr_envelope")
+      for name in ("RandomizedResponseEnvelope", "randomized_response_envelope")],
+    *[(name, "mechdesign.measures.channels", "mechdesign.measures.channel_orders")
+      for name in ("is_degraded", "is_less_noisy", "DEGRADATION_ATOL")],
+    ("local_hashing", "mechdesign.mechanisms.protocols", "mechdesign.mechanisms.oracles"),
 ])
-def test_a_module_split_on_its_seams_still_answers_with_a_warning(name, new):
+def test_a_module_split_on_its_seams_still_answers_with_a_warning(name, old, new):
     module = importlib.import_module(new)
-    old = importlib.import_module("mechdesign.measures.channels" if "measures" in new
-                                  else "mechdesign.bounds.envelope")
     with pytest.warns(DeprecationWarning, match=re.escape(f"use {new}.{name} ")):
-        assert getattr(old, name) is getattr(module, name)
+        assert getattr(importlib.import_module(old), name) is getattr(module, name)
     namespace = importlib.import_module(new.rsplit(".", 1)[0])
     if name in namespace.__all__:
         assert getattr(namespace, name) is getattr(module, name)  # no warning there
+
+
+def test_local_hashing_keeps_its_meaning_at_its_new_place():
+    """Without a hash family, the fresh-hash oracle; with one, the dense kernel over it."""
+    oracle = md.local_hashing(40, 2.0)
+    assert isinstance(oracle, md.mechanisms.PureOracle)
+    assert oracle.family == "hashing"
+    family = md.mechanisms.hash_family(5, 3)
+    kernel = md.local_hashing(5, 2.0, family, buckets=3)
+    assert isinstance(kernel, md.mechanisms.FrequencyOracle)
+    np.testing.assert_allclose(kernel.matrix,
+                               md.mechanisms.PureOracle.hashing(5, 2.0, 3).dense().matrix,
+                               rtol=0, atol=1e-15)
 
 
 def test_a_deprecation_warning_points_at_the_callers_line():

@@ -29,7 +29,7 @@ from mechdesign._validation import (
     show,
 )
 from mechdesign.errors import InvalidInputError
-from mechdesign.kernel import Mechanism, as_matrix
+from mechdesign.kernel import Mechanism, as_matrix, column_log_ratio
 from mechdesign.measures.divergences import renyi_divergence_rows
 
 __all__ = [
@@ -332,13 +332,7 @@ def ldp_level(kernel: KernelLike) -> float:
     .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
        Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
-    k = as_matrix(kernel)
-    col_max = k.max(axis=0)
-    col_min = k.min(axis=0)
-    used = col_max > 0
-    if np.any(col_min[used] == 0):
-        return math.inf
-    return float(np.max(np.log(col_max[used]) - np.log(col_min[used])))
+    return column_log_ratio(as_matrix(kernel))
 
 
 def clone_mass(kernel: KernelLike) -> float:

@@ -29,16 +29,16 @@ if TYPE_CHECKING:
     )
     from mechdesign.mechanisms.oracles import (
         PureOracle as PureOracle,
-        hadamard_blocks as hadamard_blocks,
         implicit_protocols as implicit_protocols,
+        local_hashing as local_hashing,
     )
     from mechdesign.mechanisms.protocols import (
         FrequencyOracle as FrequencyOracle,
         estimation_mse as estimation_mse,
         generalized_randomized_response as generalized_randomized_response,
+        hadamard_blocks as hadamard_blocks,
         hadamard_response as hadamard_response,
         hash_family as hash_family,
-        local_hashing as local_hashing,
         subset_selection as subset_selection,
         unary_encoding as unary_encoding,
     )

@@ -78,14 +78,27 @@ from mechdesign._validation import (
     as_generator,
     as_indices,
     check_bool,
-    check_epsilon,
     check_positive_int,
     show,
 )
 from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.measures.estimation import workload_matrix
+from mechdesign.mechanisms.protocols import (
+    FrequencyOracle,
+    check_protocol,
+    choose_subset_size,
+    estimation_mse,
+    generalized_randomized_response,
+    hadamard_parameters,
+    hadamard_response,
+    hash_family,
+    local_hashing_kernel,
+    subset_selection,
+    subset_support,
+    unary_encoding,
+)
 
-__all__ = ["PureOracle", "hadamard_blocks", "implicit_protocols"]
+__all__ = ["PureOracle", "implicit_protocols", "local_hashing"]
 
 #: Users are sampled (and counted) in blocks of ``SAMPLE_ENTRIES // k`` (at least one):
 #: one block's arrays hold about this many entries per user-by-input array.
@@ -93,9 +106,6 @@ SAMPLE_ENTRIES = 1 << 22
 #: The largest number of OLH buckets that sampling represents (int64 arithmetic).
 OLH_MAX_SAMPLED_BUCKETS = 1 << 31
 
-#: Subset selection's best size is found by scanning every size up to this k, by a
-#: ternary search (the risk is unimodal) beyond.
-SUBSET_SCAN_MAX_K = 4096
 #: The supports' covariance and the information matrix are dense k × k matrices up to
 #: this k (2^12: 128 MB).
 COVARIANCE_MAX_K = 4096
@@ -192,14 +202,7 @@ class PureOracle:
         the size that minimises the error at the uniform distribution
         (:func:`~mechdesign.mechanisms.protocols.subset_selection`'s choice)."""
         k, eps = check_protocol(k, epsilon)
-        if subset_size is None:
-            omega = best_subset_size(k, eps)
-        else:
-            omega = check_positive_int(subset_size, "subset_size")
-            if omega > k - 1:
-                raise InvalidInputError(
-                    f"subset_size must be between 1 and k - 1 = {k - 1}; got "
-                    f"{show(subset_size)}.")
+        omega = choose_subset_size(k, eps, subset_size)
         p, q, gap = subset_support(k, eps, omega)
         return cls(f"subset selection (omega = {omega})", k, eps, p, q, gap, "subset", omega)
 
@@ -248,16 +251,9 @@ class PureOracle:
         estimator of the general Hadamard response as pure-LDP ships it (block mass
         subtracted from the support count); its error is :meth:`mse`."""
         k, eps = check_protocol(k, epsilon)
-        count = hadamard_blocks(k, eps, blocks)
-        low = math.exp(-eps)
-        if count == 1:
-            size = 1 << math.ceil(math.log2(k + 1))
-            return cls("Hadamard response", k, eps, 1.0 / (1.0 + low), 0.5,
-                       -math.expm1(-eps) / (2.0 * (1.0 + low)), "hadamard", size)
-        width = 1 << math.ceil(math.log2(k / count + 1))
-        gap = -math.expm1(-eps) / ((2 * count - 1) * low + 1.0)   # 1 − ρ
-        return cls(f"Hadamard response (B = {count})", k, eps, gap, 0.0, gap, "hadamard",
-                   count * width, count)
+        count, size, p, q, gap = hadamard_parameters(k, eps, blocks)
+        name = "Hadamard response" if count == 1 else f"Hadamard response (B = {count})"
+        return cls(name, k, eps, p, q, gap, "hadamard", size, count)
 
     @property
     def block_size(self) -> int:
@@ -360,8 +356,6 @@ class PureOracle:
 
     def _workload_mse(self, f, n, target, w) -> float:
         if self.family == "hashing":
-            from mechdesign.mechanisms.protocols import estimation_mse
-
             try:
                 dense = self.dense()
             except TooLargeError as exc:
@@ -532,18 +526,9 @@ class PureOracle:
 
     # -- the dense kernel ----------------------------------------------------------------
 
-    def dense(self):
+    def dense(self) -> FrequencyOracle:
         """The same protocol as a dense :class:`~mechdesign.mechanisms.protocols.FrequencyOracle`
         (raises :class:`~mechdesign.errors.TooLargeError` past its output cap)."""
-        from mechdesign.mechanisms.protocols import (
-            generalized_randomized_response,
-            hadamard_response,
-            hash_family,
-            local_hashing,
-            subset_selection,
-            unary_encoding,
-        )
-
         if self.family == "grr":
             return generalized_randomized_response(self.k, self.epsilon)
         if self.family == "unary":
@@ -552,7 +537,7 @@ class PureOracle:
             return subset_selection(self.k, self.epsilon, self.parameter)
         if self.family == "hashing":
             family = hash_family(self.k, self.parameter)
-            return local_hashing(self.k, self.epsilon, family, self.parameter)
+            return local_hashing_kernel(self.k, self.epsilon, family, self.parameter)
         return hadamard_response(self.k, self.epsilon, self.blocks)
 
     # -- reports -------------------------------------------------------------------------
@@ -815,20 +800,29 @@ def implicit_protocols(k: int, epsilon: float) -> dict[str, Callable[[], PureOra
     }
 
 
-def hadamard_blocks(k: int, epsilon: float, blocks: int | None = None) -> int:
-    """Hadamard response's number of blocks ``B``: ``blocks`` when given (a power of two
-    in ``[1, 2k]``), else the ``B`` of least error at the uniform distribution (the
-    smallest on a tie), as subset selection's size and OLH's buckets are chosen.
+def local_hashing(
+    k: int, epsilon: float, hashes: ArrayLike | None = None, buckets: int | None = None
+) -> FrequencyOracle | PureOracle:
+    """Local hashing over a given finite family of hash functions (OLH: Wang et al.,
+    USENIX Security 2017, Sec. 4.4). A user draws ``h`` uniformly from the ``H`` rows of
+    ``hashes``, computes ``b = h(x)``, reports ``(h, b')`` with ``b' = b`` with
+    probability ``p' = e^ε/(e^ε + g − 1)`` and each other bucket with ``q' = 1/(e^ε + g −
+    1)``. Output ``h·g + b'`` is the pair ``(h, b')``:
+    ``K[x, (h, b')] = (p' if h(x) = b' else q')/H``. ε-LDP (exactly, once some ``h``
+    separates two inputs).
 
-    The standard estimator's error against a histogram ``f`` (per report;
-    :meth:`PureOracle.mse`) is ``k (ρ/B)/(1 − ρ)² + Σ_v F_v/(1 − ρ) − 1``, ``F_v`` the
-    mass of ``v``'s block, ``ρ = 2B/(2B − 1 + e^ε)``; at the uniform distribution
-    ``Σ_v F_v = Σ_j n_j²/k`` with ``n_j`` inputs in block ``j`` (``b − 1`` in all but
-    the last). Every power of two up to ``2k`` is scanned (``O(log k)``). pure-LDP's
-    rule (one block at ``ε ≤ 1``, else the largest power of two at most
-    ``min(2k, e^ε)``) is another choice, passed as ``blocks``; at several ``(k, ε)`` its
-    error at the uniform distribution is larger (``benchmarks/hadamard_blocks.py``
-    prints both).
+    The standard estimator counts the reports whose bucket contains ``v``:
+    ``E[(h, b'), v] = (1[h(v) = b'] − 1/g)/(p' − 1/g)``. It is unbiased exactly when every
+    pair of inputs collides in a ``1/g`` fraction of the family (then the protocol is
+    pure with ``p = p'``, ``q = 1/g``), as for
+    :func:`~mechdesign.mechanisms.protocols.hash_family`'s universal family; for another
+    family :func:`~mechdesign.mechanisms.protocols.estimation_mse` includes its bias.
+
+    ``hashes=None``: OLH as deployed, every user drawing a fresh hash from the exactly
+    universal family (:meth:`PureOracle.hashing`): a :class:`PureOracle` at any ``k`` —
+    unbiased, with exact errors, sampling and estimation — whose dense kernel
+    (``.dense()``, small ``k``) is this function over
+    :func:`~mechdesign.mechanisms.protocols.hash_family`.
 
     Parameters
     ----------
@@ -836,94 +830,28 @@ def hadamard_blocks(k: int, epsilon: float, blocks: int | None = None) -> int:
         The number of inputs, an integer ``k ≥ 2``.
     epsilon : float
         The LDP level ε in nats; it must be positive and finite.
-    blocks : int, optional
-        ``B``, a power of two between 1 and ``2k``; default the rule above.
+    hashes : array_like of int, shape (H, k), optional
+        Row ``h`` is the hash function ``x ↦ hashes[h, x]``, values in ``range(buckets)``.
+    buckets : int, optional
+        ``g``, an integer ``g ≥ 2``; default ``round(e^ε) + 1``, OLH's optimum.
 
     Returns
     -------
-    int
-        ``B``.
+    FrequencyOracle or PureOracle
+        The dense kernel over ``hashes`` (``H·g`` outputs, at most
+        :data:`~mechdesign.mechanisms.protocols.PROTOCOL_MAX_OUTPUTS`;
+        :func:`~mechdesign.mechanisms.protocols.local_hashing_kernel`), or the implicit
+        oracle when ``hashes`` is ``None``.
 
     References
     ----------
-    .. [1] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately,
-       Efficiently, and with Little Communication", AISTATS 2019, arXiv:1802.04705.
+    .. [1] T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for
+       Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
+       https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
     """
-    k, eps = check_protocol(k, epsilon)
-    if blocks is not None:
-        count = check_positive_int(blocks, "blocks")
-        if count & (count - 1) or count > 2 * k:
-            raise InvalidInputError(
-                f"blocks must be a power of two between 1 and 2k = {2 * k}; got {show(blocks)}.")
-        return count
-    low = math.exp(-eps)
-
-    def risk(count: int) -> float:
-        width = 1 << math.ceil(math.log2(k / count + 1))
-        full, rest = divmod(k, width - 1)
-        gap = -math.expm1(-eps) / ((2 * count - 1) * low + 1.0)
-        share = 2.0 * low / ((2 * count - 1) * low + 1.0)     # ρ/B
-        if gap == 0:
-            return math.inf
-        with np.errstate(over="ignore"):
-            spread = (full * (width - 1) ** 2 + rest * rest) / k
-            return float(np.float64(k) * share / gap / gap + spread / gap)
-
-    candidates = [1 << i for i in range(math.floor(math.log2(2 * k)) + 1)]
-    return min(candidates, key=risk)
-
-
-def check_protocol(k: int, epsilon: float) -> tuple[int, float]:
-    """``(k, ε)`` of a frequency oracle: ``k ≥ 2`` inputs, ``0 < ε < ∞``."""
-    k = check_positive_int(k, "k")
-    if k < 2:
-        raise InvalidInputError(f"k must be at least 2 categories; got {show(k)}.")
-    eps = check_epsilon(epsilon)
-    if eps == 0 or math.isinf(eps):
-        raise InvalidInputError(
-            f"epsilon must be positive and finite for a frequency oracle (at 0 nothing can "
-            f"be estimated, at inf report the input); got {show(epsilon)}."
-        )
-    return k, eps
-
-
-def subset_support(k: int, eps: float, omega: int) -> tuple[float, float, float]:
-    """``(p, q, p − q)`` of subset selection, divided through by ``e^ε``; ``p − q =
-    ω(k − ω)(1 − e^{−ε})/((k − 1)(ω + (k − ω)e^{−ε}))`` in closed form."""
-    low = math.exp(-eps)
-    denominator = omega + (k - omega) * low
-    p = omega / denominator
-    q = omega * ((omega - 1) + (k - omega) * low) / ((k - 1) * denominator)
-    gap = omega * (k - omega) * -math.expm1(-eps) / ((k - 1) * denominator)
-    return p, q, gap
-
-
-def best_subset_size(k: int, eps: float) -> int:
-    """Subset selection's size of least error at the uniform distribution."""
-    # The variance times (1 − e^{−ε})², which does not depend on ω: no underflow of
-    # (p − q)² at a tiny ε.
-    shrink = -math.expm1(-eps)
-
-    low = math.exp(-eps)
-
-    def risk(omega: int) -> float:
-        p, q, _ = subset_support(k, eps, omega)
-        scaled = omega * (k - omega) / ((k - 1) * (omega + (k - omega) * low))  # gap/shrink
-        return k * q * (1 - q) / scaled**2 + (1 - p - q) * shrink / scaled
-
-    if k <= SUBSET_SCAN_MAX_K:
-        return min(range(1, k), key=risk)
-    # The risk is unimodal in ω (Ye & Barg's (ωe^ε + k − ω)²/(ω(k − ω)), up to
-    # constants): a ternary search, then the neighbours (k = 10¹² takes microseconds).
-    low_end, high_end = 1, k - 1
-    while high_end - low_end > 4:
-        third = (high_end - low_end) // 3
-        left, right = low_end + third, high_end - third
-        if risk(left) <= risk(right):
-            high_end = right
-        else:
-            low_end = left
-    return min(range(low_end, high_end + 1), key=risk)
+    if hashes is None:
+        return PureOracle.hashing(k, epsilon, buckets)
+    return local_hashing_kernel(k, epsilon, hashes, buckets)
 
 
 def _digits(k: int) -> int:

@@ -22,9 +22,10 @@ the closed forms are its test, not its implementation.
 
 The protocols: generalized randomized response (:func:`generalized_randomized_response`,
 k-RR), unary encoding (:func:`unary_encoding`: OUE, and SUE = basic RAPPOR), subset
-selection (:func:`subset_selection`), local hashing (:func:`local_hashing`: OLH over a
-given hash family, :func:`hash_family`) and Hadamard response
-(:func:`hadamard_response`).
+selection (:func:`subset_selection`), local hashing (:func:`local_hashing_kernel`: OLH
+over a given hash family, :func:`hash_family`;
+:func:`~mechdesign.mechanisms.oracles.local_hashing` is the entry point, which without a
+family returns the fresh-hash oracle) and Hadamard response (:func:`hadamard_response`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import numpy as np
 import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 
+from mechdesign._lazy import deprecated_names
 from mechdesign._tolerances import ROUNDING_ATOL
 from mechdesign._validation import (
     as_distribution,
@@ -53,16 +55,15 @@ from mechdesign.errors import InvalidInputError, TooLargeError, UnsupportedError
 from mechdesign.kernel import Mechanism, as_matrix
 from mechdesign.measures.estimation import blue_estimator, workload_matrix
 from mechdesign.mechanisms.closed_forms import randomized_response
-from mechdesign.mechanisms.oracles import PureOracle, check_protocol
 
 __all__ = [
     "PROTOCOL_MAX_OUTPUTS",
     "FrequencyOracle",
     "estimation_mse",
     "generalized_randomized_response",
+    "hadamard_blocks",
     "hadamard_response",
     "hash_family",
-    "local_hashing",
     "subset_selection",
     "unary_encoding",
 ]
@@ -70,6 +71,10 @@ __all__ = [
 #: Most reports a protocol's kernel may have: it is a dense (k, M) matrix, with an
 #: estimator of the same size (2^16 columns: 8 MB per input row pair at k = 16).
 PROTOCOL_MAX_OUTPUTS = 2**16
+
+#: Subset selection's best size is found by scanning every size up to this k, by a
+#: ternary search (the risk is unimodal) beyond.
+SUBSET_SCAN_MAX_K = 4096
 
 
 @dataclass(frozen=True, eq=False)
@@ -239,6 +244,147 @@ def _check_outputs(count: int, what: str) -> None:
         )
 
 
+def choose_subset_size(k: int, eps: float, subset_size: int | None = None) -> int:
+    """Subset selection's size ``ω``: ``subset_size`` when given (an integer in
+    ``[1, k − 1]``), else :func:`best_subset_size`. ``(k, ε)`` are already checked
+    (:func:`check_protocol`)."""
+    if subset_size is None:
+        return best_subset_size(k, eps)
+    omega = check_positive_int(subset_size, "subset_size")
+    if omega > k - 1:
+        raise InvalidInputError(
+            f"subset_size must be between 1 and k - 1 = {k - 1}; got {show(subset_size)}.")
+    return omega
+
+
+def check_protocol(k: int, epsilon: float) -> tuple[int, float]:
+    """``(k, ε)`` of a frequency oracle: ``k ≥ 2`` inputs, ``0 < ε < ∞``."""
+    k = check_positive_int(k, "k")
+    if k < 2:
+        raise InvalidInputError(f"k must be at least 2 categories; got {show(k)}.")
+    eps = check_epsilon(epsilon)
+    if eps == 0 or math.isinf(eps):
+        raise InvalidInputError(
+            f"epsilon must be positive and finite for a frequency oracle (at 0 nothing can "
+            f"be estimated, at inf report the input); got {show(epsilon)}."
+        )
+    return k, eps
+
+
+def subset_support(k: int, eps: float, omega: int) -> tuple[float, float, float]:
+    """``(p, q, p − q)`` of subset selection, divided through by ``e^ε``; ``p − q =
+    ω(k − ω)(1 − e^{−ε})/((k − 1)(ω + (k − ω)e^{−ε}))`` in closed form."""
+    low = math.exp(-eps)
+    denominator = omega + (k - omega) * low
+    p = omega / denominator
+    q = omega * ((omega - 1) + (k - omega) * low) / ((k - 1) * denominator)
+    gap = omega * (k - omega) * -math.expm1(-eps) / ((k - 1) * denominator)
+    return p, q, gap
+
+
+def best_subset_size(k: int, eps: float) -> int:
+    """Subset selection's size of least error at the uniform distribution."""
+    # The variance times (1 − e^{−ε})², which does not depend on ω: no underflow of
+    # (p − q)² at a tiny ε.
+    shrink = -math.expm1(-eps)
+
+    low = math.exp(-eps)
+
+    def risk(omega: int) -> float:
+        p, q, _ = subset_support(k, eps, omega)
+        scaled = omega * (k - omega) / ((k - 1) * (omega + (k - omega) * low))  # gap/shrink
+        return k * q * (1 - q) / scaled**2 + (1 - p - q) * shrink / scaled
+
+    if k <= SUBSET_SCAN_MAX_K:
+        return min(range(1, k), key=risk)
+    # The risk is unimodal in ω (Ye & Barg's (ωe^ε + k − ω)²/(ω(k − ω)), up to
+    # constants): a ternary search, then the neighbours (k = 10¹² takes microseconds).
+    low_end, high_end = 1, k - 1
+    while high_end - low_end > 4:
+        third = (high_end - low_end) // 3
+        left, right = low_end + third, high_end - third
+        if risk(left) <= risk(right):
+            high_end = right
+        else:
+            low_end = left
+    return min(range(low_end, high_end + 1), key=risk)
+
+
+def hadamard_blocks(k: int, epsilon: float, blocks: int | None = None) -> int:
+    """Hadamard response's number of blocks ``B``: ``blocks`` when given (a power of two
+    in ``[1, 2k]``), else the ``B`` of least error at the uniform distribution (the
+    smallest on a tie), as subset selection's size and OLH's buckets are chosen.
+
+    The standard estimator's error against a histogram ``f`` (per report;
+    :meth:`~mechdesign.mechanisms.oracles.PureOracle.mse`) is ``k (ρ/B)/(1 − ρ)² + Σ_v
+    F_v/(1 − ρ) − 1``, ``F_v`` the mass of ``v``'s block, ``ρ = 2B/(2B − 1 + e^ε)``; at the
+    uniform distribution ``Σ_v F_v = Σ_j n_j²/k`` with ``n_j`` inputs in block ``j`` (``b −
+    1`` in all but the last). Every power of two up to ``2k`` is scanned (``O(log k)``).
+    pure-LDP's rule (one block at ``ε ≤ 1``, else the largest power of two at most ``min(2k,
+    e^ε)``) is another choice, passed as ``blocks``; at several ``(k, ε)`` its error at the
+    uniform distribution is larger (``benchmarks/hadamard_blocks.py`` prints both).
+
+    Parameters
+    ----------
+    k : int
+        The number of inputs, an integer ``k ≥ 2``.
+    epsilon : float
+        The LDP level ε in nats; it must be positive and finite.
+    blocks : int, optional
+        ``B``, a power of two between 1 and ``2k``; default the rule above.
+
+    Returns
+    -------
+    int
+        ``B``.
+
+    References
+    ----------
+    .. [1] J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately,
+       Efficiently, and with Little Communication", AISTATS 2019, arXiv:1802.04705.
+    """
+    k, eps = check_protocol(k, epsilon)
+    if blocks is not None:
+        count = check_positive_int(blocks, "blocks")
+        if count & (count - 1) or count > 2 * k:
+            raise InvalidInputError(
+                f"blocks must be a power of two between 1 and 2k = {2 * k}; got {show(blocks)}.")
+        return count
+    low = math.exp(-eps)
+
+    def risk(count: int) -> float:
+        width = 1 << math.ceil(math.log2(k / count + 1))
+        full, rest = divmod(k, width - 1)
+        gap = -math.expm1(-eps) / ((2 * count - 1) * low + 1.0)
+        share = 2.0 * low / ((2 * count - 1) * low + 1.0)     # ρ/B
+        if gap == 0:
+            return math.inf
+        with np.errstate(over="ignore"):
+            spread = (full * (width - 1) ** 2 + rest * rest) / k
+            return float(np.float64(k) * share / gap / gap + spread / gap)
+
+    candidates = [1 << i for i in range(math.floor(math.log2(2 * k)) + 1)]
+    return min(candidates, key=risk)
+
+
+def hadamard_parameters(k: int, eps: float, blocks: int | None = None
+                        ) -> tuple[int, int, float, float, float]:
+    """Hadamard response's ``(B, K, p, q, p − q)`` in ``B`` blocks (:func:`hadamard_blocks`):
+    ``B = 1``: ``K = 2^⌈log2(k + 1)⌉`` outputs, ``p = e^ε/(e^ε + 1)``, ``q = 1/2``;
+    ``B > 1``: ``K = B b`` with ``b = 2^⌈log2(k/B + 1)⌉``, ``q = 0`` and
+    ``p = p − q = 1 − ρ = (e^ε − 1)/(2B − 1 + e^ε)``
+    (:meth:`~mechdesign.mechanisms.oracles.PureOracle.hadamard` derives them). ``(k, ε)``
+    are already checked (:func:`check_protocol`)."""
+    count = hadamard_blocks(k, eps, blocks)
+    low = math.exp(-eps)
+    if count == 1:
+        return (count, 1 << math.ceil(math.log2(k + 1)), 1.0 / (1.0 + low), 0.5,
+                -math.expm1(-eps) / (2.0 * (1.0 + low)))
+    width = 1 << math.ceil(math.log2(k / count + 1))
+    gap = -math.expm1(-eps) / ((2 * count - 1) * low + 1.0)   # 1 − ρ
+    return count, count * width, gap, 0.0, gap
+
+
 def generalized_randomized_response(k: int, epsilon: float) -> FrequencyOracle:
     """Generalized randomized response (k-RR, direct encoding): report the input with
     probability ``p = e^ε/(e^ε + k − 1)``, each other value with ``q = 1/(e^ε + k − 1)``
@@ -399,8 +545,8 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
     k, eps = check_protocol(k, epsilon)
     # C(k, ω) ≥ k for every 1 ≤ ω ≤ k − 1: refuse a large k before searching ω.
     _check_outputs(k, f"subset selection of k = {k}")
-    structure = PureOracle.subset(k, eps, subset_size)  # ω, p, q and p − q
-    omega, p, q, gap = structure.parameter, structure.p, structure.q, structure.gap
+    omega = choose_subset_size(k, eps, subset_size)
+    p, q, gap = subset_support(k, eps, omega)
     _check_outputs(math.comb(k, omega), f"subset selection of {omega} of k = {k}")
     subsets = np.zeros((math.comb(k, omega), k), dtype=bool)
     for row, subset in enumerate(itertools.combinations(range(k), omega)):
@@ -414,7 +560,7 @@ def subset_selection(k: int, epsilon: float, subset_size: int | None = None) -> 
 def hash_family(
     k: int, buckets: int, *, size: int | None = None, seed: int | None = 0
 ) -> NDArray[np.int64]:
-    """A finite family of hash functions ``[k] → [buckets]`` for :func:`local_hashing`,
+    """A finite family of hash functions ``[k] → [buckets]`` for :func:`local_hashing_kernel`,
     as an integer array of shape ``(H, k)``.
 
     ``size=None``: the family ``h_a(x) = a · bits(x) mod g`` over every
@@ -474,16 +620,19 @@ def hash_family(
     return (coefficients @ bits.T) % g
 
 
-def local_hashing(
-    k: int, epsilon: float, hashes: ArrayLike | None = None, buckets: int | None = None
-) -> FrequencyOracle | PureOracle:
-    """Local hashing over a given finite family of hash functions (OLH: Wang et al.,
-    USENIX Security 2017, Sec. 4.4). A user draws ``h`` uniformly from the ``H`` rows of
-    ``hashes``, computes ``b = h(x)``, reports ``(h, b')`` with ``b' = b`` with
-    probability ``p' = e^ε/(e^ε + g − 1)`` and each other bucket with ``q' = 1/(e^ε + g −
-    1)``. Output ``h·g + b'`` is the pair ``(h, b')``:
-    ``K[x, (h, b')] = (p' if h(x) = b' else q')/H``. ε-LDP (exactly, once some ``h``
-    separates two inputs).
+def local_hashing_kernel(
+    k: int, epsilon: float, hashes: ArrayLike, buckets: int | None = None
+) -> FrequencyOracle:
+    """The dense kernel of local hashing over a given finite family of hash functions
+    (OLH: Wang et al., USENIX Security 2017, Sec. 4.4), with its standard estimator:
+    :func:`~mechdesign.mechanisms.oracles.local_hashing` with ``hashes``, which is the
+    entry point (without ``hashes`` it returns the fresh-hash oracle).
+
+    A user draws ``h`` uniformly from the ``H`` rows of ``hashes``, computes ``b = h(x)``,
+    reports ``(h, b')`` with ``b' = b`` with probability ``p' = e^ε/(e^ε + g − 1)`` and
+    each other bucket with ``q' = 1/(e^ε + g − 1)``. Output ``h·g + b'`` is the pair
+    ``(h, b')``: ``K[x, (h, b')] = (p' if h(x) = b' else q')/H``. ε-LDP (exactly, once
+    some ``h`` separates two inputs).
 
     The standard estimator counts the reports whose bucket contains ``v``:
     ``E[(h, b'), v] = (1[h(v) = b'] − 1/g)/(p' − 1/g)``. It is unbiased exactly when every
@@ -491,28 +640,21 @@ def local_hashing(
     pure with ``p = p'``, ``q = 1/g``), as for :func:`hash_family`'s universal family;
     for another family :func:`estimation_mse` includes its bias.
 
-    ``hashes=None``: OLH as deployed, every user drawing a fresh hash from the exactly
-    universal family (:meth:`~mechdesign.mechanisms.oracles.PureOracle.hashing`): a
-    :class:`~mechdesign.mechanisms.oracles.PureOracle` at any ``k`` — unbiased, with exact errors,
-    sampling and estimation — whose dense kernel (``.dense()``, small ``k``) is this
-    function over :func:`hash_family`.
-
     Parameters
     ----------
     k : int
         The number of inputs, an integer ``k ≥ 2``.
     epsilon : float
         The LDP level ε in nats; it must be positive and finite.
-    hashes : array_like of int, shape (H, k), optional
+    hashes : array_like of int, shape (H, k)
         Row ``h`` is the hash function ``x ↦ hashes[h, x]``, values in ``range(buckets)``.
     buckets : int, optional
         ``g``, an integer ``g ≥ 2``; default ``round(e^ε) + 1``, OLH's optimum.
 
     Returns
     -------
-    FrequencyOracle or PureOracle
-        The dense kernel over ``hashes`` (``H·g`` outputs, at most
-        :data:`PROTOCOL_MAX_OUTPUTS`), or the implicit oracle when ``hashes`` is ``None``.
+    FrequencyOracle
+        ``H·g`` outputs, at most :data:`PROTOCOL_MAX_OUTPUTS`.
 
     References
     ----------
@@ -520,8 +662,6 @@ def local_hashing(
        Frequency Estimation", 26th USENIX Security Symposium, 2017, pp. 729-745,
        https://www.usenix.org/system/files/conference/usenixsecurity17/sec17-wang-tianhao.pdf.
     """
-    if hashes is None:
-        return PureOracle.hashing(k, epsilon, buckets)
     k, eps = check_protocol(k, epsilon)
     if buckets is None:
         if eps > math.log(PROTOCOL_MAX_OUTPUTS):
@@ -616,17 +756,16 @@ def hadamard_response(k: int, epsilon: float, blocks: int | None = None) -> Freq
        (``Hadamard_Rand_general_original``).
     """
     k, eps = check_protocol(k, epsilon)
-    structure = PureOracle.hadamard(k, eps, blocks)
-    size, count = structure.parameter, structure.blocks
+    count, size, p, _, gap = hadamard_parameters(k, eps, blocks)
+    name = "Hadamard response" if count == 1 else f"Hadamard response (B = {count})"
     _check_outputs(size, f"Hadamard response of k = {k} in {count} block(s)")
     low = math.exp(-eps)  # divided by e^ε
     if count == 1:
         owned = scipy.linalg.hadamard(size)[1 : k + 1] > 0  # (k, K)
         matrix = np.where(owned, 2.0 / (size * (1.0 + low)),
                           2.0 * low / (size * (1.0 + low)))
-        return _pure(matrix, owned.T, structure.p, 0.5, structure.protocol, eps,
-                     structure.gap)
-    width = structure.block_size
+        return _pure(matrix, owned.T, p, 0.5, name, eps, gap)
+    width = size // count
     signs = np.zeros((k, size))  # H_b[t_x, z] at x's block, 0 elsewhere
     x = np.arange(k)
     block, row = x // (width - 1), x % (width - 1) + 1
@@ -636,13 +775,12 @@ def hadamard_response(k: int, epsilon: float, blocks: int | None = None) -> Freq
     matrix = np.where(signs > 0, 1.0, low) / (half + (size - half) * low)
     _check_representable(matrix, eps)
     with np.errstate(over="ignore", divide="ignore"):
-        estimator = signs.T / structure.gap
-    if not (structure.gap > 0 and np.all(np.isfinite(estimator))):
+        estimator = signs.T / gap
+    if not (gap > 0 and np.all(np.isfinite(estimator))):
         raise UnsupportedError(
             f"at epsilon = {show(eps)} the estimator's entries, 1/(1 - rho) ~ 2B/epsilon, "
             "exceed the largest double.")
-    return FrequencyOracle(matrix, protocol=structure.protocol, epsilon=eps,
-                           estimator=estimator)
+    return FrequencyOracle(matrix, protocol=name, epsilon=eps, estimator=estimator)
 
 
 def estimation_mse(
@@ -778,3 +916,10 @@ def estimation_mse(
         spread = float(p @ np.sum(expected * expected, axis=1)) - float(mean @ mean)
     total = noise + squared_bias + spread / count
     return total if scale == 1.0 else total * scale * scale  # exact: no scaling needed
+
+
+#: ``local_hashing`` (with and without a hash family) moved to
+#: :mod:`mechdesign.mechanisms.oracles`, which returns this module's kernel when given
+#: ``hashes``; for one release it still answers here, with a :class:`DeprecationWarning`.
+__getattr__ = deprecated_names(__name__, {
+    "local_hashing": "mechdesign.mechanisms.oracles.local_hashing"})

@@ -28,7 +28,7 @@ import pytest
 
 import mechdesign as md
 from mechdesign.mechanisms import PureOracle
-from mechdesign.mechanisms.oracles import hadamard_blocks
+from mechdesign.mechanisms.protocols import hadamard_blocks
 
 KS = [3, 5, 8, 13, 40]
 EPSILONS = [1.5, 2.0, 3.0, 4.0, 6.0]

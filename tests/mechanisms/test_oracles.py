@@ -216,12 +216,12 @@ def test_the_blue_is_refused_by_name_where_no_structure_computes_it():
 
 @pytest.mark.parametrize("eps", [0.05, 0.5, 1.0, 2.0, 4.0, 8.0])
 def test_the_ternary_search_finds_the_scans_subset_size(eps, monkeypatch):
-    oracles = __import__("importlib").import_module("mechdesign.mechanisms.oracles")
-    scanned = {k: oracles.best_subset_size(k, eps) for k in (5, 17, 64, 300, 1001)}
-    monkeypatch.setattr(oracles, "SUBSET_SCAN_MAX_K", 2)
+    protocols = __import__("importlib").import_module("mechdesign.mechanisms.protocols")
+    scanned = {k: protocols.best_subset_size(k, eps) for k in (5, 17, 64, 300, 1001)}
+    monkeypatch.setattr(protocols, "SUBSET_SCAN_MAX_K", 2)
     for k, size in scanned.items():
-        assert oracles.best_subset_size(k, eps) == size
-    assert 1 <= oracles.best_subset_size(10**12, eps) <= 10**12 - 1
+        assert protocols.best_subset_size(k, eps) == size
+    assert 1 <= protocols.best_subset_size(10**12, eps) <= 10**12 - 1
 
 
 @pytest.mark.parametrize("name", NAMES)
