@@ -134,7 +134,7 @@ def test_no_two_modules_import_each_other():
         state[node] = "open"
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == "open":
-                loop = trail[trail.index(nxt):] + [nxt]
+                loop = [*trail[trail.index(nxt):], nxt]
                 cycles.append(" -> ".join(str(p.relative_to(PACKAGE)) for p in loop))
             elif nxt not in state:
                 visit(nxt, [*trail, nxt])

@@ -625,7 +625,7 @@ def remark10_checks() -> list[Check]:
             f"{g_alpha_inverse_printed(s, alpha):.4f}, generalised inverse "
             f"{md.measures.pinsker_f_alpha_inverse(s, alpha):.4f}",
             erratum="printed h_1 = 2 − 2/α; correct g_α(1/α⁻) = e^(2(α−1)/α²) − 1 (α = 1.5: "
-            "0.5596); the printed inverse is valid but loose [tests/measures/test_divergences.py::"
+            "0.5596); the printed inverse is valid but loose [tests/measures/test_pinsker.py::"
             "test_remark_10_printed_h1_is_valid_but_loose]",
         ),
     ]
