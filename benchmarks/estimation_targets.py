@@ -17,7 +17,8 @@ Rows, all ε = 1 and ``n·MSE`` against the users' histogram (``Design.utility``
 Peak memory is the process's maximum resident set (``resource.getrusage``) after the run.
 
 Run: ``python benchmarks/estimation_targets.py [--zipf-k 32] [--prefix-k]
-[--time-limit 120]``.
+[--time-limit 120] [--table PATH|-]``; the tables go to
+``docs/benchmarks/estimation_targets.md``.
 """
 
 from __future__ import annotations
@@ -26,8 +27,11 @@ import argparse
 import math
 import resource
 import time
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
+import report
 
 import mechdesign as md
 
@@ -52,45 +56,61 @@ def main() -> None:
     parser.add_argument("--zipf-k", type=int, nargs="*", default=[32])
     parser.add_argument("--prefix-k", type=int, nargs="*", default=[])
     parser.add_argument("--time-limit", type=float, default=120.0)
+    parser.add_argument("--table", type=Path, default=report.DOCS / "estimation_targets.md",
+                        help="where the markdown tables go ('-': nowhere)")
     args = parser.parse_args()
     eps = 1.0
     notion = md.LDP(eps)
+    pd.set_option("display.width", 200)
+    pd.set_option("display.float_format", lambda v: f"{v:.10g}")
+    sections = report.Sections()
 
-    print("uniform prior, histogram (auto = symmetry); baseline column generation at k = 16")
     base, base_seconds = timed(notion, np.full(16, 1 / 16), utility="mse",
                                method="column_generation")
-    print(f"  baseline k = 16 column generation: {base.utility:.10g} in {base_seconds:.2f} s "
-          f"({base.estimation.status})")
+    rows = [{"k": 16, "method": f"{base.method} (baseline)", "n·MSE": base.utility,
+             "closed form": ye_barg(16, eps),
+             "relative difference": abs(base.utility - ye_barg(16, eps)) / ye_barg(16, eps),
+             "bracket width": base.estimation.gap, "outputs": base.mechanism.n_outputs,
+             "seconds": base_seconds, "× baseline": 1.0}]
     for k in args.uniform_k:
         result, seconds = timed(notion, np.full(k, 1 / k), utility="mse")
         closed = ye_barg(k, eps)
-        print(f"  k = {k:4d} {result.method}: {result.utility:.10g} vs closed form "
-              f"{closed:.10g} (rel. diff {abs(result.utility - closed) / closed:.1e}), "
-              f"bracket width {result.estimation.gap:.1e}, {result.mechanism.n_outputs} "
-              f"outputs, {seconds:.2f} s = ×{seconds / base_seconds:.2f} the baseline")
+        rows.append({"k": k, "method": result.method, "n·MSE": result.utility,
+                     "closed form": closed,
+                     "relative difference": abs(result.utility - closed) / closed,
+                     "bracket width": result.estimation.gap,
+                     "outputs": result.mechanism.n_outputs, "seconds": seconds,
+                     "× baseline": seconds / base_seconds})
+    sections.part("Uniform prior, histogram, ε = 1: method=\"auto\" (symmetry) against Ye "
+                  "and Barg's closed form; baseline column generation at k = 16",
+                  pd.DataFrame(rows))
 
     cases = [(k, None) for k in args.zipf_k] + [(k, "prefix") for k in args.prefix_k]
-    if cases:
-        print(f"Zipf(1.1) prior, column generation, time limit {args.time_limit:g} s; "
-              "baseline the same design at k = 16")
+    rows = []
     for workload in dict.fromkeys(w for _, w in cases):
         error = md.EstimationError(workload)
         base, base_seconds = timed(notion, md.comparison.zipf_prior(16), utility=error,
                                    time_limit=args.time_limit)
-        print(f"  {workload or 'histogram'} k = 16 (baseline): {base.utility:.8g}, "
-              f"{base.estimation.status}, {base_seconds:.1f} s")
-        for k in [k for k, w in cases if w == workload]:
-            result, seconds = timed(notion, md.comparison.zipf_prior(k), utility=error,
-                                    time_limit=args.time_limit)
-            report = result.estimation
-            width = report.gap / max(result.utility, 1.0)
-            print(f"  {workload or 'histogram'} k = {k}: bracket [{report.lower_bound:.8g}, "
-                  f"{report.upper_bound:.8g}] (relative width {width:.1e}), "
-                  f"{report.status}, stopped by {report.solver_status!r} after "
-                  f"{report.rounds} rounds, {seconds:.1f} s = ×{seconds / base_seconds:.1f} "
-                  "the baseline")
+        for k, result, seconds in [(16, base, base_seconds)] + [
+                (k, *timed(notion, md.comparison.zipf_prior(k), utility=error,
+                           time_limit=args.time_limit))
+                for k in [k for k, w in cases if w == workload]]:
+            estimation = result.estimation
+            rows.append({"workload": workload or "histogram",
+                         "k": f"{k} (baseline)" if result is base else k,
+                         "lower": estimation.lower_bound, "upper": estimation.upper_bound,
+                         "relative width": estimation.gap / max(result.utility, 1.0),
+                         "status": str(estimation.status),
+                         "stopped by": str(estimation.solver_status),
+                         "rounds": estimation.rounds, "seconds": seconds,
+                         "× baseline": seconds / base_seconds})
+    if rows:
+        sections.part(f"Zipf(1.1) prior, ε = 1, column generation, time limit "
+                      f"{args.time_limit:g} s; baseline the same design at k = 16",
+                      pd.DataFrame(rows))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
-    print(f"peak resident memory: {peak:.0f} MB")
+    sections.part("Memory", text=f"Peak resident memory of the run: {peak:.0f} MB.")
+    sections.write(args.table, report.title(__doc__), "the baseline of each part")
 
 
 if __name__ == "__main__":
