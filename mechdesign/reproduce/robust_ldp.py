@@ -40,12 +40,9 @@ from __future__ import annotations
 
 import csv
 import math
-import multiprocessing
-import signal
 import sys
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -70,6 +67,7 @@ from mechdesign.reproduce._core import (
     check_printed,
 )
 from mechdesign.reproduce._plot import pyplot, save
+from mechdesign.sweeps.pool import worker_pool
 
 PAPER = "robust-ldp"
 MECHANISMS = md.mechanisms.ROBUST_LDP_MECHANISMS
@@ -313,11 +311,6 @@ def synthetic_rows(config: Config) -> list[dict]:
     return rows
 
 
-def _ignore_interrupt() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def summarise_synthetic(rows: list[dict], config: Config) -> dict[str, list[dict]]:
     """Fig. 3 means, Fig. 4 quantiles, Fig. 5 differences and Table 2."""
     failed = [r for r in rows if r.get("error")]
@@ -399,10 +392,9 @@ def scaling_rows(config: Config) -> list[dict]:
     a subprocess stopped after ``config.scaling_seconds``."""
     path = _adult(config)
     rows = []
-    context = multiprocessing.get_context("spawn")
     for sensitive, other in tqdm(config.scaling_pairs, desc="PolyOpt sizes"):
         pair = categorical_pair(path, sensitive, other)
-        with ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupt) as pool:
+        with worker_pool(1) as pool:
             future = pool.submit(_polyopt_size, (sensitive, other, path))
             try:
                 rows.append(future.result(timeout=config.scaling_seconds))

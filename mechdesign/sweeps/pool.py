@@ -44,6 +44,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import warnings
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
@@ -62,6 +63,7 @@ __all__ = [
     "SerialFallbackWarning",
     "execute",
     "refuse_in_starting_worker",
+    "worker_pool",
 ]
 
 
@@ -80,14 +82,24 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"
 
 class _OneThreadProcess(multiprocessing.get_context("spawn").Process):  # type: ignore[misc]
     """A spawned process whose environment limits BLAS/OpenMP to one thread (as loky
-    does for joblib); the parent's environment is restored once the child has started."""
+    does for joblib), and that ignores Ctrl-C from its first instruction: the parent
+    ignores SIGINT while it starts the child, an ignored signal stays ignored across
+    ``exec``, and Python installs its KeyboardInterrupt handler only over the default
+    one. (The pool's initializer alone leaves a window: a Ctrl-C that reaches a worker
+    still starting printed its KeyboardInterrupt traceback.) The parent's environment
+    and handler are restored once the child has started."""
 
     def start(self) -> None:
         unset = [name for name in THREAD_VARIABLES if name not in os.environ]
         os.environ.update(dict.fromkeys(unset, "1"))
+        # signal.signal works in the main thread only; elsewhere the initializer acts.
+        main = threading.current_thread() is threading.main_thread()
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
             super().start()
         finally:
+            if main:
+                signal.signal(signal.SIGINT, handler)
             for name in unset:
                 os.environ.pop(name, None)
 
@@ -96,7 +108,10 @@ class _OneThreadContext(type(multiprocessing.get_context("spawn"))):  # type: ig
     Process = _OneThreadProcess
 
 
-def _local_pool(workers: int) -> cf.ProcessPoolExecutor:
+def worker_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes, each with one BLAS/OpenMP thread and
+    deaf to Ctrl-C (the parent stops them): the pool behind local sweeps, and any other
+    process pool of the package."""
     return cf.ProcessPoolExecutor(workers, mp_context=_OneThreadContext(),
                                   initializer=_ignore_interrupt)
 
@@ -368,7 +383,7 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
     ours to replace, and when it breaks or refuses work the sweep stops (the store keeps
     what is done). ``owned`` is the size of our pool (0: use ``executor``).
     """
-    pool = _local_pool(owned) if owned else executor
+    pool = worker_pool(owned) if owned else executor
     width = _width(pool)
     queue = deque(todo)
     suspects: deque[int] = deque()
@@ -424,7 +439,7 @@ def _run_on_pool(task, points, todo, finished, *, owned: int,
                 if not owned:
                     raise ExecutorError(_broken_pool_message())
                 pool.shutdown(wait=True, cancel_futures=True)  # a broken pool's thread has ended
-                pool = _local_pool(owned)
+                pool = worker_pool(owned)
                 _check_fresh_workers(pool, task)
             for i, exc in lost:
                 lose(i, exc)

@@ -214,3 +214,24 @@ def test_a_task_processes_cannot_load_runs_serially_with_a_warning():
     assert len(record) == 1
     np.testing.assert_allclose(table["value"], [1.5, 2.5], rtol=0)
     assert (table["error"] == "").all()
+
+
+def test_a_worker_ignores_ctrl_c_from_its_first_instruction():
+    """The workers' processes start with SIGINT ignored (inherited across exec), not only
+    once the pool's initializer has run: a Ctrl-C reaching a worker that is still
+    starting must not print its KeyboardInterrupt traceback. Checked without the
+    initializer; the parent's handler is back once the worker has started."""
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    from mechdesign.sweeps.pool import worker_pool
+
+    before = signal.getsignal(signal.SIGINT)
+    with worker_pool(1) as pool:
+        context = pool._mp_context  # the pool's process kind, without its initializer
+    with ProcessPoolExecutor(1, mp_context=context) as bare:
+        assert bare.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is before
+    with ProcessPoolExecutor(1, mp_context=__import__("multiprocessing").get_context(
+            "spawn")) as plain:   # what a plain spawned worker gets: Python's handler
+        assert plain.submit(signal.getsignal, signal.SIGINT).result() != signal.SIG_IGN
