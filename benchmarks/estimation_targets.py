@@ -1,4 +1,4 @@
-"""Estimation design: the issue's targets, each beside its baseline from the same run.
+"""Estimation design at the sizes it targets, each beside its baseline from the same run.
 
 Targets: ε-LDP, Zipf(1.1) prior, histogram, k = 32 certified in ≤ 2 min and
 k = 128 in ≤ 10 min, peak memory ≤ 2 GB; the prefix workload at k = 64 in ≤ 10 min; and
