@@ -9,7 +9,7 @@ For ε-LDP and (ε, c)-PML with N = 4 … 14 inputs, this prints, all measured i
 - the LP (HiGHS) time and the end-to-end ``design`` time with the default backend.
 
 cddlib's time grows fast, so it runs only up to ``--cdd-max-n`` (default 12). The
-targets of the design-engine issue are checked at the end: LDP at N = 16 in under 10 s
+design engine's targets are checked at the end: LDP at N = 16 in under 10 s
 end to end, (ε, c)-PML at N = 12 in under 20 s.
 
 Run: ``python benchmarks/design_scaling.py [--epsilon E] [--cdd-max-n N]``.
