@@ -220,18 +220,27 @@ def test_a_worker_ignores_ctrl_c_from_its_first_instruction():
     """The workers' processes start with SIGINT ignored (inherited across exec), not only
     once the pool's initializer has run: a Ctrl-C reaching a worker that is still
     starting must not print its KeyboardInterrupt traceback. Checked without the
-    initializer; the parent's handler is back once the worker has started."""
+    initializer, from a parent with Python's own handler (a test runner's worker may
+    ignore SIGINT already, which a plain spawned process would inherit); the parent's
+    handler is back once the worker has started."""
+    import multiprocessing
     import signal
+    import threading
     from concurrent.futures import ProcessPoolExecutor
 
     from mechdesign.sweeps.pool import worker_pool
 
-    before = signal.getsignal(signal.SIGINT)
-    with worker_pool(1) as pool:
-        context = pool._mp_context  # the pool's process kind, without its initializer
-    with ProcessPoolExecutor(1, mp_context=context) as bare:
-        assert bare.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
-    assert signal.getsignal(signal.SIGINT) is before
-    with ProcessPoolExecutor(1, mp_context=__import__("multiprocessing").get_context(
-            "spawn")) as plain:   # what a plain spawned worker gets: Python's handler
-        assert plain.submit(signal.getsignal, signal.SIGINT).result() != signal.SIG_IGN
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers can be set in the main thread only")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with worker_pool(1) as pool:
+            context = pool._mp_context  # the pool's process kind, without its initializer
+        with ProcessPoolExecutor(1, mp_context=context) as bare:
+            assert bare.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        plain = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        with plain:   # what a plain spawned worker gets: Python's handler
+            assert plain.submit(signal.getsignal, signal.SIGINT).result() != signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
