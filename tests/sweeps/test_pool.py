@@ -216,31 +216,38 @@ def test_a_task_processes_cannot_load_runs_serially_with_a_warning():
     assert (table["error"] == "").all()
 
 
-def test_a_worker_ignores_ctrl_c_from_its_first_instruction():
+#: Run in a fresh interpreter: the test runner's own processes may ignore SIGINT, and
+#: what they import into a spawned child (its ``__main__``) may set it too.
+CTRL_C_PROBE = """
+import multiprocessing, signal
+from concurrent.futures import ProcessPoolExecutor
+from mechdesign.sweeps.pool import worker_pool
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started ignoring it
+    with worker_pool(1) as pool:
+        context = pool._mp_context  # the pool's process kind, without its initializer
+    with ProcessPoolExecutor(1, mp_context=context) as bare:
+        ours = bare.submit(signal.getsignal, signal.SIGINT).result()
+    restored = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as plain:
+        theirs = plain.submit(signal.getsignal, signal.SIGINT).result()
+    print(ours == signal.SIG_IGN, restored, theirs == signal.SIG_IGN)
+"""
+
+
+def test_a_worker_ignores_ctrl_c_from_its_first_instruction(tmp_path):
     """The workers' processes start with SIGINT ignored (inherited across exec), not only
     once the pool's initializer has run: a Ctrl-C reaching a worker that is still
     starting must not print its KeyboardInterrupt traceback. Checked without the
-    initializer, from a parent with Python's own handler (a test runner's worker may
-    ignore SIGINT already, which a plain spawned process would inherit); the parent's
-    handler is back once the worker has started."""
-    import multiprocessing
-    import signal
-    import threading
-    from concurrent.futures import ProcessPoolExecutor
-
-    from mechdesign.sweeps.pool import worker_pool
-
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("signal handlers can be set in the main thread only")
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        with worker_pool(1) as pool:
-            context = pool._mp_context  # the pool's process kind, without its initializer
-        with ProcessPoolExecutor(1, mp_context=context) as bare:
-            assert bare.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-        plain = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        with plain:   # what a plain spawned worker gets: Python's handler
-            assert plain.submit(signal.getsignal, signal.SIGINT).result() != signal.SIG_IGN
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    initializer, in a fresh interpreter with Python's own handler; a plain spawned
+    process is the control (Python's handler), and the parent's handler is back once
+    the worker has started."""
+    script = tmp_path / "probe.py"
+    script.write_text(CTRL_C_PROBE)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=tmp_path,
+                          env={**__import__("os").environ,
+                               "PYTHONPATH": str(Path(md.__file__).parents[1])})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "False"], done.stdout
