@@ -699,12 +699,13 @@ def json_labels(labels, name: str, count: int) -> list | None:
     return [v if isinstance(v, str) else int(v) for v in values]
 
 
-def column_log_ratio(matrix: NDArray[np.float64]) -> float:
-    """``max_y log(max_x K[x, y] / min_x K[x, y])`` over the used columns of a checked
-    row-stochastic matrix: its LDP level, ``math.inf`` when a used column has a zero.
-    :func:`mechdesign.measures.ldp_level` is the public measure (it checks its input and
-    calls this); it lives here so that a kernel document's stated level is checked
-    without importing the measures."""
+def column_log_ratio(kernel: Mechanism | ArrayLike) -> float:
+    """``max_y log(max_x K[x, y] / min_x K[x, y])`` over the used columns of a kernel
+    (checked by :func:`as_matrix`): its LDP level, ``math.inf`` when a used column has a
+    zero. :func:`mechdesign.measures.ldp_level` is the public measure and calls this; it
+    lives here so that a kernel document's stated level is checked without importing the
+    measures."""
+    matrix = as_matrix(kernel)
     col_max = matrix.max(axis=0)
     col_min = matrix.min(axis=0)
     used = col_max > 0

@@ -332,7 +332,7 @@ def ldp_level(kernel: KernelLike) -> float:
     .. [1] L. Grosse, S. Saeidian, T. J. Oechtering, M. Skoglund, "Dobrushin Coefficients of Private
        Mechanisms Beyond Local Differential Privacy", 2026, arXiv:2601.09498.
     """
-    return column_log_ratio(as_matrix(kernel))
+    return column_log_ratio(kernel)
 
 
 def clone_mass(kernel: KernelLike) -> float:

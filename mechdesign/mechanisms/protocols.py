@@ -246,8 +246,9 @@ def _check_outputs(count: int, what: str) -> None:
 
 def choose_subset_size(k: int, eps: float, subset_size: int | None = None) -> int:
     """Subset selection's size ``ω``: ``subset_size`` when given (an integer in
-    ``[1, k − 1]``), else :func:`best_subset_size`. ``(k, ε)`` are already checked
-    (:func:`check_protocol`)."""
+    ``[1, k − 1]``), else :func:`best_subset_size`; ``(k, ε)`` as :func:`check_protocol`
+    checks them."""
+    k, eps = check_protocol(k, eps)
     if subset_size is None:
         return best_subset_size(k, eps)
     omega = check_positive_int(subset_size, "subset_size")
@@ -373,8 +374,9 @@ def hadamard_parameters(k: int, eps: float, blocks: int | None = None
     ``B = 1``: ``K = 2^⌈log2(k + 1)⌉`` outputs, ``p = e^ε/(e^ε + 1)``, ``q = 1/2``;
     ``B > 1``: ``K = B b`` with ``b = 2^⌈log2(k/B + 1)⌉``, ``q = 0`` and
     ``p = p − q = 1 − ρ = (e^ε − 1)/(2B − 1 + e^ε)``
-    (:meth:`~mechdesign.mechanisms.oracles.PureOracle.hadamard` derives them). ``(k, ε)``
-    are already checked (:func:`check_protocol`)."""
+    (:meth:`~mechdesign.mechanisms.oracles.PureOracle.hadamard` derives them); ``(k, ε)``
+    as :func:`check_protocol` checks them."""
+    k, eps = check_protocol(k, eps)
     count = hadamard_blocks(k, eps, blocks)
     low = math.exp(-eps)
     if count == 1:
