@@ -25,7 +25,11 @@ few dozen heuristic iterations, with no pricing MIP. Where the closed form does 
 certify (few inputs, a heavy input), exact pricing does; where inputs share a prior mass
 the source prices by count vectors, no MIP, and starts from the dual of the LP reduced by
 that symmetry (:meth:`~mechdesign.optimal.patterns.TwoLevelFamily.symmetric_optimum`);
-under skewed priors (Zipf, geometric) the heuristic adds the arcs of random orders of the
+under skewed priors (Zipf, geometric) the first columns leave the bracket open, and the
+source's merged design (:meth:`~mechdesign.optimal.sources.ColumnSource.coarsened`: the
+inputs below ``1/128`` of the mass merged into groups, solved first by the same loop)
+gives its optimum's columns, lifted, to the master — within the gap of ``κ`` at once on
+the hard instances; after that the heuristic adds the arcs of random orders of the
 inputs, all the improving ones at once (the source's ``columns_per_round``). Hard
 instances: ``benchmarks/scale_hard.py``, table in ``docs/benchmarks/scale_hard.md``.
 
@@ -219,6 +223,13 @@ def run_column_generation(
     ``max_iterations`` or at ``time_limit``. A heuristic source leaves ``upper = inf`` (the
     caller bounds it otherwise).
 
+    **Merged start.** When the source offers a merged design
+    (:meth:`~mechdesign.optimal.sources.ColumnSource.coarsened`) and the first master
+    leaves the bracket open, that design runs first (this function, with the same gap and
+    options and what is left of the time before the reserve; its MIPs count in ``mips``),
+    and the columns of its last master solution, lifted to the inputs, join the master.
+    Ctrl-C during it ends the whole run.
+
     **Column management** (``columns_per_input = k``; ``None`` keeps every column; the
     default, :data:`SOURCE_RULE`, takes ``k`` from the source's
     :attr:`~mechdesign.optimal.sources.ColumnSource.columns_per_input`): once the master
@@ -344,6 +355,23 @@ def run_column_generation(
                leave=False)
     interrupted = False
     try:
+        coarse = source.coarsened()
+        if coarse is not None:
+            # The merged design runs only when the first columns leave the bracket open.
+            _, dual, value = master.solve()
+            lower = max(lower, value)
+            if upper - lower <= gap * max(1.0, abs(lower)) or past(stop_adding):
+                coarse = None
+        if coarse is not None:
+            merged = run_column_generation(
+                coarse[0], gap=gap, warm=warm, max_iterations=max_iterations,
+                progress=progress, columns_per_input=columns_per_input, smoothing=smoothing,
+                time_limit=None if stop_adding is None else stop_adding - time.perf_counter())
+            exact_pricings, mips = merged.exact_pricings, merged.mips
+            if merged.interrupted:
+                raise KeyboardInterrupt
+            lifted = _lifted(merged, coarse[1], master)
+            master.add(lifted, check_finite_utilities(source.values(lifted)))
         for _ in range(max_iterations):
             _, dual, value = master.solve()
             if (columns_per_input is not None
@@ -437,6 +465,23 @@ def run_column_generation(
         weights=master.weights,
         solved_columns=master.solved_columns,
     )
+
+
+def _lifted(merged: ColumnGenerationRun, groups: NDArray[np.int64],
+            master: RestrictedMaster) -> NDArray[np.float64]:
+    """The columns of the merged design's last master solution (positive weight), lifted
+    to the inputs (``v_x ∝ v'_{g(x)}``, each summing to one), less those ``master``
+    already has."""
+    if merged.weights is None:
+        return np.zeros((0, master.n))
+    support = merged.master.columns[:merged.solved_columns][merged.weights > 0]
+    lifted = support[:, groups]
+    lifted /= lifted.sum(axis=1, keepdims=True)
+    keys = {}
+    for column in lifted:
+        keys.setdefault(column_key(column), column)
+    fresh = [column for key, column in keys.items() if key not in master.keys]
+    return np.array(fresh) if fresh else np.zeros((0, master.n))
 
 
 def _smoothing_steps(alpha: float) -> list[float]:

@@ -11,6 +11,8 @@ abstract base class :class:`ColumnSource`,
 - ``certified_dual()``: a dual ``λ`` and its bound ``1·λ + N max(0, max_v r(v))``
   known in closed form (``None`` if the source knows none): the bracket's first upper
   end;
+- ``coarsened()``: the same design over merged inputs and the group of every input, whose
+  optimum's columns lift to first columns (``None`` if the source has none);
 - ``complete``: whether ``initial_columns()`` is already every vertex (then one LP
   suffices);
 - ``retries``: how often column generation asks a heuristic source again, with more
@@ -206,6 +208,16 @@ class ColumnSource(ABC):
     def certified_dual(self) -> tuple[NDArray[np.float64], float] | None:
         """A dual ``λ`` with its bound ``1·λ + N max(0, max_v r_λ(v))`` on the optimum,
         known without pricing (a closed form), or ``None`` (the default)."""
+        return None
+
+    def coarsened(self) -> tuple[ColumnSource, NDArray[np.int64]] | None:
+        """A source of the same design over merged inputs, with the group ``g(x)`` of
+        every input (an integer array of shape ``(N,)``), or ``None`` (the default).
+
+        Column generation solves the merged design first and adds the columns of its
+        optimum, lifted (``v_x ∝ v'_{g(x)}``, normalised to sum one), to the first
+        master. A source returns one only where a lifted column is a point of its own
+        section (ε-LDP: the constraints compare rows) and the merged design is smaller."""
         return None
 
     def upper_bound(self, gap: float, time_limit: float | None) -> float:
