@@ -57,7 +57,9 @@ from mechdesign._validation import (
     check_bool,
     check_positive_int,
     check_real,
+    show,
 )
+from mechdesign.errors import InvalidInputError
 from mechdesign.optimal.master import RestrictedMaster, check_finite_utilities, column_key
 from mechdesign.optimal.patterns import PRICING_MIP_MIN_SECONDS as PRICING_MIN_SECONDS
 from mechdesign.optimal.result import ColumnGenerationReport
@@ -355,7 +357,7 @@ def run_column_generation(
                leave=False)
     interrupted = False
     try:
-        coarse = source.coarsened()
+        coarse = _checked_coarsening(source.coarsened(), n)
         if coarse is not None:
             # The merged design runs only when the first columns leave the bracket open.
             _, dual, value = master.solve()
@@ -465,6 +467,26 @@ def run_column_generation(
         weights=master.weights,
         solved_columns=master.solved_columns,
     )
+
+
+def _checked_coarsening(coarse: object, n: int) -> tuple[ColumnSource, NDArray] | None:
+    """A source's :meth:`~mechdesign.optimal.sources.ColumnSource.coarsened` answer,
+    refused by name unless it is ``None`` or a smaller column source with the group of
+    each of the ``n`` inputs (integers from 0 to its ``n − 1``)."""
+    if coarse is None:
+        return None
+    if not (isinstance(coarse, tuple) and len(coarse) == 2):
+        raise InvalidInputError(f"coarsened() must return None or (source, groups); got "
+                                f"{show(coarse)}.")
+    merged = check_column_source(coarse[0], "coarsened()[0]")
+    groups = np.asarray(coarse[1])
+    if (groups.shape != (n,) or groups.dtype.kind not in "iu" or not merged.n < n
+            or groups.min() < 0 or groups.max() >= merged.n):
+        raise InvalidInputError(
+            f"coarsened() must return a source over fewer than {n} inputs and the group of "
+            f"every input (integers from 0 to its n − 1, shape ({n},)); got a source over "
+            f"{merged.n} and groups {show(coarse[1])}.")
+    return merged, groups
 
 
 def _lifted(merged: ColumnGenerationRun, groups: NDArray[np.int64],

@@ -534,3 +534,46 @@ def test_a_tight_gap_is_certified_at_24_inputs():
     a = 1.0 / -math.expm1(-1.0)
     assert report.lower_bound <= a - 1 - math.log(a) + 1e-12
     assert result.utility == pytest.approx(report.lower_bound, abs=1e-12)
+
+
+class _BadCoarsening(PatternSource):
+    answer: object = None
+
+    def coarsened(self):
+        return self.answer
+
+
+@pytest.mark.parametrize("answer", [
+    "groups",
+    (PatternSource(md.LDP(1.0), [0.5, 0.5]), np.zeros(5, dtype=np.int64)),  # wrong shape
+    (PatternSource(md.LDP(1.0), [0.5, 0.5]), np.array([0, 1, 2, 0, 1, 0])),  # group 2
+    (PatternSource(md.LDP(1.0), [0.5, 0.5]), np.zeros(6)),  # not integers
+    (PatternSource(md.LDP(1.0), np.full(6, 1 / 6)), np.arange(6)),  # not smaller
+    ("source", np.zeros(6, dtype=np.int64)),
+])
+def test_a_bad_merged_design_is_refused_by_name(answer):
+    source = _BadCoarsening(md.LDP(1.0), np.random.default_rng(6).dirichlet(np.ones(6)))
+    source.answer = answer
+    with pytest.raises(md.InvalidInputError, match=r"coarsened\(\)"):
+        run_column_generation(source, gap=1e-6)
+
+
+def test_ctrl_c_in_the_merged_design_ends_the_whole_run(monkeypatch):
+    # Zipf(1.1) at N = 300: the first master leaves the bracket open, so the merged
+    # design runs; Ctrl-C in its first pricing ends the run with the first master's
+    # bracket and "interrupted".
+    prior = np.arange(1, 301, dtype=float) ** -1.1
+    prior /= prior.sum()
+    source = PatternSource(md.LDP(1.0), prior)
+    merged, groups = source.coarsened()
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(merged, "heuristic", interrupt)
+    monkeypatch.setattr(source, "coarsened", lambda: (merged, groups))
+    run = run_column_generation(source, gap=1e-6)
+    assert run.interrupted
+    assert run.report().status == "interrupted"
+    assert run.weights is not None  # the first master's solution
+    assert run.lower <= run.upper
