@@ -600,7 +600,9 @@ def solve_master(
     left = None if time_limit is None else max(
         time_limit - (time.perf_counter() - started), 0.1 * time_limit
     )
-    run.upper = min(run.upper, source.upper_bound(gap, left))
+    if not (math.isfinite(run.lower)
+            and run.upper - run.lower <= gap * max(1.0, abs(run.lower))):  # still open
+        run.upper = min(run.upper, source.upper_bound(gap, left))
     points, values = run.master.columns, run.master.values
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
     if run.weights is not None and run.solved_columns == run.master.size:
