@@ -119,7 +119,7 @@ def main() -> None:
                 args.baseline_time_limit)
             then = cell(run(base, kind, prior, n, gap, limit, 1.2 * limit + 120))
         label = "1-LDP" if kind == "ldp" else "(1, 1/(2N))-PML"
-        easy = " (easy)" if prior == "dirichlet" else ""
+        easy = " (easy)" if prior == "dirichlet" and kind == "ldp" else ""  # for ε-LDP
         line = f"| {label} | {prior}{easy} | {n} | {gap:g} | {cell(today)} | {then} |"
         print(line, flush=True)
         lines.append(line)
