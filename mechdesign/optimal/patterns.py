@@ -375,13 +375,11 @@ def merged_prior(prior: ArrayLike, granularity: float) -> tuple[NDArray[np.float
     granularity = check_real(granularity, "granularity", low=0.0, high=1.0, low_open=True)
     labels = np.empty(prior.shape[0], dtype=np.int64)
     groups, mass = 0, math.inf  # no group open
-    for x in np.argsort(prior, kind="stable"):
+    for x in np.argsort(prior, kind="stable"):  # the large inputs last, each alone
         if prior[x] >= granularity or mass + prior[x] > granularity:
             groups, mass = groups + 1, 0.0  # a new group
         labels[x] = groups - 1
         mass += prior[x]
-        if prior[x] >= granularity:
-            mass = math.inf  # a large input stays alone
     return np.bincount(labels, weights=prior, minlength=groups), labels
 
 
