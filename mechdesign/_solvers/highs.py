@@ -392,9 +392,14 @@ class Model:
         feasible and bounded): a status :data:`STATUS_ACTION` marks ``"retry"`` is
         retried from scratch if the model had been solved before (a warm basis gone
         bad), then from scratch at :data:`LP_FALLBACK_FEASIBILITY_TOL`, after which the
-        model's own tolerances are restored. ``time_limit`` applies to this call alone
-        (HiGHS's own limit counts the run time of every earlier call on the object,
-        HiGHS issues 1331 and 1477). With ``accept_time_limit`` a run stopped by a limit
+        model's own tolerances are restored. ``time_limit`` applies to this call alone.
+        HiGHS's option does not mean the same for both kinds of model (highspy 1.8 to
+        1.16, measured): a linear program's limit counts the run time of every earlier
+        call on the object (HiGHS issues 1331 and 1477), so it is set to that run time
+        plus ``time_limit``; the MIP solver keeps its own clock from the start of each
+        run, so a MIP's is ``time_limit`` itself (the run time added to it let a MIP
+        asked to stop within 0.01 s run as long as every earlier call together). With
+        ``accept_time_limit`` a run stopped by a limit
         with a feasible point is returned (its :attr:`ModelSolution.dual_bound` is still
         a bound); otherwise every status but optimal raises.
         """
@@ -402,7 +407,8 @@ class Model:
         started = time.perf_counter()
         self._reseeds = 0
         if time_limit is not None:
-            self.set_option("time_limit", highs.getRunTime() + float(time_limit))
+            self.set_option("time_limit", float(time_limit) if self._integer
+                            else highs.getRunTime() + float(time_limit))
         if not warm:
             highs.clearSolver()
         status = self._run()

@@ -635,8 +635,9 @@ class _Family:
         """``max_z R(z) − θ D(z)``: the maximiser, an upper bound on the maximum, the
         MIPs solved, and every improving incumbent the branch and bound met. Each MIP
         stops at :data:`PRICING_MIP_MAX_NODES` nodes and at ``deadline``
-        (``time.perf_counter`` seconds); a stopped branch and bound's dual bound is still a
-        bound."""
+        (``time.perf_counter`` seconds), and no new cut round starts after it; a stopped
+        branch and bound's dual bound is still a bound, and so is that of a MIP with fewer
+        tangent cuts (they cut off only points whose ``t`` underestimates ``G``)."""
         if self._model is None:
             self._model = self._build()
         model = self._model
@@ -664,6 +665,8 @@ class _Family:
             at_cut = any(abs(c - s) < ROUNDING_ATOL for c in self._cuts)
             if values[n] >= g - PRICING_CUT_ATOL or at_cut:
                 break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break  # every MIP's dual bound is a bound: the cuts only tighten it
             self._add_cut(model, max(s, PRICING_CUT_ATOL))
             start = z
         bound = solution.dual_bound

@@ -725,3 +725,37 @@ def test_a_c_pml_design_stopped_early_reports_the_proportional_bound(monkeypatch
     assert report.status == "feasible"
     assert report.upper_bound <= bound * (1 + 1e-12)
     assert report.lower_bound <= optimum.utility + 1e-12
+
+
+class _Ticks:
+    """A clock that reads 1, 2, 3, … seconds (``perf_counter`` only)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 4.0])
+def test_a_pricing_mip_past_its_deadline_starts_no_cut_round(epsilon, monkeypatch):
+    """Exact pricing adds tangent cuts of ``G(s) = s log s`` in rounds, one MIP each;
+    once the deadline has passed no round starts, and the bound of the MIP with fewer
+    cuts is still an upper bound (looser or equal). Time is a clock that advances one
+    second a reading: the deadline falls between the first MIP and the second."""
+    from mechdesign.optimal import patterns
+
+    prior = np.random.default_rng(12).dirichlet(np.ones(12))
+    dual = -prior * np.log(prior) * 0.9
+
+    def family():
+        return PatternSource(md.LDP(epsilon), prior).families[0]
+
+    _, full_bound, full_mips, _ = family()._max_linearised(dual, 0.0, None, 1e-9)
+    assert full_mips >= 2  # without a deadline the cuts take more than one round
+    monkeypatch.setattr(patterns, "time", _Ticks())
+    # The first reading (1) gives the MIP 0.5 s, the next (2) is past the deadline.
+    _, bound, mips, _ = family()._max_linearised(dual, 0.0, None, 1e-9, deadline=1.5)
+    assert mips == 1
+    assert bound >= full_bound - 1e-9
