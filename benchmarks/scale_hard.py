@@ -14,7 +14,9 @@ revision in the same run (one after the other, so they never share the cores):
   (``p_i ∝ 0.97^i``), heavy atoms (0.5, 0.3 and a flat tail of 0.2) and, labelled easy,
   Dirichlet(1) (fixed seed N, as in ``scale.py``), for N in ``--sizes``;
 * ``--tight``: ε-LDP under Dirichlet(1) at N = 24 with gap 1e-9;
-* ``--pml N``: (ε, 1/(2N))-PML under Dirichlet(1) at that N.
+* ``--pml N``: (ε, 1/(2N))-PML under Dirichlet(1) at that N;
+* ``--extra prior:N@ε``: ε-LDP at another N and ε (the large ε of a local randomizer
+  behind a shuffler: ``zipf:300@12``).
 
 Each row: the certified bracket ``[lower, upper]`` (nats), its width relative to the
 upper end, the status, iterations, columns kept, the master's seconds, the seconds and
@@ -22,7 +24,7 @@ the peak resident memory of the subprocess.
 
 Run: ``python benchmarks/scale_hard.py [--sizes 256 512] [--priors zipf,geometric,heavy]
 [--time-limit 1800] [--baseline 8652adc] [--baseline-sizes 256] [--baseline-time-limit 600]
-[--tight] [--pml 256] [--extra zipf:1024] [--out docs/benchmarks/scale_hard.md]``.
+[--tight] [--pml 256] [--extra zipf:1024 zipf:300@12] [--out docs/benchmarks/scale_hard.md]``.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import json, resource, sys, time
 import numpy as np
 import mechdesign as md
 kind, prior_name, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-gap, limit = float(sys.argv[4]), float(sys.argv[5])
+gap, limit, eps = float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
 if prior_name == "zipf":
     prior = np.arange(1, n + 1, dtype=float) ** -1.1
 elif prior_name == "geometric":
@@ -49,7 +51,7 @@ elif prior_name == "heavy":
 else:
     prior = np.random.default_rng(n).dirichlet(np.ones(n))
 prior = prior / prior.sum()
-notion = md.LDP(1.0) if kind == "ldp" else md.PML(1.0, c=0.5 / n)
+notion = md.LDP(eps) if kind == "ldp" else md.PML(eps, c=0.5 / n)
 md.design(md.LDP(1.0), np.full(4, 0.25), method="column_generation")  # one-time costs
 start = time.perf_counter()
 d = md.design(notion, prior, method="column_generation", gap=gap,
@@ -65,10 +67,11 @@ print(json.dumps({"seconds": time.perf_counter() - start, "status": str(r.status
 
 
 def run(folder: Path, kind: str, prior: str, n: int, gap: float, limit: float,
-        timeout: float) -> dict:
+        timeout: float, epsilon: float = 1.0) -> dict:
     """One instance with the code in ``folder`` (:func:`report.run_instance`)."""
-    return report.run_instance(folder, INSTANCE, [kind, prior, str(n), repr(gap), repr(limit)],
-                               timeout)
+    return report.run_instance(
+        folder, INSTANCE, [kind, prior, str(n), repr(gap), repr(limit), repr(epsilon)],
+        timeout)
 
 
 def cell(result: dict) -> str:
@@ -91,7 +94,8 @@ def main() -> None:
     parser.add_argument("--tight", action="store_true")
     parser.add_argument("--pml", type=int, nargs="*", default=[])
     parser.add_argument("--extra", nargs="*", default=[],
-                        help="more ε-LDP instances as prior:N (zipf:1024)")
+                        help="more ε-LDP instances as prior:N or prior:N@ε (zipf:1024, "
+                             "zipf:300@12; ε = 1 unless given)")
     parser.add_argument("--baseline-sizes", type=int, nargs="*", default=None,
                         help="run the baseline only at these N (default: every N)")
     parser.add_argument("--baseline-time-limit", type=float, default=None,
@@ -99,17 +103,20 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=report.DOCS / "scale_hard.md")
     args = parser.parse_args()
     base = None if args.no_baseline else baseline_worktree(args.baseline)
-    cases = [("ldp", prior, n, 1e-6) for n in args.sizes for prior in args.priors.split(",")]
+    cases = [("ldp", prior, n, 1e-6, 1.0) for n in args.sizes
+             for prior in args.priors.split(",")]
     if args.tight:
-        cases.append(("ldp", "dirichlet", 24, 1e-9))
-    cases += [("ldp", extra.split(":")[0], int(extra.split(":")[1]), 1e-6)
-              for extra in args.extra]
-    cases += [("pml", "dirichlet", n, 1e-6) for n in args.pml]
+        cases.append(("ldp", "dirichlet", 24, 1e-9, 1.0))
+    for extra in args.extra:
+        prior, _, rest = extra.partition(":")
+        n, _, eps = rest.partition("@")
+        cases.append(("ldp", prior, int(n), 1e-6, float(eps or 1.0)))
+    cases += [("pml", "dirichlet", n, 1e-6, 1.0) for n in args.pml]
     lines = [f"| notion | prior | N | gap | today | baseline {args.baseline} |",
              "|---|---|---|---|---|---|"]
     timeout = 1.2 * args.time_limit + 120
-    for kind, prior, n, gap in cases:
-        today = run(ROOT, kind, prior, n, gap, args.time_limit, timeout)
+    for kind, prior, n, gap, eps in cases:
+        today = run(ROOT, kind, prior, n, gap, args.time_limit, timeout, eps)
         if base is None:
             then = "—"
         elif args.baseline_sizes is not None and n not in args.baseline_sizes:
@@ -117,8 +124,8 @@ def main() -> None:
         else:
             limit = args.time_limit if args.baseline_time_limit is None else (
                 args.baseline_time_limit)
-            then = cell(run(base, kind, prior, n, gap, limit, 1.2 * limit + 120))
-        label = "1-LDP" if kind == "ldp" else "(1, 1/(2N))-PML"
+            then = cell(run(base, kind, prior, n, gap, limit, 1.2 * limit + 120, eps))
+        label = f"{eps:g}-LDP" if kind == "ldp" else f"({eps:g}, 1/(2N))-PML"
         easy = " (easy)" if prior == "dirichlet" and kind == "ldp" else ""  # for ε-LDP
         line = f"| {label} | {prior}{easy} | {n} | {gap:g} | {cell(today)} | {then} |"
         print(line, flush=True)

@@ -357,17 +357,36 @@ def output_classes(
     k = as_matrix(kernel)
     rtol = check_tolerance(rtol, "rtol")
     totals = k.sum(axis=0)
-    normalised = {y: k[:, y] / totals[y] for y in range(k.shape[1]) if totals[y] > 0}
+    outputs = np.flatnonzero(totals > 0)
+    normalised = k[:, outputs] / totals[outputs]
+    # Each column joins the first class whose representative is within the tolerance of
+    # it in the max norm. Two such columns have keys w·c within tolerance · Σw, so a
+    # column is compared entry by entry only with the representatives whose keys are
+    # that close (at N = M = 4,096, all of randomized response's outputs apart, the
+    # pairwise comparison took minutes). The weights w_x = (x + 1)/N separate columns
+    # that differ in where their mass is, which sums (all 1) and maxima do not.
+    weights = np.arange(1, k.shape[0] + 1) / k.shape[0]
+    spread = float(weights.sum())
+    slack = 4 * k.shape[0] * float(np.finfo(float).eps)  # the keys' rounding (keys ≤ 1)
+    keys = weights @ normalised
+    peaks = normalised.max(axis=0)
     classes: list[list[int]] = []
-    representatives: list[NDArray] = []
-    for y, column in normalised.items():
-        for group, rep in zip(classes, representatives, strict=True):
-            if np.allclose(column, rep, rtol=0.0, atol=rtol * max(rep.max(), column.max())):
-                group.append(y)
+    members: list[int] = []  # the column of each class's representative
+    rep_keys, rep_peaks = np.empty(len(outputs)), np.empty(len(outputs))
+    for j, y in enumerate(outputs.tolist()):
+        column = normalised[:, j]
+        n_classes = len(classes)
+        reach = rtol * max(float(rep_peaks[:n_classes].max(initial=0.0)), float(peaks[j]))
+        near = np.flatnonzero(np.abs(rep_keys[:n_classes] - keys[j]) <= reach * spread + slack)
+        for c in near.tolist():
+            rep = normalised[:, members[c]]
+            if np.allclose(column, rep, rtol=0.0, atol=rtol * max(rep_peaks[c], peaks[j])):
+                classes[c].append(y)
                 break
         else:
             classes.append([y])
-            representatives.append(column)
+            members.append(j)
+            rep_keys[n_classes], rep_peaks[n_classes] = keys[j], peaks[j]
     return classes
 
 

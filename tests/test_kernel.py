@@ -140,6 +140,54 @@ def test_reduced_form_of_envelope_example1():
     np.testing.assert_allclose(k.reduced().matrix, expected, rtol=0, atol=1e-15)
 
 
+def _classes_pair_by_pair(k, rtol):
+    """The classes of output_classes's definition, comparing each column with every
+    class's first column in turn (the first that matches takes it)."""
+    k = np.asarray(k, dtype=float)
+    classes, firsts = [], []
+    for y in range(k.shape[1]):
+        total = k[:, y].sum()
+        if total == 0:
+            continue
+        column = k[:, y] / total
+        for group, first in zip(classes, firsts, strict=True):
+            if np.max(np.abs(column - first)) <= rtol * max(first.max(), column.max()):
+                group.append(y)
+                break
+        else:
+            classes.append([y])
+            firsts.append(column)
+    return classes
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 10), st.integers(0, 2**32 - 1),
+       st.sampled_from([1e-9, 1e-6, 0.1]))
+def test_output_classes_agree_with_the_pair_by_pair_definition(n, distinct, seed, rtol):
+    """Outputs planted as multiples of a few columns, some nudged by about the
+    tolerance, some zero: the same classes as comparing every pair in order."""
+    rng = np.random.default_rng(seed)
+    base = rng.random((n, distinct)) * (rng.random((n, distinct)) < 0.7) + 1e-3
+    picks = rng.integers(0, distinct, 2 * distinct)
+    scale = rng.choice([0.5, 1.0, 3.0], picks.size)
+    nudge = 1 + rtol * rng.choice([0.0, 0.5, 2.0], (n, picks.size))
+    k = base[:, picks] * scale * nudge
+    zero = rng.random(picks.size) < 0.15
+    zero[0] = False  # every row keeps some mass
+    k[:, zero] = 0.0
+    k = k / k.sum(axis=1, keepdims=True)
+    assert md.kernel.output_classes(k, rtol=rtol) == _classes_pair_by_pair(k, rtol)
+
+
+def test_output_classes_of_randomized_response_at_scale():
+    """k-RR's k outputs are pairwise apart (each peaks at its own input) and merge with
+    nothing; the columns of a kernel repeated twice merge in pairs."""
+    k = md.mechanisms.closed_forms.randomized_response(2048, 12.0).matrix
+    assert md.kernel.output_classes(k) == [[y] for y in range(2048)]
+    twice = np.hstack([k, k]) / 2
+    assert md.kernel.output_classes(twice) == [[y, y + 2048] for y in range(2048)]
+
+
 def test_reduced_drops_zero_columns_and_merges_scaled_ones():
     k = md.Mechanism([[0.1, 0.0, 0.2, 0.3, 0.4], [0.3, 0.0, 0.6, 0.05, 0.05]])
     # column 2 is twice column 0; column 1 never occurs

@@ -23,6 +23,7 @@ from mechdesign.optimal.patterns import (
     ldp_column,
     ldp_information_bound,
     price_ldp,
+    randomized_response_bound,
 )
 from mechdesign.optimal.pipeline import (
     METHODS,
@@ -99,6 +100,7 @@ __all__ = [
     "ldp_information_bound",
     "mutual_information_columns",
     "price_ldp",
+    "randomized_response_bound",
     "register_source",
     "resolve_problem",
     "run_column_generation",
