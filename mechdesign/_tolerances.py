@@ -181,6 +181,14 @@ ROUNDING_ATOL = 1e-15
 #: cost a few ulps, so a bound raised by a thousand of them is still a bound.
 INFORMATION_BOUND_RTOL = 1e-12
 
+#: Randomized response's information and pair margin
+#: (:func:`~mechdesign.optimal.patterns.randomized_response_bound`) are sums of terms of
+#: order one (``s log s`` and ``εδ``, both at most ``1/e``), one per input: each input's
+#: roundings are counted as this much (about 45 ulps), and the bound is raised by them.
+#: Without it, at ε ≈ 1e-8 the rounding of ``O(ε)`` terms whose sum is ``O(ε²)`` made a
+#: negative margin positive and randomized response look optimal.
+RANDOMIZED_RESPONSE_ATOL = 1e-14
+
 #: Relative slack of a log-domain feasibility condition that holds with equality at a
 #: threshold (``(N − z) c e^ε ≥ 1`` at ε = −log((N − z)c), Theorem 2 and Lemma 1 of the
 #: Dobrushin paper); also two scores within this (relative) are ties.

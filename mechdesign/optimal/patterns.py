@@ -97,6 +97,7 @@ from mechdesign._tolerances import (
     PRICING_MIP_ABS_GAP,
     PRICING_MIP_FEASIBILITY_TOL,
     PRIOR_MATCH_ATOL,
+    RANDOMIZED_RESPONSE_ATOL,
     ROUNDING_ATOL,
 )
 from mechdesign._validation import (
@@ -335,6 +336,13 @@ def _randomized_response_dual(
     return dual, information, margin
 
 
+def _randomized_response_upper(information: float, margin: float, n: int) -> float:
+    """``I_RR + N max(0, −m)`` raised for the roundings of ``I_RR`` and ``m``
+    (:data:`~mechdesign._tolerances.RANDOMIZED_RESPONSE_ATOL` per input)."""
+    slack = (n + 2) * RANDOMIZED_RESPONSE_ATOL
+    return information + slack + n * max(0.0, slack - margin)
+
+
 def randomized_response_bound(epsilon: float, prior: ArrayLike) -> tuple[float, float]:
     """N-ary randomized response's mutual information ``I_RR`` under ``prior`` and an
     upper bound on the most any ε-LDP mechanism carries: ``I_RR ≤ OPT ≤ I_RR + N
@@ -375,7 +383,10 @@ def randomized_response_bound(epsilon: float, prior: ArrayLike) -> tuple[float, 
     Returns
     -------
     tuple of float
-        ``(I_RR, bound)`` in nats.
+        ``(I_RR, bound)`` in nats; the bound is raised by ``(N + 2)`` times
+        ``RANDOMIZED_RESPONSE_ATOL = 1e-14`` for the roundings (a
+        margin within that of zero counts as negative), so it is ``I_RR`` plus about
+        ``1e-14 N`` where randomized response is optimal.
 
     References
     ----------
@@ -390,7 +401,7 @@ def randomized_response_bound(epsilon: float, prior: ArrayLike) -> tuple[float, 
     if eps == 0:
         return 0.0, 0.0
     _, information, margin = _randomized_response_dual(eps, p)
-    return information, information + p.shape[0] * max(0.0, -margin)
+    return information, _randomized_response_upper(information, margin, p.shape[0])
 
 
 def balanced_arcs(
@@ -1616,7 +1627,7 @@ class PatternSource(PricingSource):
           ``μ(v) = (P·v) D ≤ κ P·v``, so the bound is ``κ``.
 
         - For ε-LDP, the dual that N-ary randomized response fixes, with the bound of
-          :func:`randomized_response_bound` (raised like ``κ``): the optimum itself
+          :func:`randomized_response_bound` (raised for its roundings): the optimum itself
           where randomized response is optimal, as it is at large ε (the regime of a
           local ε behind a shuffler), where the pricing MIPs are hardest.
         - Where the inputs fall into few classes of equal mass (one family priced by count
@@ -1637,7 +1648,7 @@ class PatternSource(PricingSource):
                 best = (kappa * p, kappa)
         if _patterns_of(self.notion).randomized_response and self.n >= 2:
             dual, information, margin = _randomized_response_dual(self.notion.epsilon, p)
-            bound = (information + self.n * max(0.0, -margin)) * (1 + INFORMATION_BOUND_RTOL)
+            bound = _randomized_response_upper(information, margin, self.n)
             if bound < best[1]:
                 best = (dual, bound)
         symmetric = self._symmetric()
