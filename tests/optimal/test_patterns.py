@@ -338,8 +338,11 @@ def test_heuristic_columns_lie_in_the_section_with_their_reduced_costs():
     dual = rng.normal(size=7) * 0.05
     for notion in (md.LDP(0.9), md.PML(0.9, c=0.05)):
         pricing = PatternSource(notion, prior).heuristic(dual)
-        assert not pricing.exact
-        assert math.isinf(pricing.upper_bound)
+        if isinstance(notion, md.LDP):  # one family, no relaxation bound
+            assert not pricing.exact
+            assert math.isinf(pricing.upper_bound)
+        else:  # the families' relaxation bounds, certified: checked against cddlib below
+            assert pricing.exact
         h = notion.cone(7).h_representation()
         assert np.all(pricing.columns @ h.T >= -1e-12)
         recomputed = mutual_information_of_columns(prior, pricing.columns) - pricing.columns @ dual
@@ -598,6 +601,29 @@ def test_pml_pricing_with_relaxations_matches_brute_force(seed):
         best = float(np.max(values - vertices @ dual))
         assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
         assert best <= pricing.upper_bound + 1e-12
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(3, 8), epsilon=st.floats(0.3, 3.0), seed=st.integers(0, 2**16),
+       spread=st.floats(0.0, 0.2))
+def test_the_heuristic_bound_of_pml_bounds_every_vertex(n, epsilon, seed, spread):
+    """The heuristic's certified bound (its families' relaxation bounds, which column
+    generation takes into the bracket at every iteration) is at least the best reduced
+    cost over every vertex cddlib enumerates, at duals near and far from optimal."""
+    rng = np.random.default_rng(seed)
+    notion = md.PML(epsilon, c=1 / (2 * n))
+    prior = rng.dirichlet(np.ones(n))
+    vertices = notion.cone(n).vertices("cdd").points
+    vertices = vertices / vertices.sum(axis=1, keepdims=True)
+    values = mutual_information_of_columns(prior, vertices)
+    dual = prior * rng.uniform(0.0, 1.0) + rng.normal(size=n) * spread
+    source = PatternSource(notion, prior)
+    pricing = source.heuristic(dual)
+    best = float(np.max(values - vertices @ dual))
+    # one family (the simplex's unit vectors once e^ε c ≥ 1): priced whole, no bound
+    assert pricing.exact == (len(source.families) > 1)
+    assert best <= pricing.upper_bound + 1e-12
+    assert pricing.reduced_cost <= best + 1e-12  # its columns are vertices
 
 
 @pytest.mark.parametrize("seed", range(3))
