@@ -347,13 +347,10 @@ def run_column_generation(
     master.add(initial, check_finite_utilities(source.values(initial)))
     # The bracket starts from the source's closed-form dual, if it has one; "priced"
     # says whether a pricing has certified a bound of its own (the time limit keeps a
-    # reserve for one), "mip_priced" whether exact pricing has (the MIPs' gaps follow
-    # the bracket it opened: a relaxation's bound from the heuristic leaves a gap the
-    # MIPs need not follow — at (1, 1/16)-PML, N = 8, following it took three exact
-    # pricings, and a third more time, where one certified).
+    # reserve for one, and the MIPs' gaps follow the bracket it opened).
     closed_form = source.certified_dual()
     lower, upper = -math.inf, (math.inf if closed_form is None else closed_form[1])
-    priced = mip_priced = False
+    priced = False
     history: list[tuple[float, float]] = []
     exact_pricings = mips = 0
     dual = np.zeros(n)
@@ -412,7 +409,7 @@ def run_column_generation(
             if new.shape[0] == 0 and source.exact and upper - lower > tolerance:
                 # The MIPs need prove no more than what the bracket can use: a tenth of
                 # the gap still open (per column, N columns), the tolerance at the end.
-                open_gap = upper - lower if mip_priced else 0.0
+                open_gap = upper - lower if priced else 0.0
                 tight = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
                 loose = max(tight, MIP_GAP_SHARE * open_gap / n)
                 # One Dinkelbach step, then converged; then, if a loose MIP gap left the
@@ -427,7 +424,7 @@ def run_column_generation(
                     exact_pricings += 1
                     mips += pricing.mips
                     upper = min(upper, float(dual.sum()) + n * max(0.0, pricing.upper_bound))
-                    priced = mip_priced = True
+                    priced = True
                     if upper - lower <= tolerance:
                         break
                     new = _improving(pricing, master, 0.01 * tolerance / n, batch)
