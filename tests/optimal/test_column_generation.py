@@ -53,6 +53,10 @@ def test_column_generation_matches_enumeration(notion, n):
     assert report.gap <= 1e-9 * max(1.0, report.lower_bound)
     gaps = [upper - lower for lower, upper in report.history]
     assert all(b <= a + 1e-12 for a, b in itertools.pairwise(gaps))
+    # ... and so did every iteration's: under (ε, c)-PML its upper end comes from the
+    # families' relaxation bounds at the dual the heuristic priced.
+    assert all(lower - 1e-12 <= full.utility <= upper + 1e-11
+               for lower, upper in report.history)
     assert cg.certificate.holds
     assert cg.audit_passed
     assert cg.summary()["optimality"] == "optimal"
