@@ -36,6 +36,8 @@ CG_CASES = [
     *[(md.LDP(eps), n) for n in (3, 5, 8, 12) for eps in (0.3, 1.0, 2.5)],
     *[(md.PML(eps, c=cn / n), n) for n in (3, 6, 9, 12) for eps in (0.5, 2.0)
       for cn in (0.9, 0.3)],
+    # the scale benchmarks' (1, 1/(2N))-PML instances (Dirichlet(1), seed N)
+    *[(md.PML(1.0, c=0.5 / n), n) for n in (8, 12)],
 ]
 
 
