@@ -264,7 +264,7 @@ def run_column_generation(
     every iteration: PolyOpt's paper variant [1]_, where smoothing took race × occupation
     from 325 to 202 iterations, and ``(ε, c)``-PML, whose heuristic certifies its
     families' relaxation bounds (:meth:`~mechdesign.optimal.patterns.PatternSource.heuristic`;
-    ``(1, 1/(2N))``-PML, Dirichlet(1), N = 128: 360 iterations where 8652adc took 586,
+    ``(1, 1/(2N))``-PML, Dirichlet(1), N = 128: 355 iterations where 8652adc took 586,
     ``docs/benchmarks/scale.md``). With the others
     (ε-LDP, PolyOpt's default variant) there is no centre and the heuristic prices ``λ``
     — a centre from the occasional exact pricing was stale (default variant, race ×

@@ -1520,7 +1520,7 @@ class PatternSource(PricingSource):
         family's bound is certified like the exact pricing's (:class:`_Relaxation`). So
         every iteration tightens the bracket at no extra cost, and column generation
         smooths the dual towards the best of them (its in-out stabilisation): at
-        ``(1, 1/(2N))``-PML under Dirichlet(1), N = 128, 360 iterations where 8652adc
+        ``(1, 1/(2N))``-PML under Dirichlet(1), N = 128, 355 iterations where 8652adc
         took 586, and N = 256 certified (``docs/benchmarks/scale.md``,
         ``docs/benchmarks/scale_hard_pml.md``). Elsewhere ``upper_bound`` is ``+inf``
         (``exact = False``)."""
