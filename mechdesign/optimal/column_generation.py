@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -413,13 +413,16 @@ def run_column_generation(
                 open_gap = upper - lower if priced else 0.0
                 tight = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
                 loose = max(tight, MIP_GAP_SHARE * open_gap / n)
-                # One Dinkelbach step, then converged; then, if a loose MIP gap left the
-                # bracket open without a column, converged at the tight gap.
+                # One Dinkelbach step, then converged (unless the step was converged
+                # already: fixed normalisers); then, if a loose MIP gap left the bracket
+                # open without a column, converged at the tight gap.
                 rounds = [(False, loose), (True, loose)] + ([(True, tight)] if loose > tight
                                                             else [])
-                for converge, abs_gap in rounds:
+                for step, (converge, abs_gap) in enumerate(rounds):
                     if past(stop_adding):
                         break
+                    if step == 1 and pricing.converged:
+                        continue
                     pricing = source.price(dual, converge=converge, abs_gap=abs_gap,
                                            **budget(stop_adding))
                     exact_pricings += 1
@@ -528,8 +531,7 @@ def _rescored(pricing: Pricing, priced_at: NDArray, dual: NDArray) -> Pricing:
         return pricing
     costs = pricing.reduced_costs + pricing.columns @ (priced_at - dual)
     order = np.argsort(-costs, kind="stable")
-    return Pricing(pricing.columns[order], costs[order], pricing.upper_bound,
-                   pricing.exact, pricing.mips)
+    return replace(pricing, columns=pricing.columns[order], reduced_costs=costs[order])
 
 
 def _improving(pricing: Pricing, master: RestrictedMaster, threshold: float,

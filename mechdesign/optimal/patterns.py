@@ -52,6 +52,11 @@ varies (ε-LDP, ``|B|`` free) is solved by Dinkelbach's method: ``F(θ) = max_z 
 θ D(z)`` is decreasing, ``θ ← R(z_θ)/D(z_θ)`` until ``F(θ) ≤ 0``, and for every ``θ``
 ``max r ≤ θ + max(0, F̄(θ))/D_min`` with ``F̄`` the MIP's dual bound.
 
+**Enumeration.** A family with at most :data:`ENUMERATED_PRICING_MAX_PATTERNS` patterns
+is priced exactly by scoring every one (:meth:`_Family.enumerated_pricing`), with no
+MIP: every family of ε-LDP up to N = 14 and of ``(ε, c)``-PML up to N = 12. The MIPs
+are checked against it, and both against brute force over cddlib's vertices.
+
 **Relaxation bounds** (:class:`_Relaxation`). A two-level family's continuous
 relaxation (``z ∈ [0, 1]^N``) is bounded through the conjugate of ``G`` by a sort per
 bisection step, for every family at once. A family whose bound is below the best column
@@ -77,10 +82,12 @@ Timings: :mod:`mechdesign.optimal.column_generation`.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -210,6 +217,12 @@ PRICING_ARC_SEED = 20261130
 #: number at most this: ``Π_c (n_c + 1)`` over classes of ``n_c`` inputs (the prior
 #: with atoms 0.5, 0.3 and a flat tail at N = 512: 2,044).
 COUNT_PRICING_MAX_PATTERNS = 200_000
+#: A pattern family with at most this many patterns is priced exactly by scoring every
+#: one of them (:meth:`_Family.enumerated_pricing`, no MIP): a few matrix-vector
+#: products against branch and bound. Then every family of ε-LDP up to N = 14 and of
+#: ``(ε, c)``-PML up to N = 12 is enumerated, and at larger N the families of very few
+#: or very many inputs.
+ENUMERATED_PRICING_MAX_PATTERNS = 2**14
 #: The bound of the best dual proportional to the prior (``λ = a P``,
 #: :meth:`PatternSource.certified_dual`) is searched over ``a`` to this tolerance (any
 #: ``a`` gives a bound; this only decides how close to the least one).
@@ -253,6 +266,21 @@ def _entropy_term(x: NDArray[np.float64] | float) -> NDArray[np.float64]:
 #: Below this ``a = A − 1`` (``ε`` below about 2e-3), ``a − log(1 + a)`` is summed as its
 #: series: the difference of the two would lose the digits of ``a²/2``.
 _SERIES_BELOW = 1e-3
+
+
+def _kept(costs: NDArray[np.float64], keep: int) -> NDArray[np.int64]:
+    """Indices of the ``keep`` largest ``costs`` that are positive, best first (the best
+    one at least, so that a pricing always names its best column)."""
+    best = np.argsort(-costs, kind="stable")[:keep]
+    return best[:max(1, int(np.count_nonzero(costs[best] > 0)))]
+
+
+def _subsets(n: int, k: int) -> NDArray[np.bool_]:
+    """Every subset of ``k`` of ``n`` items, as rows of indicators (lexicographic)."""
+    chosen = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
+    z = np.zeros((chosen.shape[0], n), dtype=bool)
+    z[np.arange(chosen.shape[0])[:, None], chosen.reshape(chosen.shape[0], k)] = True
+    return z
 
 
 def _balanced_output(epsilon: float) -> tuple[float, float]:
@@ -508,6 +536,8 @@ class _Family:
         self.aggregate = prior @ moves
         self.normaliser_base = float(base.sum())
         self.normaliser = moves.sum(axis=0)
+        #: Whether ``D(z)`` can vary over the family's patterns (a family whose
+        #: constraints fix it says so: then one Dinkelbach step is converged).
         self.variable_normaliser = bool(np.any(self.normaliser != 0))
         lo = self.aggregate_base + np.minimum(self.aggregate, 0).sum()
         hi = self.aggregate_base + np.maximum(self.aggregate, 0).sum()
@@ -529,6 +559,44 @@ class _Family:
         value = self.entropy_base + zf @ self.entropy - _entropy_term(s)
         value -= dual @ self.base + zf @ (self.moves.T @ dual)
         return value / (self.normaliser_base + zf @ self.normaliser)
+
+    # -- enumeration --------------------------------------------------------------------
+
+    def pattern_count(self) -> int | None:
+        """How many feasible patterns the family has (``None``: not counted, so never
+        enumerated)."""
+        return None
+
+    def all_patterns(self) -> NDArray[np.bool_]:
+        """Every feasible pattern, one row each (for a family that counts them)."""
+        raise UnsupportedError(f"{type(self).__name__} does not enumerate its patterns")
+
+    @cached_property
+    def enumerated(self) -> NDArray[np.bool_] | None:
+        """Every pattern (:meth:`all_patterns`, built once) when the family has at most
+        :data:`ENUMERATED_PRICING_MAX_PATTERNS`, else ``None`` (priced by MIPs)."""
+        count = self.pattern_count()
+        if count is None or count > ENUMERATED_PRICING_MAX_PATTERNS:
+            return None
+        return self.all_patterns()
+
+    def enumerated_pricing(
+        self, dual: NDArray[np.float64], keep: int
+    ) -> tuple[NDArray, NDArray, float, int]:
+        """Exact pricing by scoring every pattern of :attr:`enumerated`: the ``keep``
+        best columns with positive reduced cost (the best one if none is), their reduced
+        costs, the family's best reduced cost (raised by ``PRICING_CUT_ATOL / D_min`` for
+        rounding, as the MIPs' bound is) and no MIPs — the answer of
+        :meth:`exact_pricing` at any ``converge`` and ``abs_gap``."""
+        z = self.enumerated
+        if z is None:
+            raise UnsupportedError(
+                f"the family has more than {ENUMERATED_PRICING_MAX_PATTERNS:,} patterns "
+                "(or does not count them): it is priced by MIPs")
+        costs = self.reduced_costs(z, dual)
+        best = _kept(costs, keep)
+        bound = float(costs.max()) + PRICING_CUT_ATOL / self.min_normaliser
+        return self.points(z[best]), costs[best], bound, 0
 
     # -- heuristic ----------------------------------------------------------------------
 
@@ -672,9 +740,12 @@ class _Family:
         guess_costs = self.reduced_costs(guesses, dual)
         start = guesses[int(np.argmax(guess_costs))]
         # Dinkelbach starts at the best heuristic ratio; a single step (column
-        # generation) starts at 0 at least, to find a column that improves.
+        # generation) starts at 0 at least, to find a column that improves. A fixed
+        # normaliser needs no more than one step from anywhere (θ only shifts its MIP's
+        # objective by a constant), so it starts where the converged pricing would.
         best_guess = float(guess_costs.max())
-        floor = best_guess if converge else max(0.0, best_guess)
+        floor = (best_guess if converge or not self.variable_normaliser
+                 else max(0.0, best_guess))
         steps = PRICING_DINKELBACH_STEPS if converge else 1
         z, r, bound, mips, met = self.exact(dual, floor, start, steps, abs_gap, deadline)
         near, near_r = self.local_search(z[None, :], dual)
@@ -817,6 +888,7 @@ class TwoLevelFamily(_Family):
             np.array([float(k_max)]),
             n * low + (high - low) * k_min,
         )
+        self.variable_normaliser = k_min < k_max and high != low  # D = N low + (high − low)|B|
         #: The prior mass of the arcs the heuristic proposes (:meth:`random_arcs`), or
         #: None for none (set by the ε-LDP patterns: the mass where one output carries
         #: the most information).
@@ -831,6 +903,14 @@ class TwoLevelFamily(_Family):
         #: keeps the MIP pricing.
         self.classes = (classes if len(classes) < n and count <= COUNT_PRICING_MAX_PATTERNS
                         else None)
+
+    def pattern_count(self) -> int:
+        """``Σ_{k_min ≤ k ≤ k_max} C(N, k)``."""
+        return sum(math.comb(self.n_bin, k) for k in range(self.k_min, self.k_max + 1))
+
+    def all_patterns(self) -> NDArray[np.bool_]:
+        """Every ``1_B`` with ``k_min ≤ |B| ≤ k_max``, by size."""
+        return np.vstack([_subsets(self.n_bin, k) for k in range(self.k_min, self.k_max + 1)])
 
     def count_pricing(
         self, dual: NDArray[np.float64], keep: int
@@ -871,8 +951,7 @@ class TwoLevelFamily(_Family):
         costs = np.full(size.size, -math.inf)
         costs[feasible] = (numerator[feasible] - _entropy_term(aggregate[feasible])) / (
             normaliser[feasible])
-        best = np.argsort(-costs, kind="stable")[:keep]
-        best = best[:max(1, int(np.count_nonzero(costs[best] > 0)))]  # the best at least
+        best = _kept(costs, keep)
         counts = np.unravel_index(best, [members.size + 1 for members in self.classes])
         z = np.zeros((best.size, self.n_bin), dtype=bool)
         for order, m in zip(orders, counts, strict=True):
@@ -1139,6 +1218,24 @@ class _ThreeLevel(_Family):
         super().__init__(
             prior, np.zeros(n), np.hstack([top * eye, free * eye]), rows, lower, upper, 1.0
         )
+        self.variable_normaliser = False  # D = k top + free = 1
+
+    def pattern_count(self) -> int:
+        """``N C(N − 1, k)``: the free coordinate, then ``T`` among the others."""
+        n = self.prior.shape[0]
+        return n * math.comb(n - 1, self.k)
+
+    def all_patterns(self) -> NDArray[np.bool_]:
+        """Every ``(1_T, e_f)``, by free coordinate ``f``."""
+        n = self.prior.shape[0]
+        tops = _subsets(n - 1, self.k)
+        blocks = []
+        for free in range(n):
+            z = np.zeros((tops.shape[0], 2 * n), dtype=bool)
+            z[:, np.delete(np.arange(n), free)] = tops
+            z[:, n + free] = True
+            blocks.append(z)
+        return np.vstack(blocks)
 
     def relaxed_bound(self, dual: NDArray[np.float64]) -> float:
         """An upper bound on the family's best reduced cost without a MIP.
@@ -1567,12 +1664,16 @@ class PatternSource(PricingSource):
         time_limit: float | None = None,
     ) -> Pricing:
         """Exact pricing: a certified upper bound on ``max_v μ(v) − λ·v`` over every
-        vertex (up to :data:`PRICING_CUT_ATOL`) and the best columns of every family.
+        vertex (up to :data:`PRICING_CUT_ATOL`) and the best columns of every family —
+        by its MIPs, or by enumeration where it has at most
+        :data:`ENUMERATED_PRICING_MAX_PATTERNS` patterns.
 
-        With ``converge=False`` a family with a varying normaliser (ε-LDP) takes one
-        Dinkelbach step only: the bound is still valid, but looser while it is positive,
-        and the column found improves without being the best — what column generation
-        needs, at a fraction of the MIPs. ``abs_gap`` is the MIPs' absolute optimality
+        With ``converge=False`` a family priced by MIPs whose normaliser varies (ε-LDP)
+        takes one Dinkelbach step only: the bound is still valid, but looser while it is
+        positive, and the column found improves without being the best — what column
+        generation needs, at a fraction of the MIPs. ``Pricing.converged`` says whether
+        any family was so stopped (never under ``(ε, c)``-PML, whose families fix their
+        normalisers). ``abs_gap`` is the MIPs' absolute optimality
         gap: the bound is within about ``abs_gap / D_min`` of the best reduced cost.
         ``time_limit`` (seconds) stops the MIPs early; the bound stays certified (a
         stopped branch and bound's dual bound), only looser.
@@ -1607,7 +1708,10 @@ class PatternSource(PricingSource):
                     found.append((np.zeros((0, self.n)), np.zeros(0), math.inf, 0))
                     break
                 share = now + (deadline - now) / (len(order) - rank)
-            result = self.families[i].exact_pricing(lam, converge, abs_gap, share)
+            family = self.families[i]
+            result = (family.exact_pricing(lam, converge, abs_gap, share)
+                      if family.enumerated is None
+                      else family.enumerated_pricing(lam, PRICING_HEURISTIC_COLUMNS))
             found.append(result)
             self._last[i] = (lam.copy(), float(result[2]))
             if result[1].size:
@@ -1615,7 +1719,12 @@ class PatternSource(PricingSource):
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
         upper = max(f[2] for f in found)
-        return sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found))
+        # One Dinkelbach step is converged where no family priced by MIPs has a varying
+        # normaliser (exact_pricing).
+        converged = converge or not any(family.variable_normaliser and family.enumerated is None
+                                        for family in self.families)
+        return sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found),
+                              converged)
 
     def _count_pricing(self, lam: NDArray[np.float64]) -> Pricing:
         """Exact pricing of families that are all priced by their count vectors
@@ -1705,10 +1814,11 @@ class PatternSource(PricingSource):
         where the notion has no closed-form information bound and the inputs no
         symmetry ((ε, c)-PML), the smaller bound of :meth:`proportional_dual`.
 
-        Not part of the bracket while column generation runs: there a smaller upper
-        end would tighten the pricing MIPs' gaps, which follow the bracket that pricing
-        opened, and change the run's path (measured at (1, 1/(2N))-PML, N = 12 to 96:
-        no faster)."""
+        The proportional dual is not part of the bracket while column generation runs
+        (the relaxation bounds at the duals it prices are, see :meth:`heuristic`): a
+        smaller upper end from it would tighten the pricing MIPs' gaps, which follow
+        the bracket, and change the run's path (measured at (1, 1/(2N))-PML, N = 12 to
+        96: no faster)."""
         p = self.prior[self.prior > 0]
         entropy = float(-(p * np.log(p)).sum())
         if _patterns_of(self.notion).information_bound is not None or (
@@ -1897,6 +2007,11 @@ class NonRobustFamily:
     ``S`` with prior ``P̂_S`` and dual ``−β(θ)`` (a :class:`TwoLevelFamily` MIP). ``D ≥
     |S| ℓ + 1 − ℓ``.
     """
+
+    #: Priced by its own Dinkelbach steps (its normaliser ``D`` varies), never by
+    #: enumeration (see :meth:`PatternSource.price`).
+    enumerated = None
+    variable_normaliser = True
 
     def __init__(self, p_hat: NDArray[np.float64], shape: tuple[int, int], eps: float) -> None:
         joint = p_hat.reshape(shape)

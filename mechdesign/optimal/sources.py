@@ -110,6 +110,11 @@ class Pricing:
         Whether ``upper_bound`` is certified (the pricing was exact).
     mips : int
         Mixed-integer programs solved (every cut and every Dinkelbach step counts).
+    converged : bool, default True
+        ``False`` when ``converge=False`` stopped a fractional pricing short of
+        converging, so that pricing the same dual with ``converge=True`` could tighten
+        ``upper_bound`` or find other columns; ``True`` when it could not (a pricing
+        that converged anyway, or whose normalisers are fixed).
     """
 
     columns: NDArray[np.float64]
@@ -117,6 +122,7 @@ class Pricing:
     upper_bound: float
     exact: bool
     mips: int
+    converged: bool = True
 
     @property
     def reduced_cost(self) -> float:
@@ -440,10 +446,10 @@ def _forward_gradient(objective: Utility, v: NDArray[np.float64]) -> NDArray[np.
     return (objective.column_values(shifted) - objective.column_values(v[None])[0]) / step
 
 
-def sorted_pricing(columns, costs, upper, exact, mips) -> Pricing:
+def sorted_pricing(columns, costs, upper, exact, mips, converged=True) -> Pricing:
     """A :class:`Pricing` with its columns in decreasing reduced cost (stable order)."""
     order = np.argsort(-costs, kind="stable")
-    return Pricing(columns[order], costs[order], float(upper), exact, mips)
+    return Pricing(columns[order], costs[order], float(upper), exact, mips, converged)
 
 
 def check_dual(dual: ArrayLike, n: int) -> NDArray[np.float64]:

@@ -4,9 +4,11 @@ Checked against what does not share its derivation: every subset of small priors
 force), the enumerated design LP, a numerical maximisation over the output's mass, a
 50-digit evaluation, and the mutual information of a designed kernel computed by hand.
 
-Pattern pricing (mechdesign.optimal.patterns; issue 7): exact pricing against brute
-force over every vertex (cddlib's vertices up to N = 8, the closed forms up to N = 12),
-the dual bound, incremental neighbour costs, family moves, and the refusals.
+Pattern pricing (mechdesign.optimal.patterns): exact pricing against brute force over
+every vertex (cddlib's vertices up to N = 8, the closed forms up to N = 12), both by
+enumerating the families' patterns (the default at these sizes) and by their MIPs
+(enumeration switched off), the dual bound, incremental neighbour costs, family moves,
+and the refusals.
 
 The continuous-relaxation bound of a two-level pattern family (no MIP).
 
@@ -34,6 +36,7 @@ from mechdesign.optimal import (
     PatternSource,
     ldp_column,
     ldp_information_bound,
+    patterns as patterns_module,
     pipeline,
     price_ldp,
     randomized_response_bound,
@@ -231,6 +234,20 @@ def test_arcs_of_a_prior_with_tiny_masses():
     assert np.all((arcs.sum(axis=1) >= 1) & (arcs.sum(axis=1) <= 3))
 
 
+@pytest.fixture(params=["enumeration", "mips"])
+def pricing_by(request, monkeypatch):
+    """Exact pricing of small families by enumerating their patterns (the default), or
+    with enumeration switched off by their MIPs; the brute-force tests check both."""
+    if request.param == "mips":
+        monkeypatch.setattr(patterns_module, "ENUMERATED_PRICING_MAX_PATTERNS", 0)
+    return request.param
+
+
+def priced_by(pricing, pricing_by) -> bool:
+    """Whether the pricing took the path the fixture chose (no MIP when enumerated)."""
+    return (pricing.mips == 0) == (pricing_by == "enumeration")
+
+
 def brute_force_best(vertices, prior, dual):
     return float(np.max(mutual_information_of_columns(prior, vertices) - vertices @ dual))
 
@@ -260,10 +277,11 @@ def random_instances(count, seed, sizes=(2, 9)):
     ("epsilon", "prior", "dual"),
     [COUNTEREXAMPLE, *random_instances(40, seed=7), *random_instances(6, 8, (9, 13))],
 )
-def test_exact_ldp_pricing_agrees_with_brute_force(epsilon, prior, dual):
+def test_exact_ldp_pricing_agrees_with_brute_force(epsilon, prior, dual, pricing_by):
     pricing = price_ldp(epsilon, prior, dual)
     best = brute_force_best(ldp_vertices_by_bits(epsilon, len(prior)), prior, dual)
     assert pricing.exact
+    assert priced_by(pricing, pricing_by)
     assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
     assert best <= pricing.upper_bound + 1e-12
     assert pricing.upper_bound <= best + 1e-9
@@ -274,8 +292,9 @@ def test_exact_ldp_pricing_agrees_with_brute_force(epsilon, prior, dual):
             == pytest.approx(pricing.reduced_cost, abs=1e-12))
 
 
-def test_counterexample_best_set_is_a_singleton():
+def test_counterexample_best_set_is_a_singleton(pricing_by):
     pricing = price_ldp(*COUNTEREXAMPLE)
+    assert priced_by(pricing, pricing_by)
     assert np.argmax(pricing.column) == 0
     assert np.sum(pricing.column == pricing.column.max()) == 1
     assert pricing.reduced_cost == pytest.approx(0.10860, abs=1e-5)
@@ -296,12 +315,14 @@ def c_pml_instances(count, seed, sizes, backend):
     ("epsilon", "c", "prior", "dual", "backend"),
     [*c_pml_instances(24, 11, (2, 9), "cdd"), *c_pml_instances(6, 12, (9, 13), "closed_form")],
 )
-def test_exact_c_pml_pricing_agrees_with_brute_force(epsilon, c, prior, dual, backend):
+def test_exact_c_pml_pricing_agrees_with_brute_force(epsilon, c, prior, dual, backend,
+                                                    pricing_by):
     notion = md.PML(epsilon, c=c)
     n = len(prior)
     vertices = notion.cone(n).vertices(backend).points
     best = brute_force_best(vertices, prior, dual)
     pricing = PatternSource(notion, prior).price(dual)
+    assert priced_by(pricing, pricing_by)
     assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
     assert best <= pricing.upper_bound + 1e-12
     assert pricing.upper_bound <= best + 1e-9
@@ -311,7 +332,7 @@ def test_exact_c_pml_pricing_agrees_with_brute_force(epsilon, c, prior, dual, ba
     assert np.allclose(pricing.columns.sum(axis=1), 1.0)
 
 
-def test_pricing_at_a_hard_dual_agrees_with_brute_force():
+def test_pricing_at_a_hard_dual_agrees_with_brute_force(pricing_by):
     # The dual at the optimum: every basic column has reduced cost 0 and many others
     # are close, the regime where branch and bound works hardest.
     n, eps = 10, 1.0
@@ -321,6 +342,7 @@ def test_pricing_at_a_hard_dual_agrees_with_brute_force():
     dual = _optimal_dual(vertices, prior)
     best = brute_force_best(vertices, prior, dual)
     pricing = price_ldp(eps, prior, dual)
+    assert priced_by(pricing, pricing_by)
     assert abs(best) < 1e-9  # dual feasible and tight
     assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
     assert dual.sum() == pytest.approx(design.utility, abs=1e-9)
@@ -448,10 +470,11 @@ def test_incremental_neighbour_costs_equal_the_explicit_neighbours(kind, n, eps,
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_repeated_pricing_skips_families_and_stays_exact(seed):
-    """One source priced at a sequence of nearby duals (as in column generation) skips
-    the families its carried-over bounds rule out, and still returns brute force's best
-    reduced cost and a bound above it at every dual."""
+def test_repeated_pricing_skips_families_and_stays_exact(seed, monkeypatch):
+    """One source priced by MIPs at a sequence of nearby duals (as in column
+    generation) skips the families its carried-over bounds rule out, and still returns
+    brute force's best reduced cost and a bound above it at every dual."""
+    monkeypatch.setattr(patterns_module, "ENUMERATED_PRICING_MAX_PATTERNS", 0)
     rng = np.random.default_rng(seed)
     n = 9
     notion = md.PML(1.0, c=1 / (2 * n))
@@ -507,6 +530,41 @@ def two_level_families(source):
 def every_pattern(family):
     z = np.array(list(itertools.product([False, True], repeat=family.n_bin)))
     return z[family.feasible(z)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), n=st.integers(2, 9), seed=st.integers(0, 2**16))
+def test_enumerated_patterns_are_every_feasible_pattern(data, n, seed):
+    """A family's enumeration (what its exact pricing scores when small) is exactly the
+    set of binary vectors its constraints admit, each once, and as many as it counts."""
+    prior = np.random.default_rng(seed).dirichlet(np.ones(n))
+    source = PatternSource(data.draw(notions(n)), prior)
+    for family in source.families:
+        enumerated = family.all_patterns()
+        assert enumerated.shape == (family.pattern_count(), family.n_bin)
+        assert np.unique(enumerated, axis=0).shape[0] == enumerated.shape[0]
+        expected = every_pattern(family)
+        assert sorted(map(bytes, enumerated)) == sorted(map(bytes, expected))
+
+
+@pytest.mark.parametrize("kind", ["ldp", "pml"])
+def test_one_dinkelbach_step_is_converged_where_normalisers_are_fixed(kind, pricing_by):
+    """``converge=False`` under (ε, c)-PML (fixed normalisers) or by enumeration gives
+    the converged pricing's bound and says so; ε-LDP priced by MIPs does not."""
+    rng = np.random.default_rng(5)
+    n = 9
+    notion = md.LDP(1.0) if kind == "ldp" else md.PML(1.0, c=1 / (2 * n))
+    prior = rng.dirichlet(np.ones(n))
+    best = brute_force_best(notion.cone(n).vertices("cdd").points, prior, dual := (
+        prior * 0.38 + rng.normal(size=n) * 0.05))
+    one = PatternSource(notion, prior).price(dual, converge=False)
+    full = PatternSource(notion, prior).price(dual, converge=True)
+    assert full.converged
+    assert one.converged == (kind == "pml" or pricing_by == "enumeration")
+    assert best - 1e-12 <= full.upper_bound <= best + 1e-8
+    assert best - 1e-12 <= one.upper_bound
+    if one.converged:
+        assert one.upper_bound == pytest.approx(full.upper_bound, abs=1e-8)
 
 
 @settings(max_examples=40, deadline=None)
@@ -583,7 +641,7 @@ def test_three_level_bounds_are_tight_where_the_relaxation_is():
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_pml_pricing_with_relaxations_matches_brute_force(seed):
+def test_pml_pricing_with_relaxations_matches_brute_force(seed, pricing_by):
     """Families ruled out by their relaxation are skipped; the pricing's best column and
     bound still agree with brute force over cddlib's vertices."""
     rng = np.random.default_rng(seed)
@@ -598,6 +656,7 @@ def test_pml_pricing_with_relaxations_matches_brute_force(seed):
     for _ in range(3):
         dual = prior * 0.38 + rng.normal(size=n) * 0.01
         pricing = source.price(dual)
+        assert pricing.mips == 0 or pricing_by == "mips"
         best = float(np.max(values - vertices @ dual))
         assert pricing.reduced_cost == pytest.approx(best, abs=1e-10)
         assert best <= pricing.upper_bound + 1e-12

@@ -352,7 +352,7 @@ class LinearisationSource(PricingSource):
         columns, costs, upper, nodes = self._blocks.price(
             lam, converge=converge, abs_gap=abs_gap, deadline=deadline)
         self.nodes += nodes
-        return sorted_pricing(columns, costs, upper, True, nodes)
+        return sorted_pricing(columns, costs, upper, True, nodes, converged=converge)
 
     def describe(self, columns: int) -> str:
         if self.exact:
