@@ -219,7 +219,8 @@ def run_column_generation(
     :attr:`~mechdesign.optimal.sources.ColumnSource.columns_per_round` new columns with
     reduced cost above ``tolerance / N`` are added (``tolerance = gap · max(1, |lower|)``). When
     the heuristic finds none and the source is exact, its MIPs run — one Dinkelbach step first,
-    converged if that leaves the gap open without a new column — proving their optimum to ``0.1
+    converged if that leaves the gap open without a new column (unless the step says it was
+    converged already: ``Pricing.converged``) — proving their optimum to ``0.1
     · tolerance / N`` (at least :data:`PRICING_MIP_ABS_GAP`), which is all the bound ``1·λ + N
     max(0, r̄)`` needs. Stops when ``upper − lower ≤ tolerance``, when nothing new improves, at
     ``max_iterations`` or at ``time_limit``. A heuristic source leaves ``upper = inf`` (the
