@@ -54,7 +54,7 @@ varies (ε-LDP, ``|B|`` free) is solved by Dinkelbach's method: ``F(θ) = max_z 
 
 **Enumeration.** A family with at most :data:`ENUMERATED_PRICING_MAX_PATTERNS` patterns
 is priced exactly by scoring every one (:meth:`_Family.enumerated_pricing`), with no
-MIP: every family of ε-LDP up to N = 14 and of ``(ε, c)``-PML up to N = 12. The MIPs
+MIP: every family of ε-LDP up to N = 14 and of ``(ε, c)``-PML up to N = 13. The MIPs
 are checked against it, and both against brute force over cddlib's vertices.
 
 **Relaxation bounds** (:class:`_Relaxation`). A two-level family's continuous
@@ -220,7 +220,7 @@ COUNT_PRICING_MAX_PATTERNS = 200_000
 #: A pattern family with at most this many patterns is priced exactly by scoring every
 #: one of them (:meth:`_Family.enumerated_pricing`, no MIP): a few matrix-vector
 #: products against branch and bound. Then every family of ε-LDP up to N = 14 and of
-#: ``(ε, c)``-PML up to N = 12 is enumerated, and at larger N the families of very few
+#: ``(ε, c)``-PML up to N = 13 is enumerated, and at larger N the families of very few
 #: or very many inputs.
 ENUMERATED_PRICING_MAX_PATTERNS = 2**14
 #: The bound of the best dual proportional to the prior (``λ = a P``,
