@@ -414,9 +414,9 @@ def run_column_generation(
                 open_gap = upper - lower if priced else 0.0
                 tight = max(PRICING_MIP_ABS_GAP, 0.1 * tolerance / n)
                 loose = max(tight, MIP_GAP_SHARE * open_gap / n)
-                # One Dinkelbach step, then converged (unless the step was converged
-                # already: fixed normalisers); then, if a loose MIP gap left the bracket
-                # open without a column, converged at the tight gap.
+                # One Dinkelbach step, then converged (unless the step had nothing to
+                # converge); then, if a loose MIP gap left the bracket open without a
+                # column, converged at the tight gap.
                 rounds = [(False, loose), (True, loose)] + ([(True, tight)] if loose > tight
                                                             else [])
                 for step, (converge, abs_gap) in enumerate(rounds):

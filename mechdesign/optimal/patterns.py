@@ -52,10 +52,10 @@ varies (ε-LDP, ``|B|`` free) is solved by Dinkelbach's method: ``F(θ) = max_z 
 θ D(z)`` is decreasing, ``θ ← R(z_θ)/D(z_θ)`` until ``F(θ) ≤ 0``, and for every ``θ``
 ``max r ≤ θ + max(0, F̄(θ))/D_min`` with ``F̄`` the MIP's dual bound.
 
-**Enumeration.** A family with at most :data:`ENUMERATED_PRICING_MAX_PATTERNS` patterns
-is priced exactly by scoring every one (:meth:`_Family.enumerated_pricing`), with no
-MIP: every family of ε-LDP up to N = 14 and of ``(ε, c)``-PML up to N = 13. The MIPs
-are checked against it, and both against brute force over cddlib's vertices.
+**Enumeration.** Where every family has at most :data:`ENUMERATED_PRICING_MAX_PATTERNS`
+patterns (ε-LDP up to N = 14, ``(ε, c)``-PML up to N = 13), exact pricing scores every
+pattern (:meth:`_Family.enumerated_pricing`), with no MIP. The MIPs are checked against
+it, and both against brute force over cddlib's vertices.
 
 **Relaxation bounds** (:class:`_Relaxation`). A two-level family's continuous
 relaxation (``z ∈ [0, 1]^N``) is bounded through the conjugate of ``G`` by a sort per
@@ -217,11 +217,12 @@ PRICING_ARC_SEED = 20261130
 #: number at most this: ``Π_c (n_c + 1)`` over classes of ``n_c`` inputs (the prior
 #: with atoms 0.5, 0.3 and a flat tail at N = 512: 2,044).
 COUNT_PRICING_MAX_PATTERNS = 200_000
-#: A pattern family with at most this many patterns is priced exactly by scoring every
-#: one of them (:meth:`_Family.enumerated_pricing`, no MIP): a few matrix-vector
-#: products against branch and bound. Then every family of ε-LDP up to N = 14 and of
-#: ``(ε, c)``-PML up to N = 13 is enumerated, and at larger N the families of very few
-#: or very many inputs.
+#: Where every pattern family of a source has at most this many patterns, exact pricing
+#: scores every one of them (:meth:`_Family.enumerated_pricing`, no MIP): a few
+#: matrix-vector products against branch and bound. Then ε-LDP up to N = 14 and
+#: ``(ε, c)``-PML up to N = 13 are priced without a MIP (at (1, 1/(2N))-PML, N = 8, a
+#: tenth of the design's time at 8652adc). Sources with larger families keep the MIPs
+#: for all of them, so that their paths do not change.
 ENUMERATED_PRICING_MAX_PATTERNS = 2**14
 #: The bound of the best dual proportional to the prior (``λ = a P``,
 #: :meth:`PatternSource.certified_dual`) is searched over ``a`` to this tolerance (any
@@ -536,8 +537,6 @@ class _Family:
         self.aggregate = prior @ moves
         self.normaliser_base = float(base.sum())
         self.normaliser = moves.sum(axis=0)
-        #: Whether ``D(z)`` can vary over the family's patterns (a family whose
-        #: constraints fix it says so: then one Dinkelbach step is converged).
         self.variable_normaliser = bool(np.any(self.normaliser != 0))
         lo = self.aggregate_base + np.minimum(self.aggregate, 0).sum()
         hi = self.aggregate_base + np.maximum(self.aggregate, 0).sum()
@@ -740,12 +739,9 @@ class _Family:
         guess_costs = self.reduced_costs(guesses, dual)
         start = guesses[int(np.argmax(guess_costs))]
         # Dinkelbach starts at the best heuristic ratio; a single step (column
-        # generation) starts at 0 at least, to find a column that improves. A fixed
-        # normaliser needs no more than one step from anywhere (θ only shifts its MIP's
-        # objective by a constant), so it starts where the converged pricing would.
+        # generation) starts at 0 at least, to find a column that improves.
         best_guess = float(guess_costs.max())
-        floor = (best_guess if converge or not self.variable_normaliser
-                 else max(0.0, best_guess))
+        floor = best_guess if converge else max(0.0, best_guess)
         steps = PRICING_DINKELBACH_STEPS if converge else 1
         z, r, bound, mips, met = self.exact(dual, floor, start, steps, abs_gap, deadline)
         near, near_r = self.local_search(z[None, :], dual)
@@ -888,7 +884,6 @@ class TwoLevelFamily(_Family):
             np.array([float(k_max)]),
             n * low + (high - low) * k_min,
         )
-        self.variable_normaliser = k_min < k_max and high != low  # D = N low + (high − low)|B|
         #: The prior mass of the arcs the heuristic proposes (:meth:`random_arcs`), or
         #: None for none (set by the ε-LDP patterns: the mass where one output carries
         #: the most information).
@@ -1218,7 +1213,6 @@ class _ThreeLevel(_Family):
         super().__init__(
             prior, np.zeros(n), np.hstack([top * eye, free * eye]), rows, lower, upper, 1.0
         )
-        self.variable_normaliser = False  # D = k top + free = 1
 
     def pattern_count(self) -> int:
         """``N C(N − 1, k)``: the free coordinate, then ``T`` among the others."""
@@ -1433,6 +1427,15 @@ def _counted(family: _Family) -> bool:
     return isinstance(family, TwoLevelFamily) and family.classes is not None
 
 
+def _enumerable(family: object) -> bool:
+    """Whether ``family`` counts its patterns and has at most
+    :data:`ENUMERATED_PRICING_MAX_PATTERNS` of them (:meth:`_Family.enumerated_pricing`)."""
+    if not isinstance(family, _Family):
+        return False
+    count = family.pattern_count()
+    return count is not None and count <= ENUMERATED_PRICING_MAX_PATTERNS
+
+
 def _three_level_z(n: int, top: NDArray[np.int64], free: int) -> NDArray[np.bool_]:
     z = np.zeros(2 * n, dtype=bool)
     z[top] = True
@@ -1524,6 +1527,8 @@ class PatternSource(PricingSource):
         self._relaxation = (_Relaxation([self.families[i] for i in two_level])
                             if two_level else None)
         self._symmetric_optimum = None  # see _symmetric
+        # Exact pricing scores every pattern where every family is small enough.
+        self._enumerable = all(_enumerable(family) for family in self.families)
         # The orderings of the heuristic's arcs: drawn from a fixed seed, so that the
         # same design takes the same path.
         self._arc_rng = np.random.default_rng(PRICING_ARC_SEED)
@@ -1665,15 +1670,15 @@ class PatternSource(PricingSource):
     ) -> Pricing:
         """Exact pricing: a certified upper bound on ``max_v μ(v) − λ·v`` over every
         vertex (up to :data:`PRICING_CUT_ATOL`) and the best columns of every family —
-        by its MIPs, or by enumeration where it has at most
-        :data:`ENUMERATED_PRICING_MAX_PATTERNS` patterns.
+        by their MIPs, or by enumeration where every family has at most
+        :data:`ENUMERATED_PRICING_MAX_PATTERNS` patterns (then ``converge`` and
+        ``abs_gap`` have nothing to tune).
 
-        With ``converge=False`` a family priced by MIPs whose normaliser varies (ε-LDP)
-        takes one Dinkelbach step only: the bound is still valid, but looser while it is
-        positive, and the column found improves without being the best — what column
-        generation needs, at a fraction of the MIPs. ``Pricing.converged`` says whether
-        any family was so stopped (never under ``(ε, c)``-PML, whose families fix their
-        normalisers). ``abs_gap`` is the MIPs' absolute optimality
+        With ``converge=False`` a family with a varying normaliser (ε-LDP) takes one
+        Dinkelbach step only: the bound is still valid, but looser while it is positive,
+        and the column found improves without being the best — what column generation
+        needs, at a fraction of the MIPs (``Pricing.converged`` is then ``False``).
+        ``abs_gap`` is the MIPs' absolute optimality
         gap: the bound is within about ``abs_gap / D_min`` of the best reduced cost.
         ``time_limit`` (seconds) stops the MIPs early; the bound stays certified (a
         stopped branch and bound's dual bound), only looser.
@@ -1685,6 +1690,8 @@ class PatternSource(PricingSource):
             time.perf_counter() + check_gap(time_limit, "time_limit"))
         if all(_counted(family) for family in self.families):
             return self._count_pricing(lam)
+        if self._enumerable:
+            return self._enumerated_pricing(lam)
         # A family's bound at an earlier dual λ₀ bounds it now: for a section point v
         # (v ≥ 0, Σv = 1), r_λ(v) = r_λ₀(v) + (λ₀ − λ)·v ≤ r_λ₀(v) + max_x (λ₀ − λ)_x.
         # A family whose bound so carried over is at most the best reduced cost already
@@ -1708,10 +1715,7 @@ class PatternSource(PricingSource):
                     found.append((np.zeros((0, self.n)), np.zeros(0), math.inf, 0))
                     break
                 share = now + (deadline - now) / (len(order) - rank)
-            family = self.families[i]
-            result = (family.exact_pricing(lam, converge, abs_gap, share)
-                      if family.enumerated is None
-                      else family.enumerated_pricing(lam, PRICING_HEURISTIC_COLUMNS))
+            result = self.families[i].exact_pricing(lam, converge, abs_gap, share)
             found.append(result)
             self._last[i] = (lam.copy(), float(result[2]))
             if result[1].size:
@@ -1719,12 +1723,17 @@ class PatternSource(PricingSource):
         columns = np.vstack([f[0] for f in found])
         costs = np.concatenate([f[1] for f in found])
         upper = max(f[2] for f in found)
-        # One Dinkelbach step is converged where no family priced by MIPs has a varying
-        # normaliser (exact_pricing).
-        converged = converge or not any(family.variable_normaliser and family.enumerated is None
-                                        for family in self.families)
         return sorted_pricing(columns, costs, upper, True, sum(f[3] for f in found),
-                              converged)
+                              converged=converge)
+
+    def _enumerated_pricing(self, lam: NDArray[np.float64]) -> Pricing:
+        """Exact pricing of families that are all small enough to score every pattern
+        (:meth:`_Family.enumerated_pricing`): the best columns and the exact bound."""
+        found = [family.enumerated_pricing(lam, PRICING_HEURISTIC_COLUMNS)
+                 for family in self.families]
+        columns = np.vstack([f[0] for f in found])
+        costs = np.concatenate([f[1] for f in found])
+        return sorted_pricing(columns, costs, max(f[2] for f in found), True, 0)
 
     def _count_pricing(self, lam: NDArray[np.float64]) -> Pricing:
         """Exact pricing of families that are all priced by their count vectors
@@ -2007,11 +2016,6 @@ class NonRobustFamily:
     ``S`` with prior ``P̂_S`` and dual ``−β(θ)`` (a :class:`TwoLevelFamily` MIP). ``D ≥
     |S| ℓ + 1 − ℓ``.
     """
-
-    #: Priced by its own Dinkelbach steps (its normaliser ``D`` varies), never by
-    #: enumeration (see :meth:`PatternSource.price`).
-    enumerated = None
-    variable_normaliser = True
 
     def __init__(self, p_hat: NDArray[np.float64], shape: tuple[int, int], eps: float) -> None:
         joint = p_hat.reshape(shape)

@@ -114,7 +114,7 @@ class Pricing:
         ``False`` when ``converge=False`` stopped a fractional pricing short of
         converging, so that pricing the same dual with ``converge=True`` could tighten
         ``upper_bound`` or find other columns; ``True`` when it could not (a pricing
-        that converged anyway, or whose normalisers are fixed).
+        with nothing to converge, such as one that scores every vertex).
     """
 
     columns: NDArray[np.float64]
