@@ -220,9 +220,9 @@ COUNT_PRICING_MAX_PATTERNS = 200_000
 #: Where every pattern family of a source has at most this many patterns, exact pricing
 #: scores every one of them (:meth:`_Family.enumerated_pricing`, no MIP): a few
 #: matrix-vector products against branch and bound. Then ε-LDP up to N = 14 and
-#: ``(ε, c)``-PML up to N = 13 are priced without a MIP (at (1, 1/(2N))-PML, N = 8, a
-#: tenth of the design's time at 8652adc). Sources with larger families keep the MIPs
-#: for all of them, so that their paths do not change.
+#: ``(ε, c)``-PML up to N = 13 are priced without a MIP (``docs/benchmarks/scale.md``
+#: has (1, 1/(2N))-PML at N = 8 and 12 beside 8652adc). Sources with larger families
+#: keep the MIPs for all of them, so that their paths do not change.
 ENUMERATED_PRICING_MAX_PATTERNS = 2**14
 #: The bound of the best dual proportional to the prior (``λ = a P``,
 #: :meth:`PatternSource.certified_dual`) is searched over ``a`` to this tolerance (any
