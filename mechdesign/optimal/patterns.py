@@ -571,12 +571,8 @@ class _Family:
         raise UnsupportedError(f"{type(self).__name__} does not enumerate its patterns")
 
     @cached_property
-    def enumerated(self) -> NDArray[np.bool_] | None:
-        """Every pattern (:meth:`all_patterns`, built once) when the family has at most
-        :data:`ENUMERATED_PRICING_MAX_PATTERNS`, else ``None`` (priced by MIPs)."""
-        count = self.pattern_count()
-        if count is None or count > ENUMERATED_PRICING_MAX_PATTERNS:
-            return None
+    def enumerated(self) -> NDArray[np.bool_]:
+        """Every pattern (:meth:`all_patterns`), built once."""
         return self.all_patterns()
 
     def enumerated_pricing(
@@ -586,12 +582,9 @@ class _Family:
         best columns with positive reduced cost (the best one if none is), their reduced
         costs, the family's best reduced cost (raised by ``PRICING_CUT_ATOL / D_min`` for
         rounding, as the MIPs' bound is) and no MIPs — the answer of
-        :meth:`exact_pricing` at any ``converge`` and ``abs_gap``."""
+        :meth:`exact_pricing` at any ``converge`` and ``abs_gap``. The source calls it
+        only for families of at most :data:`ENUMERATED_PRICING_MAX_PATTERNS` patterns."""
         z = self.enumerated
-        if z is None:
-            raise UnsupportedError(
-                f"the family has more than {ENUMERATED_PRICING_MAX_PATTERNS:,} patterns "
-                "(or does not count them): it is priced by MIPs")
         costs = self.reduced_costs(z, dual)
         best = _kept(costs, keep)
         bound = float(costs.max()) + PRICING_CUT_ATOL / self.min_normaliser
